@@ -1,0 +1,109 @@
+# sbledger: build, test, demo, bench.
+#
+#   make            ./sbledger (optimised)
+#   make check      every test, built with AddressSanitizer + UBSan
+#   make demo       a ledger from the sample runs and a summary
+#   make bench      the import benchmark against the Python peer
+#   make install PREFIX=/usr/local
+#
+# The first step of every target is tools/deps.sh, which installs what is
+# missing (Debian, as root) or says exactly what to install.
+
+PREFIX   ?= /usr/local
+CC       ?= cc
+PKGS     := sqlite3 jansson libcurl libcrypto
+TESTPKGS := cmocka
+BUILD    := build
+
+WARN     := -Wall -Wextra -Wshadow -Wconversion -Wstrict-prototypes \
+            -Wmissing-prototypes -Wformat=2 -Wno-sign-conversion -Werror
+BASEFLAGS = -std=c11 -D_GNU_SOURCE -I. -I$(BUILD) $(WARN) -MMD -MP \
+            $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+LIBS      = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm
+TESTLIBS  = $(shell pkg-config --libs $(TESTPKGS) 2>/dev/null)
+
+OPTFLAGS := -O2 -g
+SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
+            -fno-omit-frame-pointer
+
+LIB_SRC  := $(sort $(wildcard ledger/*.c importers/*.c reconcile/*.c))
+CLI_SRC  := $(sort $(wildcard cli/*.c))
+TEST_SRC := $(sort $(wildcard tests/test_*.c))
+SUP_SRC  := $(sort $(wildcard tests/support/*.c))
+SQL      := $(sort $(wildcard sql/*/*.sql))
+
+# Object lists for one build flavour: $(call objs,DIR,SOURCES)
+objs = $(patsubst %.c,$(1)/%.o,$(2))
+
+OPT_LIB  := $(call objs,$(BUILD)/opt,$(LIB_SRC)) $(BUILD)/opt/sql_embed.o
+SAN_LIB  := $(call objs,$(BUILD)/san,$(LIB_SRC)) $(BUILD)/san/sql_embed.o
+OPT_CLI  := $(call objs,$(BUILD)/opt,$(CLI_SRC))
+SAN_CLI  := $(call objs,$(BUILD)/san,$(CLI_SRC))
+SAN_SUP  := $(call objs,$(BUILD)/san,$(SUP_SRC))
+TESTS    := $(patsubst tests/%.c,$(BUILD)/san/tests/%,$(TEST_SRC))
+
+DEPS_OK  := $(BUILD)/deps.ok
+
+.PHONY: all deps check unit cli-tests demo bench fuzz install clean
+.SECONDARY:
+
+all: $(DEPS_OK) sbledger
+
+deps: $(DEPS_OK)
+$(DEPS_OK): tools/deps.sh
+	@sh tools/deps.sh
+	@mkdir -p $(BUILD) && touch $@
+
+sbledger: $(OPT_CLI) $(OPT_LIB)
+	$(CC) $(OPTFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/san/sbledger: $(SAN_CLI) $(SAN_LIB)
+	$(CC) $(SANFLAGS) -o $@ $^ $(LIBS)
+
+# The SQL files, compiled in as text (sql/*/NAME.sql -> "DIR/NAME").
+$(BUILD)/sql_embed.c: tools/embed_sql.sh $(SQL) $(DEPS_OK)
+	@mkdir -p $(BUILD)
+	sh tools/embed_sql.sh $(SQL) > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/opt/sql_embed.o: $(BUILD)/sql_embed.c
+	$(CC) $(BASEFLAGS) $(OPTFLAGS) -c -o $@ $<
+$(BUILD)/san/sql_embed.o: $(BUILD)/sql_embed.c
+	$(CC) $(BASEFLAGS) $(SANFLAGS) -c -o $@ $<
+
+$(BUILD)/opt/%.o: %.c $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(OPTFLAGS) -c -o $@ $<
+
+$(BUILD)/san/%.o: %.c $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(SANFLAGS) -c -o $@ $<
+
+$(BUILD)/san/tests/%: $(BUILD)/san/tests/%.o $(SAN_SUP) $(SAN_LIB)
+	$(CC) $(SANFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)
+
+# Unit tests (cmocka), then the command-line tests, all under the
+# sanitizers.  Each test binary prints cmocka's summary.
+check: $(DEPS_OK) sbledger unit cli-tests
+	@echo "make check: all tests passed"
+
+unit: $(TESTS)
+	@set -e; for t in $(TESTS); do echo "== $$t"; \
+	  SBLEDGER_SQL_DIR=sql $$t; done
+
+cli-tests: $(BUILD)/san/sbledger
+	@SBLEDGER=$(abspath $(BUILD)/san/sbledger) sh tests/cli/run.sh
+
+demo: $(DEPS_OK) sbledger
+	@sh examples/demo.sh ./sbledger
+
+bench: $(DEPS_OK) sbledger
+	@sh bench/run.sh
+
+install: sbledger
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 sbledger $(DESTDIR)$(PREFIX)/bin/sbledger
+
+clean:
+	rm -rf $(BUILD) sbledger
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
