@@ -44,9 +44,13 @@ is_count() {
 	return 0
 }
 
-is_count "$RUNS" && [ "$RUNS" -gt 0 ] || die "BENCH_RUNS must be a positive integer, not '$RUNS'"
+if ! is_count "$RUNS" || [ "$RUNS" -eq 0 ]; then
+	die "BENCH_RUNS must be a positive integer, not '$RUNS'"
+fi
 is_count "$SEED" || die "BENCH_SEED must be a non-negative integer, not '$SEED'"
-is_count "$ROUNDS" && [ "$ROUNDS" -gt 0 ] || die "BENCH_ROUNDS must be a positive integer, not '$ROUNDS'"
+if ! is_count "$ROUNDS" || [ "$ROUNDS" -eq 0 ]; then
+	die "BENCH_ROUNDS must be a positive integer, not '$ROUNDS'"
+fi
 [ -x "$SBLEDGER" ] || die "$SBLEDGER is not there or not executable: build it with 'make' (or set SBLEDGER)"
 command -v "$PYTHON" >/dev/null 2>&1 || die "$PYTHON not found (set PYTHON)"
 command -v sqlite3 >/dev/null 2>&1 || die "the sqlite3 shell is needed to count the imported runs (apt-get install sqlite3)"
@@ -89,6 +93,7 @@ timed() {
 	fi
 	# GNU time writes its figures on the last line of -o
 	tail -n 1 "$WORK/time.out" >>"$WORK/$tool.times"
+	# shellcheck disable=SC2046 # split "SECONDS KIB" into $1 $2
 	set -- $(tail -n 1 "$WORK/time.out")
 	printf '  round %d  %-8s %8s s %8.1f MiB\n' "$round" "$tool" "$1" \
 		"$(awk -v k="$2" 'BEGIN { print k / 1024 }')"
