@@ -16,7 +16,8 @@ TESTPKGS := cmocka
 BUILD    := build
 
 WARN     := -Wall -Wextra -Wshadow -Wconversion -Wstrict-prototypes \
-            -Wmissing-prototypes -Wformat=2 -Wno-sign-conversion -Werror
+            -Wmissing-prototypes -Wformat=2 -Wno-sign-conversion \
+            -Wno-format-truncation -Werror
 BASEFLAGS = -std=c11 -D_GNU_SOURCE -I. -I$(BUILD) $(WARN) -MMD -MP \
             $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LIBS      = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm

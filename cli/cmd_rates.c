@@ -1,0 +1,360 @@
+/* cmd_rates.c: rate cards, backends and model prices: rates, rates set,
+ * rates import, backends, prices, prices set. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/out.h"
+#include "importers/rates_json.h"
+#include "importers/runs_jsonl.h"
+#include "ledger/money.h"
+#include "ledger/period.h"
+#include "ledger/rates.h"
+#include "ledger/timefmt.h"
+
+/* Options of the rate commands (each command uses its own subset). */
+typedef struct rates_opts {
+	sb_format fmt;                 /* --format */
+	bool all;                      /* rates --all */
+	bool has_at;                   /* --at given */
+	int64_t at_ms;                 /* --at */
+	const char *plan;              /* --plan */
+	const char *per_minute;        /* --usd-per-minute */
+	bool free;                     /* --free */
+	const char *per_cpu_second;    /* --usd-per-cpu-second */
+	const char *per_gb_second;     /* --usd-per-gb-second */
+	const char *from;              /* --from */
+	bool network, persistent;      /* backends --network, --persistent */
+	bool has_min_cpu, has_min_mem; /* backends --min-cpu, --min-memory-mb given */
+	int64_t min_cpu, min_mem;      /* their values */
+	const char *region;            /* backends --region */
+	const char *input_per_m;       /* prices set --input-per-m */
+	const char *output_per_m;      /* prices set --output-per-m */
+} rates_opts;
+
+/* Handle one option of the rate commands. */
+static int on_rates_opt(sb_cli *cli, void *ctx, int val, const char *arg)
+{
+	rates_opts *ro = ctx;
+
+	switch (val) {
+	case 'f':
+		return cli_format(cli, arg, 1u << FMT_TABLE | 1u << FMT_CSV | 1u << FMT_JSON, &ro->fmt);
+	case 'A': ro->all = true; return 0;
+	case 'a': {
+		sb_period p;
+		int rc = cli_period(cli, arg, &p);
+		ro->has_at = true;
+		ro->at_ms = p.from_ms;
+		return rc;
+	}
+	case 'p': ro->plan = arg; return 0;
+	case 'm': ro->per_minute = arg; return 0;
+	case 'z': ro->free = true; return 0;
+	case 'c': ro->per_cpu_second = arg; return 0;
+	case 'g': ro->per_gb_second = arg; return 0;
+	case 'F': ro->from = arg; return 0;
+	case 'n': ro->network = true; return 0;
+	case 'P': ro->persistent = true; return 0;
+	case 'C': ro->has_min_cpu = true; return cli_int(cli, "--min-cpu", arg, &ro->min_cpu);
+	case 'M': ro->has_min_mem = true; return cli_int(cli, "--min-memory-mb", arg, &ro->min_mem);
+	case 'R': ro->region = arg; return 0;
+	case 'i': ro->input_per_m = arg; return 0;
+	case 'o': ro->output_per_m = arg; return 0;
+	default: return SB_EUSAGE;
+	}
+}
+
+static const struct option rates_list_options[] = {
+	{"format", required_argument, NULL, 'f'},
+	{"at", required_argument, NULL, 'a'},
+	{"all", no_argument, NULL, 'A'},
+	{NULL, 0, NULL, 0},
+};
+
+static const struct option rates_set_options[] = {
+	{"plan", required_argument, NULL, 'p'},
+	{"usd-per-minute", required_argument, NULL, 'm'},
+	{"free", no_argument, NULL, 'z'},
+	{"usd-per-cpu-second", required_argument, NULL, 'c'},
+	{"usd-per-gb-second", required_argument, NULL, 'g'},
+	{"from", required_argument, NULL, 'F'},
+	{NULL, 0, NULL, 0},
+};
+
+static const struct option backends_options[] = {
+	{"format", required_argument, NULL, 'f'},
+	{"network", no_argument, NULL, 'n'},
+	{"persistent", no_argument, NULL, 'P'},
+	{"min-cpu", required_argument, NULL, 'C'},
+	{"min-memory-mb", required_argument, NULL, 'M'},
+	{"region", required_argument, NULL, 'R'},
+	{NULL, 0, NULL, 0},
+};
+
+static const struct option prices_options[] = {
+	{"format", required_argument, NULL, 'f'},
+	{"input-per-m", required_argument, NULL, 'i'},
+	{"output-per-m", required_argument, NULL, 'o'},
+	{NULL, 0, NULL, 0},
+};
+
+/* Parse options and operands: exactly `want` operands (-1: any). */
+static int parse(sb_cli *cli, int argc, char **argv, const struct option *opts,
+                 rates_opts *ro, int want, int *first)
+{
+	int rc = cli_getopt(cli, argc, argv, opts, on_rates_opt, ro, first);
+
+	if (rc != 0)
+		return rc;
+	if (want >= 0 && argc - *first > want)
+		return cli_usage(cli, "unexpected argument '%s'", argv[*first + want]);
+	if (want >= 0 && argc - *first < want)
+		return cli_usage(cli, "missing argument");
+	return 0;
+}
+
+/* Print a nullable integer column. */
+static void out_opt_int(sb_out *o, sqlite3_stmt *st, int col)
+{
+	if (sb_col_is_null(st, col))
+		sb_out_null(o);
+	else
+		sb_out_int(o, sqlite3_column_int64(st, col));
+}
+
+/* Print a nullable rate column. */
+static void out_opt_rate(sb_out *o, sqlite3_stmt *st, int col)
+{
+	if (sb_col_is_null(st, col))
+		sb_out_null(o);
+	else
+		sb_out_money(o, sqlite3_column_int64(st, col));
+}
+
+/* Print a nullable yes/no column. */
+static void out_opt_bool(sb_out *o, sqlite3_stmt *st, int col)
+{
+	if (sb_col_is_null(st, col))
+		sb_out_null(o);
+	else
+		sb_out_bool(o, sqlite3_column_int(st, col) != 0);
+}
+
+/* rates: list the cards in force (or all of them). */
+static int cmd_rates(sb_cli *cli, int argc, char **argv)
+{
+	static const sb_col cols[] = {
+		{"backend", COL_TEXT, 0}, {"plan", COL_TEXT, 0}, {"effective_from", COL_TIME, 0},
+		{"usd_per_minute", COL_RATE, 0}, {"usd_per_cpu_second", COL_RATE, 0},
+		{"usd_per_gb_second", COL_RATE, 0}, {"free", COL_BOOL, 0},
+	};
+	rates_opts ro = {.fmt = FMT_TABLE};
+	sb_db *db = NULL;
+	sqlite3_stmt *st;
+	sb_out *o;
+	int first = 0, rc = parse(cli, argc, argv, rates_list_options, &ro, 0, &first);
+
+	if (rc != 0)
+		return rc;
+	if (cli_open(cli, 0, &db) != SB_OK || (st = sb_db_stmt(db, "rate_card_list", &cli->err)) == NULL) {
+		sb_db_close(db);
+		return cli_report(&cli->err);
+	}
+	sb_bind_i64(db, st, ":all", ro.all);
+	sb_bind_i64(db, st, ":at_ms", ro.has_at ? ro.at_ms : sb_now_ms());
+	o = sb_out_new(ro.fmt, cols, sizeof cols / sizeof cols[0]);
+	while (sb_db_step(db, st, &cli->err) == SQLITE_ROW) {
+		sb_out_text(o, sb_col_text(st, 0));
+		sb_out_text(o, sb_col_text(st, 1));
+		sb_out_time(o, sqlite3_column_int64(st, 2));
+		sb_out_money(o, sqlite3_column_int64(st, 3));
+		out_opt_rate(o, st, 4);
+		out_opt_rate(o, st, 5);
+		sb_out_bool(o, sqlite3_column_int(st, 6) != 0);
+		sb_out_row(o);
+	}
+	sb_out_end(o);
+	sb_db_close(db);
+	return cli_report(&cli->err);
+}
+
+/* rates set BACKEND: store a card and reprice the runs it covers. */
+static int cmd_rates_set(sb_cli *cli, int argc, char **argv)
+{
+	rates_opts ro = {.fmt = FMT_TABLE};
+	sb_db *db = NULL;
+	sb_card card;
+	char when[40], rate[SB_MONEY_BUFSZ];
+	int first = 0, rc = parse(cli, argc, argv, rates_set_options, &ro, 1, &first);
+	sb_err e;
+
+	if (rc != 0)
+		return rc;
+	if ((ro.per_minute == NULL) == !ro.free)
+		return cli_usage(cli, "give either --usd-per-minute X or --free");
+	sb_err_clear(&e);
+	if (sb_card_from_text(&card, argv[first], ro.plan, ro.per_minute, ro.free, ro.per_cpu_second,
+	                      ro.per_gb_second, ro.from, sb_now_ms(), &e) != SB_OK)
+		return cli_usage(cli, "%s", e.msg);
+	if (cli_open(cli, 0, &db) != SB_OK)
+		return cli_report(&cli->err);
+	if (sb_db_begin(db, &cli->err) == SB_OK && sb_rates_store(db, &card, "set", &cli->err) == SB_OK &&
+	    sb_db_commit(db, &cli->err) == SB_OK)
+		cli_info(cli, "rate card: %s%s%s from %s: %s", card.backend, card.plan[0] ? " plan " : "",
+		         card.plan, sb_time_format(card.effective_ms, when),
+		         card.free ? "free" : strcat(sb_money_format(card.per_minute_nanos, 9, rate), " USD per minute"));
+	else
+		sb_db_rollback(db);
+	sb_db_close(db);
+	return cli_report(&cli->err);
+}
+
+/* rates import FILE: store the cards of a JSON array, all or none. */
+static int cmd_rates_import(sb_cli *cli, int argc, char **argv)
+{
+	rates_opts ro = {.fmt = FMT_TABLE};
+	sb_db *db = NULL;
+	size_t n = 0;
+	int first = 0, rc = parse(cli, argc, argv, NULL, &ro, 1, &first);
+
+	if (rc != 0)
+		return rc;
+	if (cli_open(cli, 0, &db) != SB_OK)
+		return cli_report(&cli->err);
+	if (sb_rates_import_file(db, argv[first], &n, &cli->err) == SB_OK)
+		cli_info(cli, "%s: %zu rate cards stored", argv[first], n);
+	sb_db_close(db);
+	return cli_report(&cli->err);
+}
+
+/* backends: the backends that satisfy the requirements, cheapest first. */
+static int cmd_backends(sb_cli *cli, int argc, char **argv)
+{
+	static const sb_col cols[] = {
+		{"backend", COL_TEXT, 0}, {"free", COL_BOOL, 0}, {"usd_per_minute", COL_RATE, 0},
+		{"rate_key", COL_RATE, 0}, {"network", COL_BOOL, 0}, {"persistent", COL_BOOL, 0},
+		{"max_cpu", COL_INT, 0}, {"max_memory_mb", COL_INT, 0},
+	};
+	rates_opts ro = {.fmt = FMT_TABLE};
+	sb_db *db = NULL;
+	sqlite3_stmt *st;
+	sb_out *o;
+	int first = 0, rc = parse(cli, argc, argv, backends_options, &ro, 0, &first);
+
+	if (rc != 0)
+		return rc;
+	if (cli_open(cli, 0, &db) != SB_OK || (st = sb_db_stmt(db, "backend_list", &cli->err)) == NULL) {
+		sb_db_close(db);
+		return cli_report(&cli->err);
+	}
+	sb_bind_i64(db, st, ":at_ms", sb_now_ms());
+	sb_bind_i64(db, st, ":network", ro.network);
+	sb_bind_i64(db, st, ":persistent", ro.persistent);
+	sb_bind_i64_opt(db, st, ":min_cpu", ro.has_min_cpu, ro.min_cpu);
+	sb_bind_i64_opt(db, st, ":min_memory_mb", ro.has_min_mem, ro.min_mem);
+	sb_bind_text_opt(db, st, ":region", ro.region);
+	o = sb_out_new(ro.fmt, cols, sizeof cols / sizeof cols[0]);
+	while (sb_db_step(db, st, &cli->err) == SQLITE_ROW) {
+		sb_out_text(o, sb_col_text(st, 0));
+		out_opt_bool(o, st, 1);
+		out_opt_rate(o, st, 2);
+		out_opt_rate(o, st, 3);
+		out_opt_bool(o, st, 4);
+		out_opt_bool(o, st, 5);
+		out_opt_int(o, st, 6);
+		out_opt_int(o, st, 7);
+		sb_out_row(o);
+	}
+	sb_out_end(o);
+	sb_db_close(db);
+	return cli_report(&cli->err);
+}
+
+/* prices: list the model price table. */
+static int cmd_prices(sb_cli *cli, int argc, char **argv)
+{
+	static const sb_col cols[] = {
+		{"model", COL_TEXT, 0}, {"input_per_m", COL_RATE, 0}, {"output_per_m", COL_RATE, 0},
+		{"updated_at", COL_TIME, 0},
+	};
+	rates_opts ro = {.fmt = FMT_TABLE};
+	sb_db *db = NULL;
+	sqlite3_stmt *st;
+	sb_out *o;
+	int first = 0, rc = parse(cli, argc, argv, rates_list_options, &ro, 0, &first);
+
+	if (rc != 0)
+		return rc;
+	if (cli_open(cli, 0, &db) != SB_OK || (st = sb_db_stmt(db, "model_price_list", &cli->err)) == NULL) {
+		sb_db_close(db);
+		return cli_report(&cli->err);
+	}
+	o = sb_out_new(ro.fmt, cols, sizeof cols / sizeof cols[0]);
+	while (sb_db_step(db, st, &cli->err) == SQLITE_ROW) {
+		sb_out_text(o, sb_col_text(st, 0));
+		sb_out_money(o, sqlite3_column_int64(st, 1));
+		sb_out_money(o, sqlite3_column_int64(st, 2));
+		sb_out_time(o, sqlite3_column_int64(st, 3));
+		sb_out_row(o);
+	}
+	sb_out_end(o);
+	sb_db_close(db);
+	return cli_report(&cli->err);
+}
+
+/* prices set MODEL: the model's token prices per million tokens. */
+static int cmd_prices_set(sb_cli *cli, int argc, char **argv)
+{
+	rates_opts ro = {.fmt = FMT_TABLE};
+	int64_t in_nanos = 0, out_nanos = 0;
+	sb_db *db = NULL;
+	sqlite3_stmt *st;
+	int first = 0, rc = parse(cli, argc, argv, prices_options, &ro, 1, &first);
+
+	if (rc != 0)
+		return rc;
+	if (ro.input_per_m == NULL || ro.output_per_m == NULL)
+		return cli_usage(cli, "give both --input-per-m and --output-per-m");
+	if ((rc = cli_money(cli, "--input-per-m", ro.input_per_m, &in_nanos)) != SB_OK ||
+	    (rc = cli_money(cli, "--output-per-m", ro.output_per_m, &out_nanos)) != SB_OK)
+		return rc;
+	if (cli_open(cli, 0, &db) != SB_OK || (st = sb_db_stmt(db, "model_price_set", &cli->err)) == NULL) {
+		sb_db_close(db);
+		return cli_report(&cli->err);
+	}
+	sb_bind_text(db, st, ":model", argv[first]);
+	sb_bind_i64(db, st, ":input_per_m_nanos", in_nanos);
+	sb_bind_i64(db, st, ":output_per_m_nanos", out_nanos);
+	sb_bind_i64(db, st, ":updated_ms", sb_now_ms());
+	if (sb_db_run(db, st, &cli->err) == SB_OK)
+		cli_info(cli, "price: %s: %s input, %s output per million tokens", argv[first],
+		         ro.input_per_m, ro.output_per_m);
+	sb_db_close(db);
+	return cli_report(&cli->err);
+}
+
+const sb_command sb_rates_commands[] = {
+	{"rates", cmd_rates, 0, "[--at TIME] [--all] [--format table|csv|json]",
+	 "List the rate cards in force now (or at TIME; every card with --all).\n"},
+	{"rates set", cmd_rates_set, CMD_WRITES,
+	 "BACKEND [--plan P] (--usd-per-minute X | --free) [--usd-per-cpu-second Y]\n"
+	 "                 [--usd-per-gb-second Z] [--from DATE]",
+	 "Store a rate card for BACKEND, in force from DATE (a date or timestamp;\n"
+	 "default now) until a newer card of the same backend and plan.  Runs\n"
+	 "started since DATE are repriced.\n"},
+	{"rates import", cmd_rates_import, CMD_WRITES, "FILE",
+	 "Store the rate cards of a JSON array (the fields of 'rates set', or what\n"
+	 "'rates --format json' prints), all of them or none.\n"},
+	{"backends", cmd_backends, 0,
+	 "[--network] [--persistent] [--min-cpu N] [--min-memory-mb N] [--region R]",
+	 "List the backends whose capabilities satisfy the requirements, cheapest\n"
+	 "first by rate_key (ties by name).  A requirement on a capability the\n"
+	 "ledger does not know is not satisfied.\n"},
+	{"prices", cmd_prices, 0, "[--format table|csv|json]",
+	 "List the model price table (USD per million tokens).\n"},
+	{"prices set", cmd_prices_set, CMD_WRITES, "MODEL --input-per-m X --output-per-m Y",
+	 "Set the price of MODEL's tokens: USD per million input and output tokens.\n"},
+	{NULL, NULL, 0, NULL, NULL},
+};

@@ -1,0 +1,259 @@
+/* out.c: listings in table, csv and json (see out.h). */
+#include "cli/out.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "ledger/money.h"
+#include "ledger/timefmt.h"
+
+struct sb_out {
+	sb_format fmt;        /* output format */
+	const sb_col *cols;   /* the columns (borrowed) */
+	size_t n_cols;        /* how many */
+	size_t col;           /* next cell of the current row */
+	json_t *row;          /* JSON: the current row */
+	bool first_row;       /* JSON: no row printed yet */
+	char **cells;         /* table: every cell text, row-major */
+	size_t n_cells;       /* table: cells stored */
+	size_t cap_cells;     /* table: allocated */
+};
+
+sb_out *sb_out_new(sb_format fmt, const sb_col *cols, size_t n)
+{
+	sb_out *o = calloc(1, sizeof *o);
+
+	if (o == NULL)
+		return NULL;
+	o->fmt = fmt;
+	o->cols = cols;
+	o->n_cols = n;
+	o->first_row = true;
+	if (fmt == FMT_CSV) {
+		for (size_t i = 0; i < n; i++) {
+			if (i > 0)
+				putchar(',');
+			sb_csv_field(stdout, cols[i].name);
+		}
+		putchar('\n');
+	} else if (fmt == FMT_JSON) {
+		putchar('[');
+	}
+	return o;
+}
+
+void sb_csv_field(FILE *f, const char *s)
+{
+	if (strpbrk(s, ",\"\r\n") == NULL) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s != '\0'; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+char *sb_utf8_clean(const char *s, size_t n)
+{
+	char *out = malloc(3 * n + 1);
+	size_t o = 0;
+
+	if (out == NULL)
+		return NULL;
+	for (size_t i = 0; i < n;) {
+		unsigned char c = (unsigned char)s[i];
+		size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+		bool ok = len > 0 && i + len <= n && c != 0;
+		for (size_t k = 1; ok && k < len; k++)
+			ok = ((unsigned char)s[i + k] >> 6) == 2;
+		if (ok && len == 2 && c < 0xC2)
+			ok = false;
+		if (ok) {
+			memcpy(out + o, s + i, len);
+			o += len;
+			i += len;
+		} else {
+			memcpy(out + o, "\xEF\xBF\xBD", 3);
+			o += 3;
+			i++;
+		}
+	}
+	out[o] = '\0';
+	return out;
+}
+
+/* Store one cell: text for table and csv (taking ownership of the
+ * allocated text), json for JSON (a new reference). */
+static void cell(sb_out *o, char *text, json_t *json)
+{
+	const sb_col *c = &o->cols[o->col < o->n_cols ? o->col : o->n_cols - 1];
+
+	o->col++;
+	if (o->fmt == FMT_JSON) {
+		if (o->row == NULL)
+			o->row = json_object();
+		json_object_set_new(o->row, c->name, json != NULL ? json : json_null());
+		free(text);
+		return;
+	}
+	json_decref(json);
+	if (o->fmt == FMT_CSV) {
+		if (o->col > 1)
+			putchar(',');
+		if (text != NULL)
+			sb_csv_field(stdout, text);
+		free(text);
+		return;
+	}
+	if (text != NULL && c->table_width > 0 && strlen(text) > (size_t)c->table_width) {
+		/* cut at a character boundary and mark the cut */
+		size_t cut = (size_t)c->table_width - 3;
+		while (cut > 0 && ((unsigned char)text[cut] >> 6) == 2)
+			cut--;
+		strcpy(text + cut, "...");
+	}
+	if (o->n_cells == o->cap_cells) {
+		size_t cap = o->cap_cells ? 2 * o->cap_cells : 64;
+		char **cells = realloc(o->cells, cap * sizeof *cells);
+		if (cells == NULL) {
+			free(text);
+			return;
+		}
+		o->cells = cells;
+		o->cap_cells = cap;
+	}
+	o->cells[o->n_cells++] = text;
+}
+
+void sb_out_int(sb_out *o, int64_t v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof buf, "%lld", (long long)v);
+	cell(o, strdup(buf), json_integer((json_int_t)v));
+}
+
+void sb_out_money(sb_out *o, int64_t nanos)
+{
+	char data[SB_MONEY_BUFSZ], shown[SB_MONEY_BUFSZ];
+	const sb_col *c = &o->cols[o->col < o->n_cols ? o->col : o->n_cols - 1];
+	int decimals = o->fmt == FMT_TABLE && c->type == COL_MONEY ? 6 : 9;
+
+	sb_money_format(nanos, 9, data);
+	sb_money_format(nanos, decimals, shown);
+	cell(o, strdup(shown), json_string(data));
+}
+
+void sb_out_text(sb_out *o, const char *s)
+{
+	if (s == NULL)
+		sb_out_null(o);
+	else
+		sb_out_textn(o, s, strlen(s));
+}
+
+void sb_out_textn(sb_out *o, const char *s, size_t n)
+{
+	char *clean = sb_utf8_clean(s, n);
+
+	if (clean == NULL) {
+		sb_out_null(o);
+		return;
+	}
+	if (o->fmt == FMT_TABLE) {
+		/* one line per row: control characters as spaces */
+		for (char *p = clean; *p != '\0'; p++)
+			if ((unsigned char)*p < 0x20 || *p == 0x7f)
+				*p = ' ';
+	}
+	cell(o, clean, json_string(clean));
+}
+
+void sb_out_time(sb_out *o, int64_t ms)
+{
+	char buf[SB_TIME_BUFSZ];
+
+	sb_time_format(ms, buf);
+	cell(o, strdup(buf), json_string(buf));
+}
+
+void sb_out_bool(sb_out *o, bool v)
+{
+	cell(o, strdup(v ? "true" : "false"), json_boolean(v));
+}
+
+void sb_out_null(sb_out *o)
+{
+	cell(o, o->fmt == FMT_TABLE ? strdup("-") : NULL, json_null());
+}
+
+void sb_out_row(sb_out *o)
+{
+	o->col = 0;
+	if (o->fmt == FMT_CSV) {
+		putchar('\n');
+	} else if (o->fmt == FMT_JSON) {
+		char *text = json_dumps(o->row, JSON_INDENT(0) | JSON_ENCODE_ANY);
+		printf("%s\n%s", o->first_row ? "" : ",", text != NULL ? text : "null");
+		free(text);
+		json_decref(o->row);
+		o->row = NULL;
+		o->first_row = false;
+	}
+}
+
+/* Print the stored table with aligned columns: numbers to the right. */
+static void print_table(sb_out *o)
+{
+	size_t *width = calloc(o->n_cols, sizeof *width);
+	size_t rows = o->n_cells / o->n_cols;
+
+	if (width == NULL)
+		return;
+	for (size_t c = 0; c < o->n_cols; c++)
+		width[c] = strlen(o->cols[c].name);
+	for (size_t i = 0; i < o->n_cells; i++) {
+		size_t len = o->cells[i] != NULL ? strlen(o->cells[i]) : 0;
+		if (len > width[i % o->n_cols])
+			width[i % o->n_cols] = len;
+	}
+	for (size_t r = 0; r <= rows; r++) {
+		for (size_t c = 0; c < o->n_cols; c++) {
+			const char *text = r == 0 ? o->cols[c].name : o->cells[(r - 1) * o->n_cols + c];
+			sb_col_type t = o->cols[c].type;
+			bool right = t == COL_INT || t == COL_MONEY || t == COL_RATE;
+			bool last = c + 1 == o->n_cols;
+			if (text == NULL)
+				text = "";
+			if (right)
+				printf("%*s", (int)width[c], text);
+			else if (last)
+				fputs(text, stdout);
+			else
+				printf("%-*s", (int)width[c], text);
+			fputs(last ? "\n" : "  ", stdout);
+		}
+	}
+	free(width);
+}
+
+void sb_out_end(sb_out *o)
+{
+	if (o == NULL)
+		return;
+	if (o->fmt == FMT_JSON)
+		fputs(o->first_row ? "]\n" : "\n]\n", stdout);
+	else if (o->fmt == FMT_TABLE)
+		print_table(o);
+	for (size_t i = 0; i < o->n_cells; i++)
+		free(o->cells[i]);
+	free(o->cells);
+	json_decref(o->row);
+	free(o);
+}

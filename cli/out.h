@@ -1,0 +1,62 @@
+/* out.h: listings in the three data formats (table, csv, json).
+ *
+ * A listing has typed columns; rows are added cell by cell.  JSON prints
+ * an array of objects (money as decimal strings with 9 decimals, absent
+ * values null); CSV a header row and one line per row (money with 9
+ * decimals, absent values empty); a table aligned columns (money with 6
+ * decimals, absent values "-").  Table rows are kept until the end to
+ * size the columns; CSV and JSON rows are written as they come.
+ */
+#ifndef SB_OUT_H
+#define SB_OUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cli/cli.h"
+
+/* Column types. */
+typedef enum {
+	COL_INT,     /* integer */
+	COL_MONEY,   /* nanodollars: 9 decimals in data, 6 in tables */
+	COL_RATE,    /* nanodollars per unit: 9 decimals everywhere */
+	COL_TEXT,    /* text */
+	COL_TIME,    /* UTC ms as RFC 3339 */
+	COL_BOOL     /* true/false */
+} sb_col_type;
+
+typedef struct sb_col {
+	const char *name;    /* column name (JSON key, CSV header) */
+	sb_col_type type;    /* its type */
+	int table_width;     /* at most this many characters in a table (0: no limit) */
+} sb_col;
+
+typedef struct sb_out sb_out;
+
+/* Start a listing with n columns on stdout.  NULL when out of memory. */
+sb_out *sb_out_new(sb_format fmt, const sb_col *cols, size_t n);
+
+/* Cells of the current row, in column order. */
+void sb_out_int(sb_out *o, int64_t v);
+void sb_out_money(sb_out *o, int64_t nanos);
+void sb_out_text(sb_out *o, const char *s);           /* NULL is null */
+void sb_out_textn(sb_out *o, const char *s, size_t n); /* any bytes; bad UTF-8 replaced */
+void sb_out_time(sb_out *o, int64_t ms);
+void sb_out_bool(sb_out *o, bool v);
+void sb_out_null(sb_out *o);
+
+/* End the current row. */
+void sb_out_row(sb_out *o);
+
+/* Finish the listing (print a table, close a JSON array) and free o. */
+void sb_out_end(sb_out *o);
+
+/* Write s as a CSV field to f (quoted when it holds , " CR or LF). */
+void sb_csv_field(FILE *f, const char *s);
+
+/* s with invalid UTF-8 replaced by U+FFFD and control characters other
+ * than tab kept; allocated, the caller frees it. */
+char *sb_utf8_clean(const char *s, size_t n);
+
+#endif

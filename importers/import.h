@@ -1,0 +1,53 @@
+/* import.h: importing a file as a batch (DESIGN.md sections 3 and 4).
+ *
+ * One driver for every input: it finds an earlier batch of the same file
+ * by SHA-256 (not read again unless forced), resumes an interrupted one
+ * where its last commit stopped, reads records one at a time, hands each
+ * to the format's handler, keeps every rejected record verbatim with its
+ * reason, and commits in chunks; with strict the whole file is one
+ * transaction and a single bad record keeps nothing of it.
+ */
+#ifndef SB_IMPORT_H
+#define SB_IMPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ledger/batch.h"
+#include "ledger/db.h"
+
+/* Callbacks to the caller (the CLI prints; the core does not). */
+typedef struct sb_import_events {
+	/* a record was rejected: source name, its line, the reason */
+	void (*on_reject)(void *ctx, const char *source, int64_t line_no, const char *reason);
+	/* progress after each commit: bytes read so far, total (0 unknown) */
+	void (*on_progress)(void *ctx, const char *source, int64_t done, int64_t total);
+	void *ctx;                 /* passed back to both */
+} sb_import_events;
+
+typedef struct sb_import_opts {
+	bool strict;               /* all or nothing */
+	bool replace;              /* a conflicting record replaces the stored one */
+	bool force;                /* read a file again though a batch has it */
+	int64_t chunk;             /* records per commit (0: the default) */
+	int64_t max_line;          /* longest record in bytes (0: the default, 64 MiB) */
+	sb_import_events events;   /* callbacks, any of them NULL */
+} sb_import_opts;
+
+typedef struct sb_import_result {
+	sb_batch batch;            /* the batch and its counts */
+	int64_t already;           /* not read: this complete batch has the same file */
+	bool empty;                /* the input held no records */
+} sb_import_result;
+
+/* Import the run-usage JSON Lines file path ("-": standard input) into
+ * db, which the caller opened with SB_DB_WRITE.  Returns SB_OK when every
+ * record was stored or a duplicate (or the file was already imported:
+ * r->already), SB_EDATA when any record was rejected or the input had no
+ * records (e says how many, and where to see them), or another code when
+ * the import could not go on (what was committed stays, and running the
+ * same command again completes it). */
+int sb_import_runs(sb_db *db, const char *path, const sb_import_opts *opts,
+                   sb_import_result *r, sb_err *e);
+
+#endif

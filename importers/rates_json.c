@@ -1,0 +1,158 @@
+/* rates_json.c: rate cards from JSON (see rates_json.h). */
+#include "importers/rates_json.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "importers/runs_jsonl.h"
+#include "ledger/money.h"
+#include "ledger/period.h"
+
+/* Parse a rate text into nanodollars (exact decimal, >= 0). */
+static int rate(const char *name, const char *text, bool *has, int64_t *nanos, sb_err *e)
+{
+	*has = text != NULL;
+	*nanos = 0;
+	if (text == NULL)
+		return SB_OK;
+	if (sb_money_parse(text, strlen(text), nanos) != SB_MONEY_OK)
+		return sb_fail(e, SB_EDATA, "%s '%s' is not a decimal number", name, text);
+	if (*nanos < 0)
+		return sb_fail(e, SB_EDATA, "%s '%s' is negative", name, text);
+	return SB_OK;
+}
+
+int sb_card_from_text(sb_card *card, const char *backend, const char *plan,
+                      const char *per_minute, bool free, const char *per_cpu_second,
+                      const char *per_gb_second, const char *from, int64_t now_ms, sb_err *e)
+{
+	bool has_minute = false;
+	const char *id;
+
+	memset(card, 0, sizeof *card);
+	if (backend == NULL)
+		return sb_fail(e, SB_EDATA, "backend is missing");
+	id = sb_backend_from_sdk(backend);
+	if (!sb_backend_id_valid(id))
+		return sb_fail(e, SB_EDATA, "backend '%s' is not a backend id ([a-z0-9_-], at most 64)", backend);
+	snprintf(card->backend, sizeof card->backend, "%s", id);
+	if (plan != NULL) {
+		if (plan[0] == '\0' || strlen(plan) >= sizeof card->plan)
+			return sb_fail(e, SB_EDATA, "plan must be 1 to %zu bytes", sizeof card->plan - 1);
+		snprintf(card->plan, sizeof card->plan, "%s", plan);
+	}
+	if (rate("usd_per_minute", per_minute, &has_minute, &card->per_minute_nanos, e) != SB_OK ||
+	    rate("usd_per_cpu_second", per_cpu_second, &card->has_per_cpu_second,
+	         &card->per_cpu_second_nanos, e) != SB_OK ||
+	    rate("usd_per_gb_second", per_gb_second, &card->has_per_gb_second,
+	         &card->per_gb_second_nanos, e) != SB_OK)
+		return e->code;
+	if (free && has_minute && card->per_minute_nanos != 0)
+		return sb_fail(e, SB_EDATA, "a free card cannot have a usd_per_minute");
+	if (!free && !has_minute)
+		return sb_fail(e, SB_EDATA, "give usd_per_minute, or free");
+	card->free = free;
+	card->effective_ms = now_ms;
+	if (from != NULL) {
+		sb_period p;
+		sb_err pe;
+		sb_err_clear(&pe);
+		if (sb_period_parse(from, now_ms, &p, &pe) != SB_OK || strstr(from, "..") != NULL)
+			return sb_fail(e, SB_EDATA, "from '%s' is not a date or timestamp", from);
+		card->effective_ms = p.from_ms;
+	}
+	return SB_OK;
+}
+
+/* The text of a JSON member that may be a string or a number, for exact
+ * parsing (numbers are printed back with 17 significant digits); NULL
+ * when absent or null.  buf holds a printed number. */
+static const char *text_of(json_t *obj, const char *key, char buf[64], bool *bad)
+{
+	json_t *v = json_object_get(obj, key);
+
+	*bad = false;
+	if (v == NULL || json_is_null(v))
+		return NULL;
+	if (json_is_string(v))
+		return json_string_value(v);
+	if (json_is_integer(v)) {
+		snprintf(buf, 64, "%lld", (long long)json_integer_value(v));
+		return buf;
+	}
+	if (json_is_real(v)) {
+		snprintf(buf, 64, "%.17g", json_real_value(v));
+		return buf;
+	}
+	*bad = true;
+	return NULL;
+}
+
+/* Read entry i of the array into card. */
+static int card_from_json(json_t *obj, size_t i, int64_t now_ms, sb_card *card, sb_err *e)
+{
+	static const char *const keys[] = {"backend", "plan", "usd_per_minute", "usd_per_cpu_second",
+	                                   "usd_per_gb_second", "from", "effective_from"};
+	char bufs[7][64];
+	const char *v[7];
+	json_t *free_v;
+	bool bad;
+
+	if (!json_is_object(obj))
+		return sb_fail(e, SB_EDATA, "[%zu]: must be an object", i);
+	for (size_t k = 0; k < 7; k++) {
+		v[k] = text_of(obj, keys[k], bufs[k], &bad);
+		if (bad)
+			return sb_fail(e, SB_EDATA, "[%zu]: %s must be a string or a number", i, keys[k]);
+	}
+	free_v = json_object_get(obj, "free");
+	if (free_v != NULL && !json_is_boolean(free_v) && !json_is_null(free_v))
+		return sb_fail(e, SB_EDATA, "[%zu]: free must be true or false", i);
+	if (sb_card_from_text(card, v[0], v[1], v[2], json_is_true(free_v), v[3], v[4],
+	                      v[5] != NULL ? v[5] : v[6], now_ms, e) != SB_OK)
+		sb_err_prefix(e, "[%zu]", i);
+	return e->code;
+}
+
+int sb_rates_import_file(sb_db *db, const char *path, size_t *count, sb_err *e)
+{
+	json_error_t jerr;
+	json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	int64_t now_ms = sb_now_ms();
+	char source[300];
+	size_t n;
+
+	*count = 0;
+	if (root == NULL) {
+		if (jerr.line < 0 || strstr(jerr.text, "unable to open") != NULL)
+			return sb_fail(e, SB_ENOINPUT, "%s: cannot read: %s", path, jerr.text);
+		return sb_fail(e, SB_EDATA, "%s:%d: not valid JSON: %s", path, jerr.line, jerr.text);
+	}
+	if (!json_is_array(root)) {
+		json_decref(root);
+		return sb_fail(e, SB_EDATA, "%s: must be a JSON array of rate cards", path);
+	}
+	n = json_array_size(root);
+	snprintf(source, sizeof source, "import %s", path);
+	if (sb_db_begin(db, e) != SB_OK)
+		goto done;
+	for (size_t i = 0; i < n; i++) {
+		sb_card card;
+		if (card_from_json(json_array_get(root, i), i, now_ms, &card, e) != SB_OK) {
+			sb_err_prefix(e, "%s", path);
+			break;
+		}
+		if (sb_rates_store(db, &card, source, e) != SB_OK)
+			break;
+	}
+	if (e->code == SB_OK && sb_db_commit(db, e) == SB_OK)
+		*count = n;
+	else
+		sb_db_rollback(db);
+done:
+	json_decref(root);
+	return e->code;
+}

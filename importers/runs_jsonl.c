@@ -1,0 +1,653 @@
+/* runs_jsonl.c: parse and validate run-usage records (see runs_jsonl.h). */
+#include "importers/runs_jsonl.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+#include <openssl/evp.h>
+
+#include "ledger/money.h"
+#include "ledger/timefmt.h"
+
+struct sb_run_parser {
+	json_t *root;          /* the line's JSON, owning the strings handed out */
+	sb_exec *execs;        /* executions of the current record */
+	size_t execs_cap;      /* allocated entries */
+	sb_tag *tags;          /* tags of the current record */
+	size_t tags_cap;       /* allocated entries */
+	char **owned;          /* texts allocated for the current record */
+	size_t n_owned;        /* entries used */
+	size_t owned_cap;      /* allocated entries */
+	EVP_MD_CTX *sha;       /* for the fingerprint */
+};
+
+static const struct {
+	const char *sdk_class;  /* the agent SDK's client class */
+	const char *id;         /* its backend id */
+} sdk_backends[] = {
+	{"LocalSubprocessSandboxClient", "local"},
+	{"DockerSandboxClient", "docker"},
+	{"K8sPodSandboxClient", "k8s"},
+	{"E2bSandboxClient", "e2b"},
+	{"CloudflareSandboxClient", "cloudflare"},
+	{"DaytonaSandboxClient", "daytona"},
+	{"BlaxelSandboxClient", "blaxel"},
+	{"ModalSandboxClient", "modal"},
+	{"RunloopSandboxClient", "runloop"},
+	{"VercelSandboxClient", "vercel"},
+};
+
+/* The fields of a record the ledger knows; anything else goes to extra. */
+static const char *const run_keys[] = {
+	"run_id", "backend", "session_id", "plan", "started_at", "ended_at", "tags",
+	"token_usage", "budget_usd", "sandbox_usage", NULL};
+static const char *const usage_keys[] = {
+	"exec_count", "total_duration_ms", "cpu_ms", "memory_peak_mb", "bytes_read",
+	"bytes_written", "computed_cost_usd", "billed_cost_usd", "executions", NULL};
+static const char *const exec_keys[] = {
+	"command", "exit_code", "duration_ms", "cpu_ms", "memory_peak_mb", "bytes_read",
+	"bytes_written", "cost_usd", NULL};
+static const char *const token_keys[] = {"model", "input_tokens", "output_tokens", NULL};
+
+const char *sb_backend_from_sdk(const char *name)
+{
+	for (size_t i = 0; i < sizeof sdk_backends / sizeof sdk_backends[0]; i++)
+		if (strcmp(sdk_backends[i].sdk_class, name) == 0)
+			return sdk_backends[i].id;
+	return name;
+}
+
+bool sb_backend_id_valid(const char *id)
+{
+	size_t n = strlen(id);
+
+	if (n == 0 || n > 64)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!((id[i] >= 'a' && id[i] <= 'z') || (id[i] >= '0' && id[i] <= '9') ||
+		      id[i] == '_' || id[i] == '-'))
+			return false;
+	return true;
+}
+
+sb_run_parser *sb_run_parser_new(void)
+{
+	sb_run_parser *p = calloc(1, sizeof *p);
+
+	if (p == NULL)
+		return NULL;
+	p->sha = EVP_MD_CTX_new();
+	if (p->sha == NULL) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+/* Release what the previous record held. */
+static void reset(sb_run_parser *p)
+{
+	json_decref(p->root);
+	p->root = NULL;
+	for (size_t i = 0; i < p->n_owned; i++)
+		free(p->owned[i]);
+	p->n_owned = 0;
+}
+
+void sb_run_parser_free(sb_run_parser *p)
+{
+	if (p == NULL)
+		return;
+	reset(p);
+	free(p->owned);
+	free(p->execs);
+	free(p->tags);
+	EVP_MD_CTX_free(p->sha);
+	free(p);
+}
+
+/* Keep text (allocated) until the next record; NULL stays NULL.  Returns
+ * text, or NULL after freeing it when out of memory (*oom set). */
+static char *own(sb_run_parser *p, char *text, bool *oom)
+{
+	if (text == NULL)
+		return NULL;
+	if (p->n_owned == p->owned_cap) {
+		size_t cap = p->owned_cap ? 2 * p->owned_cap : 16;
+		char **owned = realloc(p->owned, cap * sizeof *owned);
+		if (owned == NULL) {
+			free(text);
+			*oom = true;
+			return NULL;
+		}
+		p->owned = owned;
+		p->owned_cap = cap;
+	}
+	p->owned[p->n_owned++] = text;
+	return text;
+}
+
+/* True when key is one of keys. */
+static bool known(const char *key, const char *const *keys)
+{
+	for (; *keys != NULL; keys++)
+		if (strcmp(key, *keys) == 0)
+			return true;
+	return false;
+}
+
+/* A new object with the members of obj whose keys are not in keys, or
+ * NULL when there are none.  New reference. */
+static json_t *unknown_members(json_t *obj, const char *const *keys)
+{
+	json_t *extra = NULL;
+	const char *key;
+	json_t *value;
+
+	json_object_foreach(obj, key, value) {
+		if (known(key, keys))
+			continue;
+		if (extra == NULL && (extra = json_object()) == NULL)
+			return NULL;
+		json_object_set(extra, key, value);
+	}
+	return extra;
+}
+
+/* Name of a JSON value's type, for messages. */
+static const char *type_name(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: return "an object";
+	case JSON_ARRAY: return "an array";
+	case JSON_STRING: return "a string";
+	case JSON_INTEGER: return "an integer";
+	case JSON_REAL: return "a number";
+	case JSON_TRUE:
+	case JSON_FALSE: return "a boolean";
+	default: return "null";
+	}
+}
+
+/* Read obj[key] as a string of 1..max bytes without NUL into *out (NULL
+ * when absent or null and not required). */
+static int get_string(json_t *obj, const char *key, const char *path, bool required,
+                      size_t max, const char **out, sb_err *e)
+{
+	json_t *v = json_object_get(obj, key);
+	size_t len;
+
+	*out = NULL;
+	if (v == NULL || json_is_null(v)) {
+		if (required)
+			return sb_fail(e, SB_EDATA, "%s%s is missing (required)", path, key);
+		return SB_OK;
+	}
+	if (!json_is_string(v))
+		return sb_fail(e, SB_EDATA, "%s%s must be a string, not %s", path, key, type_name(v));
+	len = json_string_length(v);
+	if (strlen(json_string_value(v)) != len)
+		return sb_fail(e, SB_EDATA, "%s%s contains a NUL character", path, key);
+	if (len == 0)
+		return sb_fail(e, SB_EDATA, "%s%s is empty", path, key);
+	if (len > max)
+		return sb_fail(e, SB_EDATA, "%s%s is %zu bytes long, more than %zu", path, key, len, max);
+	*out = json_string_value(v);
+	return SB_OK;
+}
+
+/* Read obj[key] as a non-negative integer (a counter) into *out, 0 when
+ * absent.  An integral real (3.0) is accepted; a fraction is not. */
+static int get_count(json_t *obj, const char *key, const char *path, int64_t *out, sb_err *e)
+{
+	json_t *v = json_object_get(obj, key);
+
+	*out = 0;
+	if (v == NULL)
+		return SB_OK;
+	if (json_is_integer(v)) {
+		json_int_t n = json_integer_value(v);
+		if (n < 0)
+			return sb_fail(e, SB_EDATA, "%s%s is negative (%lld)", path, key, (long long)n);
+		*out = (int64_t)n;
+		return SB_OK;
+	}
+	if (json_is_real(v)) {
+		double d = json_real_value(v);
+		if (d < 0)
+			return sb_fail(e, SB_EDATA, "%s%s is negative (%.17g)", path, key, d);
+		if (d != floor(d))
+			return sb_fail(e, SB_EDATA, "%s%s must be a whole number, not %.17g", path, key, d);
+		if (d >= 9223372036854775807.0)
+			return sb_fail(e, SB_EDATA, "%s%s is too large (%.17g)", path, key, d);
+		*out = (int64_t)d;
+		return SB_OK;
+	}
+	return sb_fail(e, SB_EDATA, "%s%s must be a non-negative integer, not %s", path, key, type_name(v));
+}
+
+/* Read obj[key] as an amount in USD (a JSON number >= 0) into *nanos;
+ * *has is false when absent or null, which is an error unless nullable.
+ * A missing non-nullable amount is 0. */
+static int get_amount(json_t *obj, const char *key, const char *path, bool nullable,
+                      bool *has, int64_t *nanos, sb_err *e)
+{
+	json_t *v = json_object_get(obj, key);
+
+	*has = false;
+	*nanos = 0;
+	if (v == NULL) {
+		*has = !nullable;
+		return SB_OK;
+	}
+	if (json_is_null(v)) {
+		if (nullable)
+			return SB_OK;
+		return sb_fail(e, SB_EDATA, "%s%s must be a number, not null", path, key);
+	}
+	if (json_is_integer(v)) {
+		json_int_t n = json_integer_value(v);
+		if (n < 0)
+			return sb_fail(e, SB_EDATA, "%s%s is negative (%lld)", path, key, (long long)n);
+		if (__builtin_mul_overflow((int64_t)n, SB_NANOS_PER_USD, nanos))
+			return sb_fail(e, SB_EDATA, "%s%s is too large (%lld)", path, key, (long long)n);
+		*has = true;
+		return SB_OK;
+	}
+	if (json_is_real(v)) {
+		double d = json_real_value(v);
+		if (d < 0)
+			return sb_fail(e, SB_EDATA, "%s%s is negative (%.17g)", path, key, d);
+		if (sb_money_from_double(d, nanos) != SB_MONEY_OK)
+			return sb_fail(e, SB_EDATA, "%s%s is too large (%.17g)", path, key, d);
+		*has = true;
+		return SB_OK;
+	}
+	return sb_fail(e, SB_EDATA, "%s%s must be a number, not %s", path, key, type_name(v));
+}
+
+/* Read obj[key] as an RFC 3339 timestamp with offset into *ms; *has is
+ * false when absent or null (an error when required). */
+static int get_time(json_t *obj, const char *key, bool required, bool *has, int64_t *ms,
+                    sb_err *e)
+{
+	const char *text = NULL;
+	int rc;
+
+	*has = false;
+	if ((rc = get_string(obj, key, "", required, 64, &text, e)) != SB_OK || text == NULL)
+		return rc;
+	switch (sb_time_parse(text, strlen(text), 0, ms)) {
+	case SB_TIME_OK:
+		*has = true;
+		return SB_OK;
+	case SB_TIME_NO_OFFSET:
+		return sb_fail(e, SB_EDATA, "%s '%s' has no UTC offset (add Z or +hh:mm)", key, text);
+	case SB_TIME_RANGE:
+		return sb_fail(e, SB_EDATA, "%s '%s' is not a valid date and time", key, text);
+	default:
+		return sb_fail(e, SB_EDATA, "%s '%s' is not an RFC 3339 timestamp", key, text);
+	}
+}
+
+/* Make room for n executions. */
+static bool reserve_execs(sb_run_parser *p, size_t n)
+{
+	sb_exec *execs;
+
+	if (n <= p->execs_cap)
+		return true;
+	execs = realloc(p->execs, n * sizeof *execs);
+	if (execs == NULL)
+		return false;
+	p->execs = execs;
+	p->execs_cap = n;
+	return true;
+}
+
+/* Dump v compactly with sorted keys, owned by p; NULL stays NULL. */
+static const char *dump(sb_run_parser *p, json_t *v, bool *oom)
+{
+	char *text;
+
+	if (v == NULL)
+		return NULL;
+	text = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+	if (text == NULL) {
+		*oom = true;
+		return NULL;
+	}
+	return own(p, text, oom);
+}
+
+/* Parse executions[i] into *x. */
+static int parse_exec(sb_run_parser *p, json_t *obj, size_t i, sb_exec *x, bool *oom, sb_err *e)
+{
+	char path[64];
+	json_t *v;
+	json_t *extra;
+
+	snprintf(path, sizeof path, "sandbox_usage.executions[%zu].", i);
+	memset(x, 0, sizeof *x);
+	if (!json_is_object(obj))
+		return sb_fail(e, SB_EDATA, "sandbox_usage.executions[%zu] must be an object, not %s", i, type_name(obj));
+	v = json_object_get(obj, "command");
+	if (v != NULL && !json_is_null(v)) {
+		if (!json_is_string(v))
+			return sb_fail(e, SB_EDATA, "%scommand must be a string, not %s", path, type_name(v));
+		x->command = json_string_value(v);
+		x->command_len = json_string_length(v);
+	}
+	v = json_object_get(obj, "exit_code");
+	if (v != NULL && !json_is_null(v)) {
+		if (!json_is_integer(v))
+			return sb_fail(e, SB_EDATA, "%sexit_code must be an integer, not %s", path, type_name(v));
+		x->has_exit_code = true;
+		x->exit_code = (int64_t)json_integer_value(v);
+	}
+	if (get_count(obj, "duration_ms", path, &x->duration_ms, e) != SB_OK ||
+	    get_count(obj, "cpu_ms", path, &x->cpu_ms, e) != SB_OK ||
+	    get_count(obj, "memory_peak_mb", path, &x->memory_peak_mb, e) != SB_OK ||
+	    get_count(obj, "bytes_read", path, &x->bytes_read, e) != SB_OK ||
+	    get_count(obj, "bytes_written", path, &x->bytes_written, e) != SB_OK ||
+	    get_amount(obj, "cost_usd", path, true, &x->has_cost, &x->cost_nanos, e) != SB_OK)
+		return e->code;
+	extra = unknown_members(obj, exec_keys);
+	x->extra = dump(p, extra, oom);
+	json_decref(extra);
+	return SB_OK;
+}
+
+/* Check the aggregates of usage against its executions (the SDK's add_exec). */
+static int check_aggregates(const sb_run *run, sb_err *e)
+{
+	int64_t dur = 0, cpu = 0, rd = 0, wr = 0, mem = 0, cost = 0, diff;
+	size_t n = run->n_execs;
+
+	if ((int64_t)n != run->exec_count)
+		return sb_fail(e, SB_EDATA, "sandbox_usage.exec_count is %lld but executions has %zu %s",
+		               (long long)run->exec_count, n, n == 1 ? "entry" : "entries");
+	for (size_t i = 0; i < n; i++) {
+		const sb_exec *x = &run->execs[i];
+		if (__builtin_add_overflow(dur, x->duration_ms, &dur) ||
+		    __builtin_add_overflow(cpu, x->cpu_ms, &cpu) ||
+		    __builtin_add_overflow(rd, x->bytes_read, &rd) ||
+		    __builtin_add_overflow(wr, x->bytes_written, &wr) ||
+		    (x->has_cost && __builtin_add_overflow(cost, x->cost_nanos, &cost)))
+			return sb_fail(e, SB_EDATA, "sandbox_usage.executions: a sum overflows 64 bits");
+		if (x->memory_peak_mb > mem)
+			mem = x->memory_peak_mb;
+	}
+	if (dur != run->total_duration_ms)
+		return sb_fail(e, SB_EDATA, "sandbox_usage.total_duration_ms is %lld but the executions' durations add up to %lld",
+		               (long long)run->total_duration_ms, (long long)dur);
+	if (cpu != run->cpu_ms)
+		return sb_fail(e, SB_EDATA, "sandbox_usage.cpu_ms is %lld but the executions' cpu_ms add up to %lld",
+		               (long long)run->cpu_ms, (long long)cpu);
+	if (rd != run->bytes_read)
+		return sb_fail(e, SB_EDATA, "sandbox_usage.bytes_read is %lld but the executions' bytes_read add up to %lld",
+		               (long long)run->bytes_read, (long long)rd);
+	if (wr != run->bytes_written)
+		return sb_fail(e, SB_EDATA, "sandbox_usage.bytes_written is %lld but the executions' bytes_written add up to %lld",
+		               (long long)run->bytes_written, (long long)wr);
+	if (mem != run->memory_peak_mb)
+		return sb_fail(e, SB_EDATA, "sandbox_usage.memory_peak_mb is %lld but the executions' peak is %lld",
+		               (long long)run->memory_peak_mb, (long long)mem);
+	if (__builtin_sub_overflow(run->computed_nanos, cost, &diff))
+		diff = INT64_MAX;
+	if (diff > (int64_t)n || diff < -(int64_t)n) {
+		char a[SB_MONEY_BUFSZ], b[SB_MONEY_BUFSZ];
+		return sb_fail(e, SB_EDATA, "sandbox_usage.computed_cost_usd is %s but the executions' cost_usd add up to %s",
+		               sb_money_format(run->computed_nanos, 9, a), sb_money_format(cost, 9, b));
+	}
+	return SB_OK;
+}
+
+/* Parse the tags object into run (values: strings as they are, numbers and
+ * booleans as their JSON text). */
+static int parse_tags(sb_run_parser *p, json_t *tags, sb_run *run, bool *oom, sb_err *e)
+{
+	const char *key;
+	json_t *v;
+	size_t n = 0;
+
+	if (tags == NULL || json_is_null(tags))
+		return SB_OK;
+	if (!json_is_object(tags))
+		return sb_fail(e, SB_EDATA, "tags must be an object, not %s", type_name(tags));
+	if (json_object_size(tags) > p->tags_cap) {
+		size_t cap = json_object_size(tags);
+		sb_tag *t = realloc(p->tags, cap * sizeof *t);
+		if (t == NULL) {
+			*oom = true;
+			return SB_OK;
+		}
+		p->tags = t;
+		p->tags_cap = cap;
+	}
+	json_object_foreach(tags, key, v) {
+		const char *value;
+		if (strlen(key) == 0)
+			return sb_fail(e, SB_EDATA, "tags has an empty tag name");
+		if (json_is_null(v))
+			continue;
+		if (json_is_string(v)) {
+			if (strlen(json_string_value(v)) != json_string_length(v))
+				return sb_fail(e, SB_EDATA, "tags.%s contains a NUL character", key);
+			value = json_string_value(v);
+		} else if (json_is_object(v) || json_is_array(v)) {
+			return sb_fail(e, SB_EDATA, "tags.%s must be a string, not %s", key, type_name(v));
+		} else {
+			value = dump(p, v, oom);
+			if (value == NULL)
+				return SB_OK;
+		}
+		p->tags[n].name = key;
+		p->tags[n].value = value;
+		n++;
+	}
+	run->tags = p->tags;
+	run->n_tags = n;
+	run->tags_json = dump(p, tags, oom);
+	return SB_OK;
+}
+
+/* Parse token_usage into run; unknown members go to *extra_tokens. */
+static int parse_tokens(json_t *tu, sb_run *run, json_t **extra_tokens, sb_err *e)
+{
+	*extra_tokens = NULL;
+	if (tu == NULL || json_is_null(tu))
+		return SB_OK;
+	if (!json_is_object(tu))
+		return sb_fail(e, SB_EDATA, "token_usage must be an object, not %s", type_name(tu));
+	if (get_string(tu, "model", "token_usage.", false, 256, &run->model, e) != SB_OK ||
+	    get_count(tu, "input_tokens", "token_usage.", &run->input_tokens, e) != SB_OK ||
+	    get_count(tu, "output_tokens", "token_usage.", &run->output_tokens, e) != SB_OK)
+		return e->code;
+	*extra_tokens = unknown_members(tu, token_keys);
+	return SB_OK;
+}
+
+/* Feed a value of the normalized record to the fingerprint. */
+static void fp_i64(EVP_MD_CTX *sha, bool has, int64_t v)
+{
+	unsigned char b[9];
+
+	b[0] = has ? 1 : 0;
+	for (int i = 0; i < 8; i++)
+		b[1 + i] = (unsigned char)((uint64_t)v >> (8 * i));
+	EVP_DigestUpdate(sha, b, has ? sizeof b : 1);
+}
+
+/* Feed a string (or its absence) to the fingerprint. */
+static void fp_str(EVP_MD_CTX *sha, const char *s, size_t len)
+{
+	fp_i64(sha, s != NULL, (int64_t)len);
+	if (s != NULL)
+		EVP_DigestUpdate(sha, s, len);
+}
+
+/* Feed a NUL-terminated string (or NULL) to the fingerprint. */
+static void fp_cstr(EVP_MD_CTX *sha, const char *s)
+{
+	fp_str(sha, s, s != NULL ? strlen(s) : 0);
+}
+
+/* The fingerprint of the normalized record: equal for records the ledger
+ * cannot tell apart (the same values at nanodollar resolution, whatever
+ * the key order or number spelling). */
+static void fingerprint(sb_run_parser *p, sb_run *run)
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int md_len = 0;
+	EVP_MD_CTX *sha = p->sha;
+
+	EVP_DigestInit_ex(sha, EVP_sha256(), NULL);
+	fp_cstr(sha, run->run_id);
+	fp_cstr(sha, run->backend);
+	fp_cstr(sha, run->session_id);
+	fp_cstr(sha, run->plan);
+	fp_i64(sha, true, run->started_ms);
+	fp_i64(sha, run->has_ended, run->ended_ms);
+	fp_cstr(sha, run->model);
+	fp_i64(sha, true, run->input_tokens);
+	fp_i64(sha, true, run->output_tokens);
+	fp_i64(sha, run->has_budget, run->budget_nanos);
+	fp_i64(sha, true, run->exec_count);
+	fp_i64(sha, true, run->total_duration_ms);
+	fp_i64(sha, true, run->cpu_ms);
+	fp_i64(sha, true, run->memory_peak_mb);
+	fp_i64(sha, true, run->bytes_read);
+	fp_i64(sha, true, run->bytes_written);
+	fp_i64(sha, true, run->computed_nanos);
+	fp_i64(sha, run->has_billed, run->billed_nanos);
+	fp_i64(sha, true, (int64_t)run->n_execs);
+	for (size_t i = 0; i < run->n_execs; i++) {
+		const sb_exec *x = &run->execs[i];
+		fp_str(sha, x->command, x->command_len);
+		fp_i64(sha, x->has_exit_code, x->exit_code);
+		fp_i64(sha, true, x->duration_ms);
+		fp_i64(sha, true, x->cpu_ms);
+		fp_i64(sha, true, x->memory_peak_mb);
+		fp_i64(sha, true, x->bytes_read);
+		fp_i64(sha, true, x->bytes_written);
+		fp_i64(sha, x->has_cost, x->cost_nanos);
+		fp_cstr(sha, x->extra);
+	}
+	fp_cstr(sha, run->tags_json);
+	fp_cstr(sha, run->extra);
+	EVP_DigestFinal_ex(sha, md, &md_len);
+	for (unsigned int i = 0; i < md_len && i < 32; i++) {
+		static const char hex[] = "0123456789abcdef";
+		run->fingerprint[2 * i] = hex[md[i] >> 4];
+		run->fingerprint[2 * i + 1] = hex[md[i] & 15];
+	}
+	run->fingerprint[64] = '\0';
+}
+
+/* Parse sandbox_usage into run. */
+static int parse_usage(sb_run_parser *p, json_t *su, sb_run *run, bool *oom, sb_err *e)
+{
+	const char *path = "sandbox_usage.";
+	json_t *execs;
+	bool has;
+
+	if (su == NULL)
+		return sb_fail(e, SB_EDATA, "sandbox_usage is missing (required)");
+	if (!json_is_object(su))
+		return sb_fail(e, SB_EDATA, "sandbox_usage must be an object, not %s", type_name(su));
+	if (get_count(su, "exec_count", path, &run->exec_count, e) != SB_OK ||
+	    get_count(su, "total_duration_ms", path, &run->total_duration_ms, e) != SB_OK ||
+	    get_count(su, "cpu_ms", path, &run->cpu_ms, e) != SB_OK ||
+	    get_count(su, "memory_peak_mb", path, &run->memory_peak_mb, e) != SB_OK ||
+	    get_count(su, "bytes_read", path, &run->bytes_read, e) != SB_OK ||
+	    get_count(su, "bytes_written", path, &run->bytes_written, e) != SB_OK ||
+	    get_amount(su, "computed_cost_usd", path, false, &has, &run->computed_nanos, e) != SB_OK ||
+	    get_amount(su, "billed_cost_usd", path, true, &run->has_billed, &run->billed_nanos, e) != SB_OK)
+		return e->code;
+	execs = json_object_get(su, "executions");
+	if (execs != NULL && !json_is_null(execs)) {
+		size_t n;
+		if (!json_is_array(execs))
+			return sb_fail(e, SB_EDATA, "sandbox_usage.executions must be an array, not %s", type_name(execs));
+		n = json_array_size(execs);
+		if (!reserve_execs(p, n)) {
+			*oom = true;
+			return SB_OK;
+		}
+		for (size_t i = 0; i < n; i++)
+			if (parse_exec(p, json_array_get(execs, i), i, &p->execs[i], oom, e) != SB_OK)
+				return e->code;
+		run->execs = p->execs;
+		run->n_execs = n;
+	}
+	if (run->n_execs > 0)
+		return check_aggregates(run, e);
+	return SB_OK;
+}
+
+/* The unknown fields of the record as one object: top-level members as
+ * they are, unknown members of sandbox_usage and token_usage under those
+ * keys.  New reference or NULL. */
+static json_t *collect_extra(json_t *root, json_t *extra_tokens)
+{
+	json_t *extra = unknown_members(root, run_keys);
+	json_t *su = json_object_get(root, "sandbox_usage");
+	json_t *extra_usage = json_is_object(su) ? unknown_members(su, usage_keys) : NULL;
+
+	if ((extra_usage != NULL || extra_tokens != NULL) && extra == NULL)
+		extra = json_object();
+	if (extra != NULL && extra_usage != NULL)
+		json_object_set(extra, "sandbox_usage", extra_usage);
+	if (extra != NULL && extra_tokens != NULL)
+		json_object_set(extra, "token_usage", extra_tokens);
+	json_decref(extra_usage);
+	return extra;
+}
+
+int sb_run_parse(sb_run_parser *p, const char *text, size_t len, sb_run *run, sb_err *e)
+{
+	json_error_t jerr;
+	json_t *root, *extra, *extra_tokens = NULL;
+	const char *backend = NULL;
+	bool oom = false, has_start;
+
+	reset(p);
+	memset(run, 0, sizeof *run);
+	root = p->root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (root == NULL)
+		return sb_fail(e, SB_EDATA, "not valid JSON: %s (column %d)", jerr.text, jerr.column);
+	if (!json_is_object(root))
+		return sb_fail(e, SB_EDATA, "not a JSON object but %s (one run record per line)", type_name(root));
+	if (get_string(root, "run_id", "", true, 256, &run->run_id, e) != SB_OK ||
+	    get_string(root, "backend", "", true, 64, &backend, e) != SB_OK)
+		return e->code;
+	run->backend = sb_backend_from_sdk(backend);
+	if (!sb_backend_id_valid(run->backend))
+		return sb_fail(e, SB_EDATA, "backend '%s' is not a backend id ([a-z0-9_-], at most 64) nor an SDK client class", backend);
+	if (get_string(root, "session_id", "", false, 256, &run->session_id, e) != SB_OK ||
+	    get_string(root, "plan", "", false, 128, &run->plan, e) != SB_OK ||
+	    get_time(root, "started_at", true, &has_start, &run->started_ms, e) != SB_OK ||
+	    get_time(root, "ended_at", false, &run->has_ended, &run->ended_ms, e) != SB_OK)
+		return e->code;
+	if (run->has_ended && run->ended_ms < run->started_ms)
+		return sb_fail(e, SB_EDATA, "ended_at precedes started_at");
+	if (parse_tags(p, json_object_get(root, "tags"), run, &oom, e) != SB_OK ||
+	    parse_tokens(json_object_get(root, "token_usage"), run, &extra_tokens, e) != SB_OK ||
+	    get_amount(root, "budget_usd", "", true, &run->has_budget, &run->budget_nanos, e) != SB_OK ||
+	    parse_usage(p, json_object_get(root, "sandbox_usage"), run, &oom, e) != SB_OK) {
+		json_decref(extra_tokens);
+		return e->code;
+	}
+	extra = collect_extra(root, extra_tokens);
+	json_decref(extra_tokens);
+	run->extra = dump(p, extra, &oom);
+	json_decref(extra);
+	if (oom)
+		return sb_fail(e, SB_EINTERNAL, "out of memory");
+	fingerprint(p, run);
+	return SB_OK;
+}

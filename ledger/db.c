@@ -1,0 +1,469 @@
+/* db.c: the ledger file (see db.h). */
+#include "ledger/db.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ledger/sqlfiles.h"
+#include "ledger/timefmt.h"
+
+enum { MAX_STMTS = 128 };
+
+struct cached_stmt {
+	const char *name;    /* query name (static storage from sb_sqlfiles) */
+	sqlite3_stmt *st;    /* prepared statement */
+};
+
+struct sb_db {
+	sqlite3 *conn;                         /* the connection */
+	char *path;                            /* ledger path as given */
+	int lock_fd;                           /* PATH-lock when holding the write lock, else -1 */
+	int busy_ms;                           /* busy timeout */
+	bool created;                          /* init created the file */
+	int pending;                           /* first bind error since the last step */
+	char pending_msg[256];                 /* its description */
+	size_t n_stmts;                        /* entries used in stmts */
+	struct cached_stmt stmts[MAX_STMTS];   /* prepared queries by name */
+};
+
+const char *sb_sql(const char *name)
+{
+	for (const struct sb_sqlfile *f = sb_sqlfiles; f->name != NULL; f++)
+		if (strcmp(f->name, name) == 0)
+			return f->text;
+	return NULL;
+}
+
+int sb_db_schema_latest(void)
+{
+	int n = 0;
+
+	for (const struct sb_sqlfile *f = sb_sqlfiles; f->name != NULL; f++)
+		if (strncmp(f->name, "schema/", 7) == 0)
+			n++;
+	return n;
+}
+
+int64_t sb_now_ms(void)
+{
+	const char *fixed = getenv("SBLEDGER_NOW");
+	struct timespec ts;
+	int64_t ms;
+
+	if (fixed != NULL && sb_time_parse(fixed, strlen(fixed), 0, &ms) == SB_TIME_OK)
+		return ms;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int sb_db_error(sb_db *db, int rc, const char *what, sb_err *e)
+{
+	const char *msg = db != NULL && db->conn != NULL ? sqlite3_errmsg(db->conn) : sqlite3_errstr(rc);
+	const char *path = db != NULL && db->path != NULL ? db->path : "ledger";
+
+	switch (rc & 0xff) {
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		return sb_fail(e, SB_ETEMP, "%s: the ledger is busy (another sbledger is writing) and stayed so past the busy timeout of %d ms while %s; try again later or raise --busy-timeout",
+		               path, db != NULL ? db->busy_ms : 0, what);
+	case SQLITE_FULL:
+		return sb_fail(e, SB_EIO, "%s: disk full while %s", path, what);
+	case SQLITE_IOERR:
+	case SQLITE_CANTOPEN:
+		return sb_fail(e, SB_EIO, "%s: I/O error while %s: %s", path, what, msg);
+	case SQLITE_READONLY:
+		return sb_fail(e, SB_EIO, "%s: the ledger is read-only (%s) while %s", path, msg, what);
+	case SQLITE_NOTADB:
+	case SQLITE_CORRUPT:
+		return sb_fail(e, SB_EDATA, "%s: not an sbledger ledger, or damaged: %s", path, msg);
+	case SQLITE_NOMEM:
+		return sb_fail(e, SB_EINTERNAL, "out of memory while %s", what);
+	default:
+		if (strstr(msg, "integer overflow") != NULL)
+			return sb_fail(e, SB_EDATA, "%s: a sum overflows 64-bit nanodollars while %s", path, what);
+		return sb_fail(e, SB_EINTERNAL, "%s: SQLite error while %s: %s", path, what, msg);
+	}
+}
+
+/* Take an exclusive flock on PATH-lock, retrying until busy_ms passes. */
+static int take_lock(sb_db *db, sb_err *e)
+{
+	char lock_path[4096];
+	int waited = 0;
+
+	snprintf(lock_path, sizeof lock_path, "%s-lock", db->path);
+	db->lock_fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (db->lock_fd < 0)
+		return sb_fail(e, SB_EIO, "%s: cannot open the lock file %s: %s", db->path, lock_path, strerror(errno));
+	for (;;) {
+		if (flock(db->lock_fd, LOCK_EX | LOCK_NB) == 0)
+			return SB_OK;
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			return sb_fail(e, SB_EIO, "%s: cannot lock %s: %s", db->path, lock_path, strerror(errno));
+		if (waited >= db->busy_ms)
+			return sb_fail(e, SB_ETEMP, "%s: the ledger is busy: another sbledger has held its write lock for more than %d ms; try again later or raise --busy-timeout",
+			               db->path, db->busy_ms);
+		usleep(20 * 1000);
+		waited += 20;
+	}
+}
+
+int sb_db_exec(sb_db *db, const char *sql, sb_err *e)
+{
+	int rc = sqlite3_exec(db->conn, sql, NULL, NULL, NULL);
+
+	return rc == SQLITE_OK ? SB_OK : sb_db_error(db, rc, sql, e);
+}
+
+/* Read a one-integer PRAGMA into *out. */
+static int pragma_int(sb_db *db, const char *sql, int *out, sb_err *e)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(db->conn, sql, -1, &st, NULL);
+
+	if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*out = sqlite3_column_int(st, 0);
+		rc = SQLITE_OK;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_OK ? SB_OK : sb_db_error(db, rc, "reading the ledger header", e);
+}
+
+int sb_db_schema_version(sb_db *db)
+{
+	sb_err e;
+	int v = -1;
+
+	sb_err_clear(&e);
+	pragma_int(db, "PRAGMA user_version", &v, &e);
+	return v;
+}
+
+/* Refuse a file that is SQLite but not a ledger, or a ledger newer than
+ * this binary; apply pending migrations in one transaction. */
+static int migrate(sb_db *db, sb_err *e)
+{
+	int app_id = 0, version = 0, tables = 0, rc;
+	int latest = sb_db_schema_latest();
+	char sql[64];
+
+	if ((rc = pragma_int(db, "PRAGMA application_id", &app_id, e)) != SB_OK)
+		return rc;
+	if ((rc = pragma_int(db, "PRAGMA user_version", &version, e)) != SB_OK)
+		return rc;
+	if ((rc = pragma_int(db, "SELECT COUNT(*) FROM sqlite_schema", &tables, e)) != SB_OK)
+		return rc;
+	if (app_id != SB_APPLICATION_ID && (app_id != 0 || version != 0 || tables != 0))
+		return sb_fail(e, SB_EDATA, "%s: a SQLite database of another program, not an sbledger ledger; left untouched", db->path);
+	if (version > latest)
+		return sb_fail(e, SB_EDATA, "%s: the ledger has schema version %d, newer than this sbledger knows (%d); upgrade sbledger; the ledger was left untouched",
+		               db->path, version, latest);
+	if (version == latest)
+		return SB_OK;
+
+	if ((rc = sb_db_begin(db, e)) != SB_OK)
+		return rc;
+	/* another process may have migrated while this one waited */
+	if ((rc = pragma_int(db, "PRAGMA user_version", &version, e)) != SB_OK)
+		goto fail;
+	for (const struct sb_sqlfile *f = sb_sqlfiles; f->name != NULL; f++) {
+		int n;
+		if (strncmp(f->name, "schema/", 7) != 0)
+			continue;
+		n = atoi(f->name + 7);
+		if (n <= version)
+			continue;
+		rc = sqlite3_exec(db->conn, f->text, NULL, NULL, NULL);
+		if (rc != SQLITE_OK) {
+			sb_db_error(db, rc, f->name, e);
+			goto fail;
+		}
+	}
+	snprintf(sql, sizeof sql, "PRAGMA user_version = %d", latest);
+	if ((rc = sb_db_exec(db, sql, e)) != SB_OK)
+		goto fail;
+	snprintf(sql, sizeof sql, "PRAGMA application_id = %d", SB_APPLICATION_ID);
+	if ((rc = sb_db_exec(db, sql, e)) != SB_OK)
+		goto fail;
+	return sb_db_commit(db, e);
+fail:
+	sb_db_rollback(db);
+	return e->code;
+}
+
+/* Create path as an empty file with mode 0600 unless it exists. */
+static int create_file(const char *path, bool *created, sb_err *e)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+
+	*created = false;
+	if (fd >= 0) {
+		*created = true;
+		close(fd);
+		return SB_OK;
+	}
+	if (errno == EEXIST)
+		return SB_OK;
+	return sb_fail(e, SB_EIO, "%s: cannot create the ledger: %s", path, strerror(errno));
+}
+
+int sb_db_open(const char *path, int flags, int busy_ms, sb_db **out, sb_err *e)
+{
+	sb_db *db = calloc(1, sizeof *db);
+	struct stat st;
+	int rc;
+
+	*out = NULL;
+	if (db == NULL || (db->path = strdup(flags & SB_DB_MEMORY ? ":memory:" : path)) == NULL) {
+		free(db);
+		return sb_fail(e, SB_EINTERNAL, "out of memory");
+	}
+	db->lock_fd = -1;
+	db->busy_ms = busy_ms;
+	if (!(flags & SB_DB_MEMORY)) {
+		if (stat(path, &st) != 0) {
+			if (errno != ENOENT || !(flags & SB_DB_CREATE)) {
+				if (errno == ENOENT)
+					sb_fail(e, SB_ENOINPUT, "%s: no ledger here; create one with 'sbledger --db %s init'", path, path);
+				else
+					sb_fail(e, SB_ENOINPUT, "%s: cannot open the ledger: %s", path, strerror(errno));
+				goto fail;
+			}
+		} else if (!S_ISREG(st.st_mode)) {
+			sb_fail(e, SB_ENOINPUT, "%s: not a ledger file", path);
+			goto fail;
+		}
+		if ((flags & SB_DB_WRITE) && take_lock(db, e) != SB_OK)
+			goto fail;
+		if ((flags & SB_DB_CREATE) && create_file(path, &db->created, e) != SB_OK)
+			goto fail;
+	}
+	rc = sqlite3_open_v2(db->path, &db->conn, SQLITE_OPEN_READWRITE, NULL);
+	if (rc != SQLITE_OK) {
+		sb_db_error(db, rc, "opening the ledger", e);
+		goto fail;
+	}
+	sqlite3_extended_result_codes(db->conn, 1);
+	sqlite3_busy_timeout(db->conn, busy_ms);
+	if (sb_db_exec(db, "PRAGMA foreign_keys = ON", e) != SB_OK)
+		goto fail;
+	if (!(flags & SB_DB_MEMORY)) {
+		int tables = 0;
+		/* reading the schema first tells a non-database file apart */
+		if (pragma_int(db, "SELECT COUNT(*) FROM sqlite_schema", &tables, e) != SB_OK)
+			goto fail;
+		if (sb_db_exec(db, "PRAGMA journal_mode = WAL", e) != SB_OK ||
+		    sb_db_exec(db, "PRAGMA synchronous = NORMAL", e) != SB_OK)
+			goto fail;
+	}
+	if (migrate(db, e) != SB_OK)
+		goto fail;
+	*out = db;
+	return SB_OK;
+fail:
+	sb_db_close(db);
+	return e->code;
+}
+
+void sb_db_close(sb_db *db)
+{
+	if (db == NULL)
+		return;
+	for (size_t i = 0; i < db->n_stmts; i++)
+		sqlite3_finalize(db->stmts[i].st);
+	sqlite3_close(db->conn);
+	if (db->lock_fd >= 0)
+		close(db->lock_fd);
+	free(db->path);
+	free(db);
+}
+
+sqlite3 *sb_db_handle(sb_db *db)
+{
+	return db->conn;
+}
+
+bool sb_db_created(const sb_db *db)
+{
+	return db->created;
+}
+
+sqlite3_stmt *sb_db_stmt(sb_db *db, const char *name, sb_err *e)
+{
+	char full[128];
+	const char *text;
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	for (size_t i = 0; i < db->n_stmts; i++) {
+		if (strcmp(db->stmts[i].name, name) == 0) {
+			sqlite3_reset(db->stmts[i].st);
+			sqlite3_clear_bindings(db->stmts[i].st);
+			return db->stmts[i].st;
+		}
+	}
+	snprintf(full, sizeof full, "queries/%s", name);
+	text = sb_sql(full);
+	if (text == NULL) {
+		sb_fail(e, SB_EINTERNAL, "no SQL file sql/%s.sql in this binary", full);
+		return NULL;
+	}
+	if (db->n_stmts == MAX_STMTS) {
+		sb_fail(e, SB_EINTERNAL, "too many prepared statements");
+		return NULL;
+	}
+	rc = sqlite3_prepare_v3(db->conn, text, -1, SQLITE_PREPARE_PERSISTENT, &st, NULL);
+	if (rc != SQLITE_OK) {
+		sb_fail(e, SB_EINTERNAL, "sql/%s.sql does not prepare: %s", full, sqlite3_errmsg(db->conn));
+		sqlite3_finalize(st);
+		return NULL;
+	}
+	for (const struct sb_sqlfile *f = sb_sqlfiles; f->name != NULL; f++)
+		if (strcmp(f->name, full) == 0)
+			db->stmts[db->n_stmts].name = f->name + 8;
+	db->stmts[db->n_stmts++].st = st;
+	return st;
+}
+
+int sb_db_exec_file(sb_db *db, const char *name, sb_err *e)
+{
+	const char *text = sb_sql(name);
+
+	if (text == NULL)
+		return sb_fail(e, SB_EINTERNAL, "no SQL file sql/%s.sql in this binary", name);
+	return sb_db_exec(db, text, e);
+}
+
+int sb_db_begin(sb_db *db, sb_err *e)
+{
+	return sb_db_exec(db, "BEGIN IMMEDIATE", e);
+}
+
+int sb_db_commit(sb_db *db, sb_err *e)
+{
+	return sb_db_exec(db, "COMMIT", e);
+}
+
+void sb_db_rollback(sb_db *db)
+{
+	if (db != NULL && db->conn != NULL && !sqlite3_get_autocommit(db->conn))
+		sqlite3_exec(db->conn, "ROLLBACK", NULL, NULL, NULL);
+}
+
+/* The index of parameter name in st, or 0 with a pending error. */
+static int param(sb_db *db, sqlite3_stmt *st, const char *name)
+{
+	int i = sqlite3_bind_parameter_index(st, name);
+
+	if (i == 0 && db->pending == SQLITE_OK) {
+		db->pending = SQLITE_RANGE;
+		snprintf(db->pending_msg, sizeof db->pending_msg, "statement has no parameter %s: %s",
+		         name, sqlite3_sql(st));
+	}
+	return i;
+}
+
+/* Record a failing bind as the pending error. */
+static void bound(sb_db *db, int rc, const char *name)
+{
+	if (rc != SQLITE_OK && db->pending == SQLITE_OK) {
+		db->pending = rc;
+		snprintf(db->pending_msg, sizeof db->pending_msg, "binding %s: %s", name, sqlite3_errstr(rc));
+	}
+}
+
+void sb_bind_i64(sb_db *db, sqlite3_stmt *st, const char *name, int64_t v)
+{
+	int i = param(db, st, name);
+	if (i > 0)
+		bound(db, sqlite3_bind_int64(st, i, v), name);
+}
+
+void sb_bind_text(sb_db *db, sqlite3_stmt *st, const char *name, const char *v)
+{
+	int i = param(db, st, name);
+	if (i > 0)
+		bound(db, sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT), name);
+}
+
+void sb_bind_textn(sb_db *db, sqlite3_stmt *st, const char *name, const char *v, size_t len)
+{
+	int i = param(db, st, name);
+	if (i > 0)
+		bound(db, sqlite3_bind_text64(st, i, v, len, SQLITE_TRANSIENT, SQLITE_UTF8), name);
+}
+
+void sb_bind_blob(sb_db *db, sqlite3_stmt *st, const char *name, const void *v, size_t len)
+{
+	int i = param(db, st, name);
+	if (i > 0)
+		bound(db, sqlite3_bind_blob64(st, i, v, len, SQLITE_TRANSIENT), name);
+}
+
+void sb_bind_null(sb_db *db, sqlite3_stmt *st, const char *name)
+{
+	int i = param(db, st, name);
+	if (i > 0)
+		bound(db, sqlite3_bind_null(st, i), name);
+}
+
+void sb_bind_i64_opt(sb_db *db, sqlite3_stmt *st, const char *name, bool has, int64_t v)
+{
+	if (has)
+		sb_bind_i64(db, st, name, v);
+	else
+		sb_bind_null(db, st, name);
+}
+
+void sb_bind_text_opt(sb_db *db, sqlite3_stmt *st, const char *name, const char *v)
+{
+	if (v != NULL)
+		sb_bind_text(db, st, name, v);
+	else
+		sb_bind_null(db, st, name);
+}
+
+int sb_db_step(sb_db *db, sqlite3_stmt *st, sb_err *e)
+{
+	int rc;
+
+	if (db->pending != SQLITE_OK) {
+		sb_fail(e, SB_EINTERNAL, "%s", db->pending_msg);
+		db->pending = SQLITE_OK;
+		sqlite3_reset(st);
+		return -1;
+	}
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW || rc == SQLITE_DONE)
+		return rc;
+	sb_db_error(db, rc, "running a query", e);
+	sqlite3_reset(st);
+	return -1;
+}
+
+int sb_db_run(sb_db *db, sqlite3_stmt *st, sb_err *e)
+{
+	int rc;
+
+	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW)
+		;
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? SB_OK : e->code;
+}
+
+const char *sb_col_text(sqlite3_stmt *st, int col)
+{
+	return (const char *)sqlite3_column_text(st, col);
+}
+
+bool sb_col_is_null(sqlite3_stmt *st, int col)
+{
+	return sqlite3_column_type(st, col) == SQLITE_NULL;
+}

@@ -1,0 +1,109 @@
+/* db.h: the ledger file: open, pragmas, migrations, named statements.
+ *
+ * A ledger is one SQLite file in WAL mode with foreign keys on and a busy
+ * timeout.  Its schema is sql/schema/NNN_*.sql, applied in order inside one
+ * transaction when the ledger is opened; PRAGMA user_version holds how many
+ * were applied, and PRAGMA application_id marks the file as a ledger.
+ * Statements are sql/queries/NAME.sql, prepared once per connection and
+ * reused.  Parameters are bound by name; a name the statement does not
+ * have is an internal error, never silently ignored.
+ */
+#ifndef SB_DB_H
+#define SB_DB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <sqlite3.h>
+
+#include "ledger/err.h"
+
+/* "SBLG": the application_id of a ledger file. */
+#define SB_APPLICATION_ID 0x53424c47
+
+typedef struct sb_db sb_db;
+
+/* Flags for sb_db_open. */
+enum {
+	SB_DB_CREATE = 1,    /* init: create the file (mode 0600) when missing */
+	SB_DB_WRITE = 2,     /* the command writes: take the ledger's write lock */
+	SB_DB_MEMORY = 4     /* path is ignored: a private in-memory ledger (tests) */
+};
+
+/* Open the ledger at path.  Without SB_DB_CREATE a missing file is
+ * SB_ENOINPUT with a message naming 'sbledger init'.  A file that is not
+ * SQLite, or a SQLite file of another program, is refused (SB_EDATA); one
+ * whose schema is newer than this binary is refused (SB_EDATA) and left
+ * untouched.  Pending migrations are applied.  With SB_DB_WRITE the
+ * ledger's write lock (PATH-lock, flock) is taken, waiting up to busy_ms,
+ * then SB_ETEMP.  The caller owns *out and closes it with sb_db_close. */
+int sb_db_open(const char *path, int flags, int busy_ms, sb_db **out, sb_err *e);
+
+/* Finalize every statement, close the connection, release the lock.
+ * NULL is allowed. */
+void sb_db_close(sb_db *db);
+
+/* The connection (borrowed), for code that must reach SQLite directly. */
+sqlite3 *sb_db_handle(sb_db *db);
+
+/* True when init created the file just now (so seeding happened). */
+bool sb_db_created(const sb_db *db);
+
+/* The statement of sql/queries/NAME.sql, prepared on first use and reset
+ * with its bindings cleared on every later call.  Borrowed: it belongs to
+ * db.  NULL with an internal error in e when the file is missing or does
+ * not prepare. */
+sqlite3_stmt *sb_db_stmt(sb_db *db, const char *name, sb_err *e);
+
+/* Run every statement of sql/NAME.sql (no parameters, no rows kept). */
+int sb_db_exec_file(sb_db *db, const char *name, sb_err *e);
+
+/* Run one literal SQL statement with no parameters (BEGIN, COMMIT, ...). */
+int sb_db_exec(sb_db *db, const char *sql, sb_err *e);
+
+/* BEGIN IMMEDIATE / COMMIT / ROLLBACK.  Rollback never fails loudly: it
+ * is what error paths call. */
+int sb_db_begin(sb_db *db, sb_err *e);
+int sb_db_commit(sb_db *db, sb_err *e);
+void sb_db_rollback(sb_db *db);
+
+/* Binding by name (":from").  A name the statement lacks, or a failing
+ * bind, is recorded in the db's pending error, which the next sb_db_step
+ * reports; so a run of binds needs no checks of its own. */
+void sb_bind_i64(sb_db *db, sqlite3_stmt *st, const char *name, int64_t v);
+void sb_bind_text(sb_db *db, sqlite3_stmt *st, const char *name, const char *v);
+void sb_bind_textn(sb_db *db, sqlite3_stmt *st, const char *name, const char *v, size_t len);
+void sb_bind_blob(sb_db *db, sqlite3_stmt *st, const char *name, const void *v, size_t len);
+void sb_bind_null(sb_db *db, sqlite3_stmt *st, const char *name);
+/* Bind v, or NULL when has is false. */
+void sb_bind_i64_opt(sb_db *db, sqlite3_stmt *st, const char *name, bool has, int64_t v);
+/* Bind the string v, or NULL when v is NULL. */
+void sb_bind_text_opt(sb_db *db, sqlite3_stmt *st, const char *name, const char *v);
+
+/* Step st: SQLITE_ROW or SQLITE_DONE, or -1 with e filled (a pending bind
+ * error, or the SQLite error mapped by sb_db_error). */
+int sb_db_step(sb_db *db, sqlite3_stmt *st, sb_err *e);
+
+/* Step a statement that returns no rows, to completion, and reset it. */
+int sb_db_run(sb_db *db, sqlite3_stmt *st, sb_err *e);
+
+/* Record the connection's current SQLite error in e, as the exit code it
+ * deserves: busy or locked past the timeout SB_ETEMP ("the ledger is busy"),
+ * disk full or I/O SB_EIO, a read-only file SB_EIO, anything else
+ * SB_EINTERNAL; the message says what was being done (what). */
+int sb_db_error(sb_db *db, int rc, const char *what, sb_err *e);
+
+/* Column helpers: NULL text comes back as NULL. */
+const char *sb_col_text(sqlite3_stmt *st, int col);
+bool sb_col_is_null(sqlite3_stmt *st, int col);
+
+/* The ledger's schema version (PRAGMA user_version) and the newest this
+ * binary knows. */
+int sb_db_schema_version(sb_db *db);
+int sb_db_schema_latest(void);
+
+/* The current time in UTC ms: SBLEDGER_NOW (an RFC 3339 timestamp) when
+ * set, for reproducible tests, else the clock. */
+int64_t sb_now_ms(void);
+
+#endif

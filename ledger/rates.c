@@ -1,0 +1,190 @@
+/* rates.c: rate cards and card cost (see rates.h). */
+#include "ledger/rates.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ledger/money.h"
+
+struct sb_rates {
+	sb_card *cards;   /* by backend, plan, newest first */
+	size_t n;         /* how many */
+};
+
+void sb_rates_free(sb_rates *rates)
+{
+	if (rates == NULL)
+		return;
+	free(rates->cards);
+	free(rates);
+}
+
+int sb_rates_load(sb_db *db, sb_rates **out, sb_err *e)
+{
+	sqlite3_stmt *st = sb_db_stmt(db, "rate_card_all", e);
+	sb_rates *rates = calloc(1, sizeof *rates);
+	size_t cap = 0;
+	int rc;
+
+	*out = NULL;
+	if (rates == NULL)
+		return sb_fail(e, SB_EINTERNAL, "out of memory");
+	if (st == NULL)
+		goto fail;
+	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {
+		sb_card *c;
+		if (rates->n == cap) {
+			size_t ncap = cap ? 2 * cap : 32;
+			sb_card *cards = realloc(rates->cards, ncap * sizeof *cards);
+			if (cards == NULL) {
+				sb_fail(e, SB_EINTERNAL, "out of memory");
+				goto fail;
+			}
+			rates->cards = cards;
+			cap = ncap;
+		}
+		c = &rates->cards[rates->n++];
+		memset(c, 0, sizeof *c);
+		snprintf(c->backend, sizeof c->backend, "%s", sb_col_text(st, 0));
+		snprintf(c->plan, sizeof c->plan, "%s", sb_col_text(st, 1));
+		c->effective_ms = sqlite3_column_int64(st, 2);
+		c->per_minute_nanos = sqlite3_column_int64(st, 3);
+		c->has_per_cpu_second = !sb_col_is_null(st, 4);
+		c->per_cpu_second_nanos = sqlite3_column_int64(st, 4);
+		c->has_per_gb_second = !sb_col_is_null(st, 5);
+		c->per_gb_second_nanos = sqlite3_column_int64(st, 5);
+		c->free = sqlite3_column_int(st, 6) != 0;
+	}
+	sqlite3_reset(st);
+	if (rc < 0)
+		goto fail;
+	*out = rates;
+	return SB_OK;
+fail:
+	sb_rates_free(rates);
+	return e->code;
+}
+
+/* The newest card of backend/plan (plan exact) in force at at_ms. */
+static const sb_card *find_exact(const sb_rates *rates, const char *backend,
+                                 const char *plan, int64_t at_ms)
+{
+	for (size_t i = 0; i < rates->n; i++) {
+		const sb_card *c = &rates->cards[i];
+		if (strcmp(c->backend, backend) == 0 && strcmp(c->plan, plan) == 0 &&
+		    c->effective_ms <= at_ms)
+			return c;
+	}
+	return NULL;
+}
+
+const sb_card *sb_rates_find(const sb_rates *rates, const char *backend,
+                             const char *plan, int64_t at_ms)
+{
+	const sb_card *c = NULL;
+
+	if (plan != NULL && plan[0] != '\0')
+		c = find_exact(rates, backend, plan, at_ms);
+	return c != NULL ? c : find_exact(rates, backend, "", at_ms);
+}
+
+int64_t sb_card_rate_key(const sb_card *card)
+{
+	return card->free ? 0 : card->per_minute_nanos;
+}
+
+int sb_card_cost_for_ms(const sb_card *card, int64_t ms, int64_t *nanos)
+{
+	if (card->free || ms <= 0) {
+		*nanos = 0;
+		return SB_MONEY_OK;
+	}
+	return sb_div_round_even((__int128)card->per_minute_nanos * ms, 60000, nanos);
+}
+
+int sb_rates_store(sb_db *db, const sb_card *card, const char *source, sb_err *e)
+{
+	sqlite3_stmt *st;
+
+	if ((st = sb_db_stmt(db, "rate_card_delete", e)) == NULL)
+		return e->code;
+	sb_bind_text(db, st, ":backend", card->backend);
+	sb_bind_text(db, st, ":plan", card->plan);
+	sb_bind_i64(db, st, ":effective_ms", card->effective_ms);
+	if (sb_db_run(db, st, e) != SB_OK)
+		return e->code;
+	if ((st = sb_db_stmt(db, "rate_card_insert", e)) == NULL)
+		return e->code;
+	sb_bind_text(db, st, ":backend", card->backend);
+	sb_bind_text(db, st, ":plan", card->plan);
+	sb_bind_i64(db, st, ":effective_ms", card->effective_ms);
+	sb_bind_i64(db, st, ":usd_per_minute_nanos", card->free ? 0 : card->per_minute_nanos);
+	sb_bind_i64_opt(db, st, ":usd_per_cpu_second_nanos", card->has_per_cpu_second,
+	                card->per_cpu_second_nanos);
+	sb_bind_i64_opt(db, st, ":usd_per_gb_second_nanos", card->has_per_gb_second,
+	                card->per_gb_second_nanos);
+	sb_bind_i64(db, st, ":free", card->free ? 1 : 0);
+	sb_bind_text(db, st, ":source", source);
+	if (sb_db_run(db, st, e) != SB_OK)
+		return e->code;
+	if ((st = sb_db_stmt(db, "backend_add", e)) == NULL)
+		return e->code;
+	sb_bind_text(db, st, ":backend", card->backend);
+	if (sb_db_run(db, st, e) != SB_OK)
+		return e->code;
+	return sb_rates_reprice(db, card->backend, card->effective_ms, e);
+}
+
+/* Store the card cost of run rid: cost, or NULL when no card priced it. */
+static int set_card(sb_db *db, int64_t rid, bool priced, int64_t cost, sb_err *e)
+{
+	sqlite3_stmt *st = sb_db_stmt(db, "run_set_card", e);
+
+	if (st == NULL)
+		return e->code;
+	sb_bind_i64_opt(db, st, ":card_nanos", priced, cost);
+	sb_bind_i64(db, st, ":rid", rid);
+	return sb_db_run(db, st, e);
+}
+
+int sb_rates_reprice(sb_db *db, const char *backend, int64_t from_ms, sb_err *e)
+{
+	sb_rates *rates = NULL;
+	sqlite3_stmt *list;
+	const sb_card *card = NULL;
+	int64_t rid = -1, cost = 0, part = 0;
+	bool ok = true;
+	int rc;
+
+	if (sb_rates_load(db, &rates, e) != SB_OK)
+		return e->code;
+	if ((list = sb_db_stmt(db, "run_reprice_list", e)) == NULL)
+		goto done;
+	sb_bind_text(db, list, ":backend", backend);
+	sb_bind_i64(db, list, ":from_ms", from_ms);
+	while ((rc = sb_db_step(db, list, e)) == SQLITE_ROW) {
+		int64_t this_rid = sqlite3_column_int64(list, 0);
+		bool has_execs = sqlite3_column_int(list, 3) != 0;
+		int64_t ms = has_execs ? sqlite3_column_int64(list, 5) : sqlite3_column_int64(list, 4);
+		if (this_rid != rid) {
+			if (rid >= 0 && set_card(db, rid, card != NULL && ok, cost, e) != SB_OK)
+				goto done;
+			rid = this_rid;
+			card = sb_rates_find(rates, backend, sb_col_text(list, 1),
+			                     sqlite3_column_int64(list, 2));
+			cost = 0;
+			ok = true;
+		}
+		if (card != NULL && (sb_card_cost_for_ms(card, ms, &part) != SB_MONEY_OK ||
+		                     sb_money_add(cost, part, &cost) != SB_MONEY_OK))
+			ok = false;
+	}
+	if (rc >= 0 && rid >= 0)
+		set_card(db, rid, card != NULL && ok, cost, e);
+done:
+	if (list != NULL)
+		sqlite3_reset(list);
+	sb_rates_free(rates);
+	return e->code;
+}

@@ -1,0 +1,61 @@
+/* rates.h: rate cards (DESIGN.md section 5) and the card cost of runs.
+ *
+ * A card prices one backend (and optionally one plan) from its effective
+ * instant until a newer card of the same backend and plan.  The card in
+ * force at an instant is the newest whose effective_ms is not after it,
+ * of the run's plan when the run names one and such a card is in force,
+ * else of the backend's default (plan-less) card.
+ */
+#ifndef SB_RATES_H
+#define SB_RATES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ledger/db.h"
+
+typedef struct sb_card {
+	char backend[65];            /* backend id */
+	char plan[129];              /* plan name, "" for the default card */
+	int64_t effective_ms;        /* in force from */
+	int64_t per_minute_nanos;    /* usd_per_minute in nanodollars (0 when free) */
+	bool has_per_cpu_second;     /* per_cpu_second_nanos is known */
+	int64_t per_cpu_second_nanos;/* usd_per_cpu_second in nanodollars */
+	bool has_per_gb_second;      /* per_gb_second_nanos is known */
+	int64_t per_gb_second_nanos; /* usd_per_gb_second in nanodollars */
+	bool free;                   /* the backend costs nothing */
+} sb_card;
+
+typedef struct sb_rates sb_rates;
+
+/* Load every card of the ledger.  The caller owns *out (sb_rates_free). */
+int sb_rates_load(sb_db *db, sb_rates **out, sb_err *e);
+
+/* Free rates; NULL is allowed. */
+void sb_rates_free(sb_rates *rates);
+
+/* The card in force for backend/plan (plan NULL or "" for none) at at_ms,
+ * or NULL when none is.  Borrowed from rates. */
+const sb_card *sb_rates_find(const sb_rates *rates, const char *backend,
+                             const char *plan, int64_t at_ms);
+
+/* rate_key: 0 for a free card, else its usd_per_minute in nanodollars. */
+int64_t sb_card_rate_key(const sb_card *card);
+
+/* cost_for_ms: 0 for a free card, else per_minute * max(0, ms) / 60000
+ * in nanodollars, rounded half to even.  SB_MONEY_RANGE on overflow. */
+int sb_card_cost_for_ms(const sb_card *card, int64_t ms, int64_t *nanos);
+
+/* Store card (replacing a card of the same backend, plan and effective
+ * instant), add the backend to the capability table when it is new, and
+ * reprice the card cost of the backend's runs started since the card's
+ * effective instant.  source says where the card came from ('set',
+ * 'import FILE', ...).  Inside the caller's transaction. */
+int sb_rates_store(sb_db *db, const sb_card *card, const char *source, sb_err *e);
+
+/* Recompute run.card_nanos of the backend's runs started at or after
+ * from_ms, with the cards now in the ledger.  Inside the caller's
+ * transaction. */
+int sb_rates_reprice(sb_db *db, const char *backend, int64_t from_ms, sb_err *e);
+
+#endif

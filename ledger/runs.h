@@ -1,0 +1,101 @@
+/* runs.h: run-usage records as the ledger stores them, and the writer.
+ *
+ * An sb_run is one normalized record (DESIGN.md section 3): the importer
+ * fills it, the writer stores it.  Its strings are borrowed from whoever
+ * parsed the record and live until that parser's next record.
+ */
+#ifndef SB_RUNS_H
+#define SB_RUNS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ledger/db.h"
+#include "ledger/rates.h"
+
+/* One execution of a run. */
+typedef struct sb_exec {
+	const char *command;      /* the command, NULL when absent */
+	size_t command_len;       /* its length (it may hold any bytes) */
+	bool has_exit_code;       /* exit_code is known */
+	int64_t exit_code;        /* exit status */
+	int64_t duration_ms;      /* wall time */
+	int64_t cpu_ms;           /* CPU time */
+	int64_t memory_peak_mb;   /* peak memory */
+	int64_t bytes_read;       /* bytes read */
+	int64_t bytes_written;    /* bytes written */
+	bool has_cost;            /* cost_nanos is known (cost_usd not null) */
+	int64_t cost_nanos;       /* cost_usd */
+	const char *extra;        /* unknown fields as JSON text, NULL when none */
+} sb_exec;
+
+/* One tag. */
+typedef struct sb_tag {
+	const char *name;         /* tag name */
+	const char *value;        /* tag value as text */
+} sb_tag;
+
+/* One run-usage record. */
+typedef struct sb_run {
+	const char *run_id;       /* non-empty, at most 256 bytes */
+	const char *backend;      /* backend id, class names already mapped */
+	const char *session_id;   /* NULL when absent */
+	const char *plan;         /* NULL when absent */
+	int64_t started_ms;       /* started_at */
+	bool has_ended;           /* ended_ms is known */
+	int64_t ended_ms;         /* ended_at */
+	const char *model;        /* token_usage.model, NULL when absent */
+	int64_t input_tokens;     /* token_usage.input_tokens */
+	int64_t output_tokens;    /* token_usage.output_tokens */
+	bool has_budget;          /* budget_nanos is known */
+	int64_t budget_nanos;     /* budget_usd */
+	int64_t exec_count;       /* sandbox_usage counters ... */
+	int64_t total_duration_ms;
+	int64_t cpu_ms;
+	int64_t memory_peak_mb;
+	int64_t bytes_read;
+	int64_t bytes_written;
+	int64_t computed_nanos;   /* sandbox_usage.computed_cost_usd */
+	bool has_billed;          /* billed_nanos is known */
+	int64_t billed_nanos;     /* sandbox_usage.billed_cost_usd */
+	const sb_exec *execs;     /* the executions, n_execs of them */
+	size_t n_execs;
+	const sb_tag *tags;       /* the tags, n_tags of them */
+	size_t n_tags;
+	const char *tags_json;    /* the tags object as JSON text, NULL when absent */
+	const char *extra;        /* unknown fields as a JSON object, NULL when none */
+	char fingerprint[65];     /* SHA-256 of the normalized record, hex */
+} sb_run;
+
+/* What storing a record did. */
+enum sb_store {
+	SB_STORED,      /* a new run */
+	SB_DUPLICATE,   /* the same record was already there: nothing written */
+	SB_CONFLICT,    /* another record has this run_id: nothing written */
+	SB_REPLACED     /* --replace: the old version went to run_history */
+};
+
+typedef struct sb_run_writer sb_run_writer;
+
+/* A writer storing runs into db for batch batch_id, pricing them with
+ * rates (borrowed; must outlive the writer).  The caller owns *out. */
+int sb_run_writer_new(sb_db *db, const sb_rates *rates, int64_t batch_id,
+                      sb_run_writer **out, sb_err *e);
+
+/* Free w; NULL is allowed. */
+void sb_run_writer_free(sb_run_writer *w);
+
+/* Store run (read at line line_no) inside the caller's transaction.
+ * *result says what happened; for SB_CONFLICT, why[0..why_len) says which
+ * batch and line hold the other version.  With replace a conflict replaces
+ * the stored version, which is kept in run_history. */
+int sb_run_store(sb_run_writer *w, const sb_run *run, int64_t line_no, bool replace,
+                 enum sb_store *result, char *why, size_t why_len, sb_err *e);
+
+/* The card cost of run with card (NULL: not priced): the sum of
+ * cost_for_ms of its executions, or of its total duration for a
+ * summary-only record.  False on overflow. */
+bool sb_run_card_cost(const sb_run *run, const sb_card *card, int64_t *nanos);
+
+#endif

@@ -1,0 +1,160 @@
+/* summary.c: report summary (see summary.h). */
+#include "reconcile/summary.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool sb_summary_by_valid(const char *by)
+{
+	return strcmp(by, "backend") == 0 || strcmp(by, "day") == 0 || strcmp(by, "model") == 0 ||
+	       strcmp(by, "session") == 0 || (strncmp(by, "tag:", 4) == 0 && by[4] != '\0');
+}
+
+void sb_summary_free(sb_summary *s)
+{
+	if (s == NULL)
+		return;
+	for (size_t i = 0; i < s->n_rows; i++)
+		free(s->rows[i].key);
+	for (size_t i = 0; i < s->n_unpriced; i++)
+		free(s->unpriced[i]);
+	free(s->rows);
+	free(s->unpriced);
+	free(s);
+}
+
+/* Remember that model has runs but no price (once). */
+static bool note_unpriced(sb_summary *s, const char *model)
+{
+	char **list;
+
+	for (size_t i = 0; i < s->n_unpriced; i++)
+		if (strcmp(s->unpriced[i], model) == 0)
+			return true;
+	list = realloc(s->unpriced, (s->n_unpriced + 1) * sizeof *list);
+	if (list == NULL)
+		return false;
+	s->unpriced = list;
+	if ((list[s->n_unpriced] = strdup(model)) == NULL)
+		return false;
+	s->n_unpriced++;
+	return true;
+}
+
+/* The token cost x 10^6 of a (group, model) row into u: price x tokens,
+ * or null when the model has no price. */
+static int token_cost(sb_db *db, sb_summary *s, const char *model, int64_t in_tokens,
+                      int64_t out_tokens, sb_usage *u, sb_err *e)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	u->has_token = true;
+	u->token_raw = 0;
+	if (model == NULL) {
+		if (in_tokens == 0 && out_tokens == 0)
+			return SB_OK;
+		s->unpriced_no_model = true;
+		u->has_token = false;
+		return SB_OK;
+	}
+	if ((st = sb_db_stmt(db, "model_price_get", e)) == NULL)
+		return e->code;
+	sb_bind_text(db, st, ":model", model);
+	rc = sb_db_step(db, st, e);
+	if (rc == SQLITE_ROW) {
+		u->token_raw = (__int128)in_tokens * sqlite3_column_int64(st, 0) +
+		               (__int128)out_tokens * sqlite3_column_int64(st, 1);
+	} else if (rc == SQLITE_DONE) {
+		u->has_token = false;
+		if (!note_unpriced(s, model))
+			sb_fail(e, SB_EINTERNAL, "out of memory");
+	}
+	sqlite3_reset(st);
+	return e->code;
+}
+
+/* Append a row for key to s. */
+static sb_summary_row *add_row(sb_summary *s, const char *key, size_t *cap)
+{
+	sb_summary_row *row;
+
+	if (s->n_rows == *cap) {
+		size_t ncap = *cap ? 2 * *cap : 16;
+		sb_summary_row *rows = realloc(s->rows, ncap * sizeof *rows);
+		if (rows == NULL)
+			return NULL;
+		s->rows = rows;
+		*cap = ncap;
+	}
+	row = &s->rows[s->n_rows];
+	if ((row->key = strdup(key)) == NULL)
+		return NULL;
+	sb_usage_zero(&row->u);
+	s->n_rows++;
+	return row;
+}
+
+int sb_summary_build(sb_db *db, const sb_period *period, const char *by,
+                     sb_summary **out, sb_err *e)
+{
+	sb_summary *s = calloc(1, sizeof *s);
+	sqlite3_stmt *st = NULL;
+	sb_summary_row *row = NULL;
+	size_t cap = 0;
+	int rc;
+
+	*out = NULL;
+	if (s == NULL)
+		return sb_fail(e, SB_EINTERNAL, "out of memory");
+	s->period = *period;
+	snprintf(s->by, sizeof s->by, "%s", by);
+	sb_usage_zero(&s->total);
+	if ((st = sb_db_stmt(db, "summary", e)) == NULL)
+		goto fail;
+	sb_bind_text(db, st, ":by", strncmp(by, "tag:", 4) == 0 ? "tag" : by);
+	sb_bind_text(db, st, ":tag", strncmp(by, "tag:", 4) == 0 ? by + 4 : "");
+	sb_bind_i64(db, st, ":from_ms", period->from_ms);
+	sb_bind_i64(db, st, ":to_ms", period->to_ms);
+	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {
+		const char *key = sb_col_text(st, 0);
+		sb_usage u;
+		if (row == NULL || strcmp(row->key, key) != 0) {
+			if ((row = add_row(s, key, &cap)) == NULL) {
+				sb_fail(e, SB_EINTERNAL, "out of memory");
+				goto fail;
+			}
+		}
+		sb_usage_zero(&u);
+		u.runs = sqlite3_column_int64(st, 2);
+		u.exec_count = sqlite3_column_int64(st, 3);
+		u.total_duration_ms = sqlite3_column_int64(st, 4);
+		u.cpu_ms = sqlite3_column_int64(st, 5);
+		u.memory_peak_mb = sqlite3_column_int64(st, 6);
+		u.bytes_read = sqlite3_column_int64(st, 7);
+		u.bytes_written = sqlite3_column_int64(st, 8);
+		u.computed_nanos = sqlite3_column_int64(st, 9);
+		u.has_billed = !sb_col_is_null(st, 10);
+		u.billed_nanos = sqlite3_column_int64(st, 10);
+		u.has_card = sqlite3_column_int64(st, 12) == u.runs;
+		u.card_nanos = sqlite3_column_int64(st, 11);
+		if (token_cost(db, s, sb_col_text(st, 1), sqlite3_column_int64(st, 13),
+		               sqlite3_column_int64(st, 14), &u, e) != SB_OK)
+			goto fail;
+		if (!sb_usage_add(&row->u, &u) || !sb_usage_add(&s->total, &u)) {
+			sb_fail(e, SB_EDATA, "a sum of the summary overflows 64 bits");
+			goto fail;
+		}
+	}
+	if (rc < 0)
+		goto fail;
+	sqlite3_reset(st);
+	*out = s;
+	return SB_OK;
+fail:
+	if (st != NULL)
+		sqlite3_reset(st);
+	sb_summary_free(s);
+	return e->code;
+}

@@ -1,0 +1,4 @@
+-- The end of a batch.
+UPDATE batch
+   SET status = :status, ended_ms = :ended_ms, sha256 = COALESCE(sha256, :sha256)
+ WHERE batch_id = :batch_id;
