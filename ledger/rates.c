@@ -136,15 +136,30 @@ int sb_rates_store(sb_db *db, const sb_card *card, const char *source, sb_err *e
 	return sb_rates_reprice(db, card->backend, card->effective_ms, e);
 }
 
-/* Store the card cost of run rid: cost, or NULL when no card priced it. */
-static int set_card(sb_db *db, int64_t rid, bool priced, int64_t cost, sb_err *e)
+/* A run being repriced. */
+typedef struct repriced {
+	int64_t rid;             /* the run */
+	const sb_card *card;     /* the card in force at its start, NULL for none */
+	bool ok;                 /* no overflow so far */
+	int64_t card_nanos;      /* card cost so far */
+	bool has_ended;          /* its end is known */
+	int64_t lifetime_ms;     /* ended - started */
+} repriced;
+
+/* Store the card cost and lifetime cost of run r (NULL where no card). */
+static int set_card(sb_db *db, const repriced *r, sb_err *e)
 {
 	sqlite3_stmt *st = sb_db_stmt(db, "run_set_card", e);
+	int64_t lifetime = 0;
+	bool priced = r->card != NULL && r->ok;
+	bool lifetime_priced = r->card != NULL && r->has_ended &&
+	                       sb_card_cost_for_ms(r->card, r->lifetime_ms, &lifetime) == SB_MONEY_OK;
 
 	if (st == NULL)
 		return e->code;
-	sb_bind_i64_opt(db, st, ":card_nanos", priced, cost);
-	sb_bind_i64(db, st, ":rid", rid);
+	sb_bind_i64_opt(db, st, ":card_nanos", priced, r->card_nanos);
+	sb_bind_i64_opt(db, st, ":lifetime_nanos", lifetime_priced, lifetime);
+	sb_bind_i64(db, st, ":rid", r->rid);
 	return sb_db_run(db, st, e);
 }
 
@@ -152,9 +167,8 @@ int sb_rates_reprice(sb_db *db, const char *backend, int64_t from_ms, sb_err *e)
 {
 	sb_rates *rates = NULL;
 	sqlite3_stmt *list;
-	const sb_card *card = NULL;
-	int64_t rid = -1, cost = 0, part = 0;
-	bool ok = true;
+	repriced r = {-1, NULL, true, 0, false, 0};
+	int64_t part = 0;
 	int rc;
 
 	if (sb_rates_load(db, &rates, e) != SB_OK)
@@ -164,24 +178,26 @@ int sb_rates_reprice(sb_db *db, const char *backend, int64_t from_ms, sb_err *e)
 	sb_bind_text(db, list, ":backend", backend);
 	sb_bind_i64(db, list, ":from_ms", from_ms);
 	while ((rc = sb_db_step(db, list, e)) == SQLITE_ROW) {
-		int64_t this_rid = sqlite3_column_int64(list, 0);
+		int64_t rid = sqlite3_column_int64(list, 0);
+		int64_t started_ms = sqlite3_column_int64(list, 2);
 		bool has_execs = sqlite3_column_int(list, 3) != 0;
 		int64_t ms = has_execs ? sqlite3_column_int64(list, 5) : sqlite3_column_int64(list, 4);
-		if (this_rid != rid) {
-			if (rid >= 0 && set_card(db, rid, card != NULL && ok, cost, e) != SB_OK)
+		if (rid != r.rid) {
+			if (r.rid >= 0 && set_card(db, &r, e) != SB_OK)
 				goto done;
-			rid = this_rid;
-			card = sb_rates_find(rates, backend, sb_col_text(list, 1),
-			                     sqlite3_column_int64(list, 2));
-			cost = 0;
-			ok = true;
+			r.rid = rid;
+			r.card = sb_rates_find(rates, backend, sb_col_text(list, 1), started_ms);
+			r.card_nanos = 0;
+			r.ok = true;
+			r.has_ended = !sb_col_is_null(list, 6);
+			r.lifetime_ms = sqlite3_column_int64(list, 6) - started_ms;
 		}
-		if (card != NULL && (sb_card_cost_for_ms(card, ms, &part) != SB_MONEY_OK ||
-		                     sb_money_add(cost, part, &cost) != SB_MONEY_OK))
-			ok = false;
+		if (r.card != NULL && (sb_card_cost_for_ms(r.card, ms, &part) != SB_MONEY_OK ||
+		                       sb_money_add(r.card_nanos, part, &r.card_nanos) != SB_MONEY_OK))
+			r.ok = false;
 	}
-	if (rc >= 0 && rid >= 0)
-		set_card(db, rid, card != NULL && ok, cost, e);
+	if (rc >= 0 && r.rid >= 0)
+		set_card(db, &r, e);
 done:
 	if (list != NULL)
 		sqlite3_reset(list);

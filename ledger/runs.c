@@ -64,9 +64,12 @@ static int insert_run(sb_run_writer *w, const sb_run *run, int64_t line_no,
 	sb_db *db = w->db;
 	sqlite3_stmt *st = w->run_insert;
 	const sb_card *card = sb_rates_find(w->rates, run->backend, run->plan, run->started_ms);
-	int64_t card_nanos = 0;
+	int64_t card_nanos = 0, lifetime_nanos = 0;
 	char day[SB_TIME_BUFSZ];
 	bool priced = card != NULL && sb_run_card_cost(run, card, &card_nanos);
+	bool lifetime_priced = card != NULL && run->has_ended &&
+	                       sb_card_cost_for_ms(card, run->ended_ms - run->started_ms,
+	                                           &lifetime_nanos) == SB_MONEY_OK;
 
 	sb_bind_text(db, st, ":run_id", run->run_id);
 	sb_bind_i64(db, st, ":batch_id", w->batch_id);
@@ -90,6 +93,7 @@ static int insert_run(sb_run_writer *w, const sb_run *run, int64_t line_no,
 	sb_bind_i64(db, st, ":computed_nanos", run->computed_nanos);
 	sb_bind_i64_opt(db, st, ":billed_nanos", run->has_billed, run->billed_nanos);
 	sb_bind_i64_opt(db, st, ":card_nanos", priced, card_nanos);
+	sb_bind_i64_opt(db, st, ":lifetime_nanos", lifetime_priced, lifetime_nanos);
 	sb_bind_i64(db, st, ":has_executions", run->n_execs > 0);
 	sb_bind_text(db, st, ":fingerprint", run->fingerprint);
 	sb_bind_text_opt(db, st, ":tags", run->tags_json);

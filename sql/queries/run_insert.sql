@@ -2,11 +2,11 @@
 INSERT INTO run (run_id, batch_id, line_no, backend, session_id, plan, started_ms, started_day, ended_ms,
                  model, input_tokens, output_tokens, budget_nanos, exec_count,
                  total_duration_ms, cpu_ms, memory_peak_mb, bytes_read, bytes_written,
-                 computed_nanos, billed_nanos, card_nanos, has_executions, fingerprint,
+                 computed_nanos, billed_nanos, card_nanos, lifetime_nanos, has_executions, fingerprint,
                  tags, extra)
 VALUES (:run_id, :batch_id, :line_no, :backend, :session_id, :plan, :started_ms, :started_day, :ended_ms,
         :model, :input_tokens, :output_tokens, :budget_nanos, :exec_count,
         :total_duration_ms, :cpu_ms, :memory_peak_mb, :bytes_read, :bytes_written,
-        :computed_nanos, :billed_nanos, :card_nanos, :has_executions, :fingerprint,
+        :computed_nanos, :billed_nanos, :card_nanos, :lifetime_nanos, :has_executions, :fingerprint,
         :tags, :extra)
 ON CONFLICT (run_id) DO NOTHING;

@@ -60,6 +60,7 @@ CREATE TABLE run (
     computed_nanos    INTEGER NOT NULL,          -- sandbox_usage.computed_cost_usd, the SDK's estimate
     billed_nanos      INTEGER,                   -- sandbox_usage.billed_cost_usd, NULL when the SDK had none
     card_nanos        INTEGER,                   -- card cost: the card in force at started_at over the executions; NULL with no card
+    lifetime_nanos    INTEGER,                   -- the session life (ended_at - started_at) at that card's rate; NULL with no card or no ended_at
     has_executions    INTEGER NOT NULL,          -- 1 when the record listed its executions, 0 for a summary-only record
     fingerprint       TEXT NOT NULL,             -- SHA-256 of the normalized record: equal means a duplicate
     tags              TEXT,                      -- the tags object as JSON text, NULL when absent
@@ -120,6 +121,7 @@ CREATE TABLE run_history (
     computed_nanos    INTEGER NOT NULL,
     billed_nanos      INTEGER,
     card_nanos        INTEGER,
+    lifetime_nanos    INTEGER,
     has_executions    INTEGER NOT NULL,
     fingerprint       TEXT NOT NULL,
     tags              TEXT,
