@@ -147,24 +147,37 @@ int sb_db_schema_version(sb_db *db)
 }
 
 /* Refuse a file that is SQLite but not a ledger, or a ledger newer than
- * this binary; apply pending migrations in one transaction. */
-static int migrate(sb_db *db, sb_err *e)
+ * this binary, reading only (nothing is written before this passes).
+ * *version gets the ledger's schema version. */
+static int check_identity(sb_db *db, int *version, sb_err *e)
 {
-	int app_id = 0, version = 0, tables = 0, rc;
+	int app_id = 0, tables = 0, rc;
 	int latest = sb_db_schema_latest();
-	char sql[64];
 
 	if ((rc = pragma_int(db, "PRAGMA application_id", &app_id, e)) != SB_OK)
 		return rc;
-	if ((rc = pragma_int(db, "PRAGMA user_version", &version, e)) != SB_OK)
+	if ((rc = pragma_int(db, "PRAGMA user_version", version, e)) != SB_OK)
 		return rc;
 	if ((rc = pragma_int(db, "SELECT COUNT(*) FROM sqlite_schema", &tables, e)) != SB_OK)
 		return rc;
-	if (app_id != SB_APPLICATION_ID && (app_id != 0 || version != 0 || tables != 0))
+	if (app_id != SB_APPLICATION_ID && (app_id != 0 || *version != 0 || tables != 0))
 		return sb_fail(e, SB_EDATA, "%s: a SQLite database of another program, not an sbledger ledger; left untouched", db->path);
-	if (version > latest)
+	if (*version > latest)
 		return sb_fail(e, SB_EDATA, "%s: the ledger has schema version %d, newer than this sbledger knows (%d); upgrade sbledger; the ledger was left untouched",
-		               db->path, version, latest);
+		               db->path, *version, latest);
+	return SB_OK;
+}
+
+/* Check the ledger (check_identity); apply pending migrations in one
+ * transaction. */
+static int migrate(sb_db *db, sb_err *e)
+{
+	int version = 0, rc;
+	int latest = sb_db_schema_latest();
+	char sql[64];
+
+	if ((rc = check_identity(db, &version, e)) != SB_OK)
+		return rc;
 	if (version == latest)
 		return SB_OK;
 
@@ -255,9 +268,10 @@ int sb_db_open(const char *path, int flags, int busy_ms, sb_db **out, sb_err *e)
 	if (sb_db_exec(db, "PRAGMA foreign_keys = ON", e) != SB_OK)
 		goto fail;
 	if (!(flags & SB_DB_MEMORY)) {
-		int tables = 0;
-		/* reading the schema first tells a non-database file apart */
-		if (pragma_int(db, "SELECT COUNT(*) FROM sqlite_schema", &tables, e) != SB_OK)
+		int version = 0;
+		/* before WAL changes the file: a non-database file, another
+		 * program's database or a newer ledger is left untouched */
+		if (check_identity(db, &version, e) != SB_OK)
 			goto fail;
 		if (sb_db_exec(db, "PRAGMA journal_mode = WAL", e) != SB_OK ||
 		    sb_db_exec(db, "PRAGMA synchronous = NORMAL", e) != SB_OK)
