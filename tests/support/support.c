@@ -1,0 +1,185 @@
+/* support.c: helpers shared by the cmocka tests (see support.h). */
+#include "tests/support/support.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void support_assert_ok(int rc, const sb_err *e, const char *file, int line)
+{
+	if (rc == SB_OK && e->code == SB_OK)
+		return;
+	print_error("expected success, got rc %d, error %d: %s\n", rc, e->code, e->msg);
+	_fail(file, line);
+}
+
+void support_assert_fails(int rc, const sb_err *e, int want, const char *part,
+                          const char *file, int line)
+{
+	if (rc == want && e->code == want && (part == NULL || strstr(e->msg, part) != NULL))
+		return;
+	print_error("expected error %d with \"%s\", got rc %d, error %d: %s\n", want,
+	            part != NULL ? part : "", rc, e->code, e->msg);
+	_fail(file, line);
+}
+
+void support_assert_sqlite_ok(sqlite3 *conn, int rc, const char *file, int line)
+{
+	if (rc == SQLITE_OK || rc == SQLITE_DONE)
+		return;
+	print_error("SQLite error %d: %s\n", rc, conn != NULL ? sqlite3_errmsg(conn) : sqlite3_errstr(rc));
+	_fail(file, line);
+}
+
+sb_db *support_memory_ledger(void)
+{
+	sb_db *db = NULL;
+	sb_err e;
+	int rc;
+
+	sb_err_clear(&e);
+	rc = sb_db_open(NULL, SB_DB_MEMORY, 1000, &db, &e);
+	assert_sb_ok(&e, rc);
+	assert_non_null(db);
+	return db;
+}
+
+void support_exec(sb_db *db, const char *sql)
+{
+	char *msg = NULL;
+	int rc = sqlite3_exec(sb_db_handle(db), sql, NULL, NULL, &msg);
+
+	if (rc != SQLITE_OK) {
+		print_error("SQL failed: %s\n  %s\n", msg != NULL ? msg : sqlite3_errstr(rc), sql);
+		sqlite3_free(msg);
+		fail();
+	}
+}
+
+/* Prepare the printf-style query and step it to its first row. */
+static sqlite3_stmt *first_row(sb_db *db, const char *fmt, va_list ap)
+{
+	char *sql = sqlite3_vmprintf(fmt, ap);
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	assert_non_null(sql);
+	rc = sqlite3_prepare_v2(sb_db_handle(db), sql, -1, &st, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(st);
+	if (rc != SQLITE_ROW) {
+		print_error("query gave no row (%d: %s):\n  %s\n", rc, sqlite3_errmsg(sb_db_handle(db)), sql);
+		sqlite3_finalize(st);
+		sqlite3_free(sql);
+		fail();
+	}
+	sqlite3_free(sql);
+	return st;
+}
+
+int64_t support_i64(sb_db *db, const char *fmt, ...)
+{
+	va_list ap;
+	sqlite3_stmt *st;
+	int64_t v;
+
+	va_start(ap, fmt);
+	st = first_row(db, fmt, ap);
+	va_end(ap);
+	v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+bool support_is_null(sb_db *db, const char *fmt, ...)
+{
+	va_list ap;
+	sqlite3_stmt *st;
+	bool null;
+
+	va_start(ap, fmt);
+	st = first_row(db, fmt, ap);
+	va_end(ap);
+	null = sqlite3_column_type(st, 0) == SQLITE_NULL;
+	sqlite3_finalize(st);
+	return null;
+}
+
+char *support_text(sb_db *db, const char *fmt, ...)
+{
+	va_list ap;
+	sqlite3_stmt *st;
+	char *text = NULL;
+
+	va_start(ap, fmt);
+	st = first_row(db, fmt, ap);
+	va_end(ap);
+	if (sqlite3_column_type(st, 0) != SQLITE_NULL) {
+		text = strdup((const char *)sqlite3_column_text(st, 0));
+		assert_non_null(text);
+	}
+	sqlite3_finalize(st);
+	return text;
+}
+
+char *support_tmpdir(void)
+{
+	const char *base = getenv("TMPDIR");
+	char *dir = malloc(4096);
+
+	assert_non_null(dir);
+	snprintf(dir, 4096, "%s/sbledger-test-XXXXXX", base != NULL && base[0] != '\0' ? base : "/tmp");
+	if (mkdtemp(dir) == NULL) {
+		print_error("mkdtemp %s failed\n", dir);
+		free(dir);
+		fail();
+	}
+	return dir;
+}
+
+void support_rmtree(char *dir)
+{
+	DIR *d;
+	struct dirent *ent;
+
+	if (dir == NULL)
+		return;
+	d = opendir(dir);
+	if (d != NULL) {
+		while ((ent = readdir(d)) != NULL) {
+			char *p;
+			if (strcmp(ent->d_name, ".") == 0 || strcmp(ent->d_name, "..") == 0)
+				continue;
+			p = support_path(dir, ent->d_name);
+			unlink(p);
+			free(p);
+		}
+		closedir(d);
+	}
+	rmdir(dir);
+	free(dir);
+}
+
+char *support_path(const char *dir, const char *name)
+{
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *p = malloc(n);
+
+	assert_non_null(p);
+	snprintf(p, n, "%s/%s", dir, name);
+	return p;
+}
+
+void support_write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (f == NULL) {
+		print_error("cannot write %s\n", path);
+		fail();
+	}
+	assert_int_equal(fwrite(text, 1, strlen(text), f), strlen(text));
+	assert_int_equal(fclose(f), 0);
+}
