@@ -1,0 +1,418 @@
+/* cmd_reconcile.c: reconcile, reconciliations, tolerance, tolerance set,
+ * report drift. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/out.h"
+#include "importers/runs_jsonl.h"
+#include "ledger/money.h"
+#include "ledger/period.h"
+#include "ledger/timefmt.h"
+#include "reconcile/reconcile.h"
+
+/* Options of the reconciliation commands. */
+typedef struct recon_cli {
+	sb_format fmt;           /* --format */
+	bool has_period;         /* --period given */
+	sb_recon_opts o;         /* what to reconcile */
+	bool has_abs, has_rel;   /* --abs-tol, --rel-tol given */
+	bool dry_run;            /* --dry-run */
+	bool fail_on_drift;      /* --fail-on-drift */
+	const char *by;          /* report drift --by */
+} recon_cli;
+
+/* Parse a relative tolerance ("0.05") into parts per 10^9. */
+static int rel_tol(sb_cli *cli, const char *arg, int64_t *ppb)
+{
+	return cli_money(cli, "--rel-tol", arg, ppb);
+}
+
+/* Handle one option. */
+static int on_recon_opt(sb_cli *cli, void *ctx, int val, const char *arg)
+{
+	recon_cli *rc = ctx;
+
+	switch (val) {
+	case 'f':
+		return cli_format(cli, arg, 1u << FMT_TABLE | 1u << FMT_CSV | 1u << FMT_JSON, &rc->fmt);
+	case 'p':
+		rc->has_period = true;
+		return cli_period(cli, arg, &rc->o.period);
+	case 'a':
+		rc->has_abs = true;
+		return cli_money(cli, "--abs-tol", arg, &rc->o.abs_nanos);
+	case 'r':
+		rc->has_rel = true;
+		return rel_tol(cli, arg, &rc->o.rel_ppb);
+	case 'd': rc->dry_run = true; return 0;
+	case 'F': rc->fail_on_drift = true; return 0;
+	case 's': rc->o.all_sessions = true; return 0;
+	case 'b':
+		if (strcmp(arg, "day") != 0 && strcmp(arg, "period") != 0)
+			return cli_usage(cli, "--by '%s' is not one of day, period", arg);
+		rc->by = arg;
+		return 0;
+	default:
+		return SB_EUSAGE;
+	}
+}
+
+static const struct option recon_options[] = {
+	{"format", required_argument, NULL, 'f'},
+	{"period", required_argument, NULL, 'p'},
+	{"abs-tol", required_argument, NULL, 'a'},
+	{"rel-tol", required_argument, NULL, 'r'},
+	{"dry-run", no_argument, NULL, 'd'},
+	{"fail-on-drift", no_argument, NULL, 'F'},
+	{"all-sessions", no_argument, NULL, 's'},
+	{"by", required_argument, NULL, 'b'},
+	{NULL, 0, NULL, 0},
+};
+
+/* Parse options; refuse operands beyond `want`. */
+static int parse(sb_cli *cli, int argc, char **argv, recon_cli *rc, int want, int *first)
+{
+	int status;
+
+	rc->fmt = FMT_TABLE;
+	rc->o.abs_nanos = SB_DEFAULT_ABS_NANOS;
+	rc->o.rel_ppb = SB_DEFAULT_REL_PPB;
+	rc->by = "day";
+	if ((status = cli_getopt(cli, argc, argv, recon_options, on_recon_opt, rc, first)) != 0)
+		return status;
+	if (argc - *first > want)
+		return cli_usage(cli, "unexpected argument '%s'", argv[*first + want]);
+	if (argc - *first < want)
+		return cli_usage(cli, "missing argument");
+	return 0;
+}
+
+/* A money text with the table's 6 decimals, or "-". */
+static const char *money6(bool has, int64_t nanos, char buf[SB_MONEY_BUFSZ])
+{
+	return has ? sb_money_format(nanos, 6, buf) : "-";
+}
+
+/* The verdict of a flagged backend in words, on stdout. */
+static void say_verdict(const sb_recon_backend *b)
+{
+	const sb_explain *x = &b->explain;
+	char a[SB_MONEY_BUFSZ], c[SB_MONEY_BUFSZ], d[SB_MONEY_BUFSZ];
+
+	if (x->verdict == NULL)
+		return;
+	if (strcmp(x->verdict, "lifetime") == 0)
+		printf("  %s: billed %s is the session lifetime at the card rate (%s, idle %s): the provider bills boot and idle time, the SDK counts command time only\n",
+		       b->backend, money6(b->has_billed, b->billed_nanos, a),
+		       money6(x->has_lifetime_cost, x->lifetime_nanos, c), money6(x->has_idle, x->idle_nanos, d));
+	else if (strcmp(x->verdict, "rate") == 0)
+		printf("  %s: billed %s USD per minute of session life, the card says %s: the rate card looks out of date\n",
+		       b->backend, money6(x->has_implied, x->implied_rate_nanos, a),
+		       money6(x->has_card_rate, x->card_rate_nanos, c));
+	else
+		printf("  %s: neither the session lifetime (%s) nor a different rate explains billed %s: look at its sessions and lines\n",
+		       b->backend, money6(x->has_lifetime_cost, x->lifetime_nanos, a),
+		       money6(b->has_billed, b->billed_nanos, c));
+}
+
+/* One backend row of the table. */
+static void out_backend(sb_out *o, const sb_recon_backend *b)
+{
+	int64_t drift = 0;
+	bool has_drift = b->has_billed && sb_money_sub(b->billed_nanos, b->computed_nanos, &drift) == SB_MONEY_OK;
+	char rel[SB_MONEY_BUFSZ];
+
+	sb_out_text(o, b->backend);
+	sb_out_text(o, b->status);
+	sb_out_text(o, b->basis != NULL ? b->basis : "-");
+	sb_out_int(o, b->runs);
+	sb_out_money(o, b->computed_nanos);
+	if (b->has_billed)
+		sb_out_money(o, b->billed_nanos);
+	else
+		sb_out_null(o);
+	if (has_drift)
+		sb_out_money(o, drift);
+	else
+		sb_out_null(o);
+	if (b->has_drift_rel && b->drift_rel_micro < INT64_MAX / 100000 && b->drift_rel_micro > INT64_MIN / 100000) {
+		sb_money_format(b->drift_rel_micro * 100000, 2, rel);
+		strcat(rel, "%");
+		sb_out_text(o, rel);
+	} else {
+		sb_out_null(o);
+	}
+	sb_out_text(o, b->explain.verdict != NULL ? b->explain.verdict : "-");
+	sb_out_row(o);
+}
+
+/* Print the reconciliation as a table: flagged backends first. */
+static void print_table(const sb_recon *r)
+{
+	static const sb_col cols[] = {
+		{"backend", COL_TEXT, 0}, {"status", COL_TEXT, 0}, {"basis", COL_TEXT, 0},
+		{"runs", COL_INT, 0}, {"computed_usd", COL_MONEY, 0}, {"billed_usd", COL_MONEY, 0},
+		{"drift_usd", COL_MONEY, 0}, {"drift", COL_TEXT, 0}, {"verdict", COL_TEXT, 0},
+	};
+	static const sb_col scols[] = {
+		{"backend", COL_TEXT, 0}, {"session", COL_TEXT, 40}, {"status", COL_TEXT, 0},
+		{"runs", COL_INT, 0}, {"computed_usd", COL_MONEY, 0}, {"billed_usd", COL_MONEY, 0},
+		{"drift_usd", COL_MONEY, 0},
+	};
+	char from[SB_TIME_BUFSZ], to[SB_TIME_BUFSZ], abs[SB_MONEY_BUFSZ], rel[SB_MONEY_BUFSZ];
+	sb_out *o;
+
+	printf("period %s .. %s; drift flagged above %s USD and %s%% of computed\n\n",
+	       sb_time_format(r->opts.period.from_ms, from), sb_time_format(r->opts.period.to_ms, to),
+	       sb_money_format(r->opts.abs_nanos, 2, abs), sb_money_format(r->opts.rel_ppb * 100, 2, rel));
+	if (r->n_backends == 0) {
+		puts("no runs and no billing lines in the period");
+		return;
+	}
+	o = sb_out_new(FMT_TABLE, cols, sizeof cols / sizeof cols[0]);
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < r->n_backends; i++)
+			if ((strcmp(r->backends[i].status, "ok") != 0) == (pass == 0))
+				out_backend(o, &r->backends[i]);
+	sb_out_end(o);
+	for (size_t i = 0; i < r->n_backends; i++)
+		if (r->backends[i].explain.verdict != NULL) {
+			puts("");
+			break;
+		}
+	for (size_t i = 0; i < r->n_backends; i++)
+		say_verdict(&r->backends[i]);
+	if (r->n_sessions > 0) {
+		puts("");
+		o = sb_out_new(FMT_TABLE, scols, sizeof scols / sizeof scols[0]);
+		for (size_t i = 0; i < r->n_sessions; i++) {
+			const sb_recon_session *s = &r->sessions[i];
+			int64_t drift = 0;
+			sb_out_text(o, s->backend);
+			sb_out_text(o, s->session_id != NULL ? s->session_id : "(none)");
+			sb_out_text(o, s->status);
+			sb_out_int(o, s->runs);
+			sb_out_money(o, s->computed_nanos);
+			if (s->has_billed)
+				sb_out_money(o, s->billed_nanos);
+			else
+				sb_out_null(o);
+			if (s->has_billed && sb_money_sub(s->billed_nanos, s->computed_nanos, &drift) == SB_MONEY_OK)
+				sb_out_money(o, drift);
+			else
+				sb_out_null(o);
+			sb_out_row(o);
+		}
+		sb_out_end(o);
+	}
+	printf("\n%lld flagged\n", (long long)r->flagged);
+}
+
+/* reconcile: computed against billed for a period. */
+static int cmd_reconcile(sb_cli *cli, int argc, char **argv)
+{
+	recon_cli rc = {0};
+	sb_recon *r = NULL;
+	sb_db *db = NULL;
+	int first = 0, status = parse(cli, argc, argv, &rc, 0, &first);
+
+	if (status != 0)
+		return status;
+	if (rc.fmt == FMT_CSV)
+		return cli_usage(cli, "--format is table or json");
+	if (!rc.has_period)
+		return cli_usage(cli, "--period is required (yesterday, 2026-11, FROM..TO, ...)");
+	if (cli_open(cli, rc.dry_run ? 0 : SB_DB_WRITE, &db) != SB_OK ||
+	    sb_reconcile(db, &rc.o, &r, &cli->err) != SB_OK ||
+	    (!rc.dry_run && sb_recon_store(db, r, &cli->err) != SB_OK)) {
+		sb_recon_free(r);
+		sb_db_close(db);
+		return cli_report(&cli->err);
+	}
+	if (rc.fmt == FMT_JSON) {
+		json_t *json = sb_recon_json(r);
+		char *text = json_dumps(json, JSON_INDENT(1));
+		if (text != NULL)
+			puts(text);
+		free(text);
+		json_decref(json);
+	} else {
+		print_table(r);
+		if (r->recon_id > 0)
+			printf("stored as reconciliation %lld\n", (long long)r->recon_id);
+	}
+	status = rc.fail_on_drift && r->flagged > 0 ? SB_FLAGGED : 0;
+	sb_recon_free(r);
+	sb_db_close(db);
+	return status;
+}
+
+/* reconciliations: list the stored reconciliations. */
+static int cmd_reconciliations(sb_cli *cli, int argc, char **argv)
+{
+	static const sb_col cols[] = {
+		{"reconciliation", COL_INT, 0}, {"created_at", COL_TIME, 0}, {"from", COL_TIME, 0},
+		{"to", COL_TIME, 0}, {"abs_tol_usd", COL_RATE, 0}, {"rel_tol", COL_RATE, 0},
+		{"backends", COL_INT, 0}, {"flagged", COL_INT, 0},
+	};
+	recon_cli rc = {0};
+	sb_db *db = NULL;
+	sqlite3_stmt *st;
+	sb_out *o;
+	int first = 0, status = parse(cli, argc, argv, &rc, 0, &first);
+
+	if (status != 0)
+		return status;
+	if (cli_open(cli, 0, &db) != SB_OK || (st = sb_db_stmt(db, "recon_list", &cli->err)) == NULL) {
+		sb_db_close(db);
+		return cli_report(&cli->err);
+	}
+	o = sb_out_new(rc.fmt, cols, sizeof cols / sizeof cols[0]);
+	while (sb_db_step(db, st, &cli->err) == SQLITE_ROW) {
+		sb_out_int(o, sqlite3_column_int64(st, 0));
+		for (int c = 1; c <= 3; c++)
+			sb_out_time(o, sqlite3_column_int64(st, c));
+		sb_out_money(o, sqlite3_column_int64(st, 4));
+		sb_out_money(o, sqlite3_column_int64(st, 5));
+		sb_out_int(o, sqlite3_column_int64(st, 6));
+		sb_out_int(o, sqlite3_column_int64(st, 7));
+		sb_out_row(o);
+	}
+	sb_out_end(o);
+	sb_db_close(db);
+	return cli_report(&cli->err);
+}
+
+/* report drift: drift per backend over time, from stored reconciliations. */
+static int cmd_report_drift(sb_cli *cli, int argc, char **argv)
+{
+	static const sb_col cols[] = {
+		{"from", COL_TIME, 0}, {"to", COL_TIME, 0}, {"backend", COL_TEXT, 0},
+		{"status", COL_TEXT, 0}, {"computed_usd", COL_MONEY, 0}, {"billed_usd", COL_MONEY, 0},
+		{"drift_usd", COL_MONEY, 0}, {"reconciliation", COL_INT, 0},
+	};
+	recon_cli rc = {0};
+	sb_db *db = NULL;
+	sqlite3_stmt *st;
+	sb_out *o;
+	int first = 0, status = parse(cli, argc, argv, &rc, 0, &first);
+
+	if (status != 0)
+		return status;
+	if (!rc.has_period)
+		return cli_usage(cli, "--period is required");
+	if (cli_open(cli, 0, &db) != SB_OK || (st = sb_db_stmt(db, "recon_drift", &cli->err)) == NULL) {
+		sb_db_close(db);
+		return cli_report(&cli->err);
+	}
+	sb_bind_i64(db, st, ":from_ms", rc.o.period.from_ms);
+	sb_bind_i64(db, st, ":to_ms", rc.o.period.to_ms);
+	o = sb_out_new(rc.fmt, cols, sizeof cols / sizeof cols[0]);
+	while (sb_db_step(db, st, &cli->err) == SQLITE_ROW) {
+		if (strcmp(rc.by, "day") == 0 &&
+		    sqlite3_column_int64(st, 1) - sqlite3_column_int64(st, 0) != SB_MS_PER_DAY)
+			continue;
+		sb_out_time(o, sqlite3_column_int64(st, 0));
+		sb_out_time(o, sqlite3_column_int64(st, 1));
+		sb_out_text(o, sb_col_text(st, 2));
+		sb_out_text(o, sb_col_text(st, 3));
+		sb_out_money(o, sqlite3_column_int64(st, 4));
+		for (int c = 5; c <= 6; c++) {
+			if (sb_col_is_null(st, c))
+				sb_out_null(o);
+			else
+				sb_out_money(o, sqlite3_column_int64(st, c));
+		}
+		sb_out_int(o, sqlite3_column_int64(st, 7));
+		sb_out_row(o);
+	}
+	sb_out_end(o);
+	sb_db_close(db);
+	return cli_report(&cli->err);
+}
+
+/* tolerance set BACKEND: per-backend tolerances. */
+static int cmd_tolerance_set(sb_cli *cli, int argc, char **argv)
+{
+	recon_cli rc = {0};
+	sb_db *db = NULL;
+	const char *backend;
+	int first = 0, status = parse(cli, argc, argv, &rc, 1, &first);
+
+	if (status != 0)
+		return status;
+	if (!rc.has_abs || !rc.has_rel)
+		return cli_usage(cli, "give both --abs-tol X and --rel-tol Y");
+	backend = sb_backend_from_sdk(argv[first]);
+	if (!sb_backend_id_valid(backend))
+		return cli_usage(cli, "'%s' is not a backend id", argv[first]);
+	if (cli_open(cli, 0, &db) != SB_OK ||
+	    sb_tolerance_set(db, backend, rc.o.abs_nanos, rc.o.rel_ppb, &cli->err) != SB_OK) {
+		sb_db_close(db);
+		return cli_report(&cli->err);
+	}
+	{
+		char abs[SB_MONEY_BUFSZ], rel[SB_MONEY_BUFSZ];
+		cli_info(cli, "tolerance: %s: drift flagged above %s USD and %s of computed", backend,
+		         sb_money_format(rc.o.abs_nanos, 9, abs), sb_money_format(rc.o.rel_ppb, 9, rel));
+	}
+	sb_db_close(db);
+	return 0;
+}
+
+/* tolerance: list per-backend tolerances. */
+static int cmd_tolerance(sb_cli *cli, int argc, char **argv)
+{
+	static const sb_col cols[] = {
+		{"backend", COL_TEXT, 0}, {"abs_tol_usd", COL_RATE, 0}, {"rel_tol", COL_RATE, 0},
+		{"updated_at", COL_TIME, 0},
+	};
+	recon_cli rc = {0};
+	sb_db *db = NULL;
+	sqlite3_stmt *st;
+	sb_out *o;
+	int first = 0, status = parse(cli, argc, argv, &rc, 0, &first);
+
+	if (status != 0)
+		return status;
+	if (cli_open(cli, 0, &db) != SB_OK || (st = sb_db_stmt(db, "tolerance_all", &cli->err)) == NULL) {
+		sb_db_close(db);
+		return cli_report(&cli->err);
+	}
+	o = sb_out_new(rc.fmt, cols, sizeof cols / sizeof cols[0]);
+	while (sb_db_step(db, st, &cli->err) == SQLITE_ROW) {
+		sb_out_text(o, sb_col_text(st, 0));
+		sb_out_money(o, sqlite3_column_int64(st, 1));
+		sb_out_money(o, sqlite3_column_int64(st, 2));
+		sb_out_time(o, sqlite3_column_int64(st, 3));
+		sb_out_row(o);
+	}
+	sb_out_end(o);
+	sb_db_close(db);
+	return cli_report(&cli->err);
+}
+
+const sb_command sb_reconcile_commands[] = {
+	{"reconcile", cmd_reconcile, 0,
+	 "--period P [--abs-tol X] [--rel-tol Y] [--all-sessions] [--dry-run] [--fail-on-drift]\n"
+	 "                 [--format table|json]",
+	 "Reconcile computed (the runs' own estimate) against billed (the providers'\n"
+	 "lines) per backend and per session for period P, explain the drift, and\n"
+	 "store the result (not with --dry-run).  Drift is flagged above\n"
+	 "max(--abs-tol, --rel-tol x computed), defaults 0.01 USD and 0.05;\n"
+	 "'tolerance set' overrides them per backend.  --fail-on-drift exits 1 when\n"
+	 "a backend or session is over_billed, under_billed, unexpected or currency.\n"},
+	{"reconciliations", cmd_reconciliations, 0, "[--format table|csv|json]",
+	 "List the stored reconciliations.\n"},
+	{"report drift", cmd_report_drift, 0, "--period P [--by day|period] [--format table|csv|json]",
+	 "Drift per backend over time, from the stored reconciliations whose period\n"
+	 "lies inside P (the latest one of each period): --by day keeps the daily\n"
+	 "ones, --by period every period.\n"},
+	{"tolerance", cmd_tolerance, 0, "[--format table|csv|json]",
+	 "List the per-backend drift tolerances.\n"},
+	{"tolerance set", cmd_tolerance_set, CMD_WRITES, "BACKEND --abs-tol X --rel-tol Y",
+	 "Set the drift tolerance of BACKEND: absolute (USD) and relative (0.05 is 5%).\n"},
+	{NULL, NULL, 0, NULL, NULL},
+};

@@ -1,0 +1,203 @@
+/* recon_json.c: a reconciliation as JSON, and stored (see reconcile.h). */
+#include "reconcile/reconcile.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ledger/money.h"
+#include "ledger/timefmt.h"
+
+/* A money member: 9 decimals, or null. */
+static json_t *money(bool has, int64_t nanos)
+{
+	char buf[SB_MONEY_BUFSZ];
+
+	return has ? json_string(sb_money_format(nanos, 9, buf)) : json_null();
+}
+
+/* Milliseconds as minutes with 3 decimals ("20.576"), half to even. */
+static json_t *minutes(int64_t ms)
+{
+	char buf[SB_MONEY_BUFSZ];
+	int64_t milli = 0;
+
+	if (sb_div_round_even(ms, 60, &milli) != SB_MONEY_OK || milli > INT64_MAX / 1000000)
+		return json_null();
+	return json_string(sb_money_format(milli * 1000000, 3, buf));
+}
+
+/* A ratio in parts per 10^9 as a short decimal: "0.05", "0.125". */
+static json_t *ratio(int64_t ppb)
+{
+	char buf[SB_MONEY_BUFSZ];
+	size_t n = strlen(sb_money_format(ppb, 9, buf));
+	char *dot = strchr(buf, '.');
+
+	while (n > 0 && buf[n - 1] == '0' && dot != NULL && (size_t)(&buf[n - 1] - dot) > 2)
+		buf[--n] = '\0';
+	return json_string(buf);
+}
+
+/* The explanation object, or null. */
+static json_t *explain(const sb_recon_backend *b)
+{
+	const sb_explain *x = &b->explain;
+	json_t *o;
+
+	if (!x->has)
+		return json_null();
+	o = json_object();
+	json_object_set_new(o, "exec_minutes", minutes(x->exec_ms));
+	json_object_set_new(o, "lifetime_minutes", minutes(x->lifetime_ms));
+	json_object_set_new(o, "lifetime_cost_usd", money(x->has_lifetime_cost, x->lifetime_nanos));
+	json_object_set_new(o, "idle_cost_usd", money(x->has_idle, x->idle_nanos));
+	json_object_set_new(o, "card_usd_per_minute", money(x->has_card_rate, x->card_rate_nanos));
+	json_object_set_new(o, "implied_usd_per_minute", money(x->has_implied, x->implied_rate_nanos));
+	json_object_set_new(o, "verdict", x->verdict != NULL ? json_string(x->verdict) : json_null());
+	return o;
+}
+
+/* One backend's object. */
+static json_t *backend(const sb_recon_backend *b)
+{
+	json_t *o = json_object();
+	char rel[SB_MONEY_BUFSZ];
+	int64_t drift = 0;
+	bool has_drift = b->has_billed && sb_money_sub(b->billed_nanos, b->computed_nanos, &drift) == SB_MONEY_OK;
+
+	json_object_set_new(o, "backend", json_string(b->backend));
+	json_object_set_new(o, "status", json_string(b->status));
+	json_object_set_new(o, "basis", b->basis != NULL ? json_string(b->basis) : json_null());
+	json_object_set_new(o, "runs", json_integer(b->runs));
+	json_object_set_new(o, "sessions", json_integer(b->sessions));
+	json_object_set_new(o, "exec_count", json_integer(b->exec_count));
+	json_object_set_new(o, "computed_cost_usd", money(true, b->computed_nanos));
+	json_object_set_new(o, "billed_cost_usd", money(b->has_billed, b->billed_nanos));
+	json_object_set_new(o, "drift_usd", money(has_drift, drift));
+	json_object_set_new(o, "drift_rel", b->has_drift_rel && b->drift_rel_micro < INT64_MAX / 1000 &&
+	                                            b->drift_rel_micro > INT64_MIN / 1000
+	                                        ? json_string(sb_money_format(b->drift_rel_micro * 1000, 6, rel))
+	                                        : json_null());
+	json_object_set_new(o, "tax_usd", money(b->has_tax, b->tax_nanos));
+	json_object_set_new(o, "explain", explain(b));
+	return o;
+}
+
+/* One session's object. */
+static json_t *session(const sb_recon_session *s)
+{
+	json_t *o = json_object();
+	int64_t drift = 0;
+	bool has_drift = s->has_billed && sb_money_sub(s->billed_nanos, s->computed_nanos, &drift) == SB_MONEY_OK;
+
+	json_object_set_new(o, "session_id", s->session_id != NULL ? json_string(s->session_id) : json_null());
+	json_object_set_new(o, "backend", json_string(s->backend));
+	json_object_set_new(o, "status", json_string(s->status));
+	json_object_set_new(o, "computed_cost_usd", money(true, s->computed_nanos));
+	json_object_set_new(o, "billed_cost_usd", money(s->has_billed, s->billed_nanos));
+	json_object_set_new(o, "drift_usd", money(has_drift, drift));
+	return o;
+}
+
+json_t *sb_recon_json(const sb_recon *r)
+{
+	json_t *root = json_object(), *list;
+	char from[SB_TIME_BUFSZ], to[SB_TIME_BUFSZ];
+
+	json_object_set_new(root, "period", json_pack("{s:s, s:s}",
+	        "from", sb_time_format(r->opts.period.from_ms, from),
+	        "to", sb_time_format(r->opts.period.to_ms, to)));
+	json_object_set_new(root, "tolerance", json_pack("{s:o, s:o}",
+	        "abs_usd", money(true, r->opts.abs_nanos), "rel", ratio(r->opts.rel_ppb)));
+	list = json_array();
+	for (size_t i = 0; i < r->n_backends; i++)
+		json_array_append_new(list, backend(&r->backends[i]));
+	json_object_set_new(root, "backends", list);
+	list = json_array();
+	for (size_t i = 0; i < r->n_sessions; i++)
+		json_array_append_new(list, session(&r->sessions[i]));
+	json_object_set_new(root, "sessions", list);
+	json_object_set_new(root, "flagged", json_integer(r->flagged));
+	return root;
+}
+
+/* Store one backend's result. */
+static int store_backend(sb_db *db, int64_t id, const sb_recon_backend *b, sb_err *e)
+{
+	sqlite3_stmt *st = sb_db_stmt(db, "recon_backend_insert", e);
+	int64_t drift = 0;
+	bool has_drift = b->has_billed && sb_money_sub(b->billed_nanos, b->computed_nanos, &drift) == SB_MONEY_OK;
+
+	if (st == NULL)
+		return e->code;
+	sb_bind_i64(db, st, ":recon_id", id);
+	sb_bind_text(db, st, ":backend", b->backend);
+	sb_bind_text(db, st, ":status", b->status);
+	sb_bind_text_opt(db, st, ":basis", b->basis);
+	sb_bind_i64(db, st, ":runs", b->runs);
+	sb_bind_i64(db, st, ":computed_nanos", b->computed_nanos);
+	sb_bind_i64_opt(db, st, ":billed_nanos", b->has_billed, b->billed_nanos);
+	sb_bind_i64_opt(db, st, ":drift_nanos", has_drift, drift);
+	sb_bind_i64_opt(db, st, ":tax_nanos", b->has_tax, b->tax_nanos);
+	sb_bind_text_opt(db, st, ":verdict", b->explain.verdict);
+	return sb_db_run(db, st, e);
+}
+
+/* Store one listed session's result. */
+static int store_session(sb_db *db, int64_t id, const sb_recon_session *s, sb_err *e)
+{
+	sqlite3_stmt *st = sb_db_stmt(db, "recon_session_insert", e);
+	int64_t drift = 0;
+	bool has_drift = s->has_billed && sb_money_sub(s->billed_nanos, s->computed_nanos, &drift) == SB_MONEY_OK;
+
+	if (st == NULL)
+		return e->code;
+	sb_bind_i64(db, st, ":recon_id", id);
+	sb_bind_text(db, st, ":backend", s->backend);
+	sb_bind_text_opt(db, st, ":session_id", s->session_id);
+	sb_bind_text(db, st, ":status", s->status);
+	sb_bind_i64(db, st, ":computed_nanos", s->computed_nanos);
+	sb_bind_i64_opt(db, st, ":billed_nanos", s->has_billed, s->billed_nanos);
+	sb_bind_i64_opt(db, st, ":drift_nanos", has_drift, drift);
+	return sb_db_run(db, st, e);
+}
+
+int sb_recon_store(sb_db *db, sb_recon *r, sb_err *e)
+{
+	json_t *json = sb_recon_json(r);
+	char *text = json_dumps(json, JSON_COMPACT);
+	sqlite3_stmt *st;
+	int64_t id;
+
+	json_decref(json);
+	if (text == NULL)
+		return sb_fail(e, SB_EINTERNAL, "out of memory");
+	if (sb_db_begin(db, e) != SB_OK || (st = sb_db_stmt(db, "recon_insert", e)) == NULL)
+		goto fail;
+	sb_bind_i64(db, st, ":created_ms", sb_now_ms());
+	sb_bind_i64(db, st, ":from_ms", r->opts.period.from_ms);
+	sb_bind_i64(db, st, ":to_ms", r->opts.period.to_ms);
+	sb_bind_i64(db, st, ":abs_nanos", r->opts.abs_nanos);
+	sb_bind_i64(db, st, ":rel_ppb", r->opts.rel_ppb);
+	sb_bind_i64(db, st, ":backends", (int64_t)r->n_backends);
+	sb_bind_i64(db, st, ":flagged", r->flagged);
+	sb_bind_text(db, st, ":result", text);
+	if (sb_db_run(db, st, e) != SB_OK)
+		goto fail;
+	id = sqlite3_last_insert_rowid(sb_db_handle(db));
+	for (size_t i = 0; i < r->n_backends; i++)
+		if (store_backend(db, id, &r->backends[i], e) != SB_OK)
+			goto fail;
+	for (size_t i = 0; i < r->n_sessions; i++)
+		if (store_session(db, id, &r->sessions[i], e) != SB_OK)
+			goto fail;
+	if (sb_db_commit(db, e) != SB_OK)
+		goto fail;
+	r->recon_id = id;
+	free(text);
+	return SB_OK;
+fail:
+	sb_db_rollback(db);
+	free(text);
+	return e->code;
+}
