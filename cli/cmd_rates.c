@@ -44,8 +44,11 @@ static int on_rates_opt(sb_cli *cli, void *ctx, int val, const char *arg)
 	case 'A': ro->all = true; return 0;
 	case 'a': {
 		sb_period p;
-		int rc = cli_period(cli, arg, &p);
+		int rc;
 		ro->has_at = true;
+		if (sb_time_parse(arg, strlen(arg), 0, &ro->at_ms) == SB_TIME_OK)
+			return 0;
+		rc = cli_period(cli, arg, &p);
 		ro->at_ms = p.from_ms;
 		return rc;
 	}

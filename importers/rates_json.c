@@ -10,6 +10,7 @@
 #include "importers/runs_jsonl.h"
 #include "ledger/money.h"
 #include "ledger/period.h"
+#include "ledger/timefmt.h"
 
 /* Parse a rate text into nanodollars (exact decimal, >= 0). */
 static int rate(const char *name, const char *text, bool *has, int64_t *nanos, sb_err *e)
@@ -56,7 +57,7 @@ int sb_card_from_text(sb_card *card, const char *backend, const char *plan,
 		return sb_fail(e, SB_EDATA, "give usd_per_minute, or free");
 	card->free = free;
 	card->effective_ms = now_ms;
-	if (from != NULL) {
+	if (from != NULL && sb_time_parse(from, strlen(from), 0, &card->effective_ms) != SB_TIME_OK) {
 		sb_period p;
 		sb_err pe;
 		sb_err_clear(&pe);
