@@ -7,6 +7,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "importers/runs_jsonl.h"
+#include "ledger/batch.h"
+#include "ledger/rates.h"
+#include "ledger/runs.h"
+
 void support_assert_ok(int rc, const sb_err *e, const char *file, int line)
 {
 	if (rc == SB_OK && e->code == SB_OK)
@@ -182,4 +187,55 @@ void support_write_file(const char *path, const char *text)
 	}
 	assert_int_equal(fwrite(text, 1, strlen(text), f), strlen(text));
 	assert_int_equal(fclose(f), 0);
+}
+
+int64_t support_add_runs(sb_db *db, const char *jsonl)
+{
+	sb_run_parser *parser = sb_run_parser_new();
+	sb_rates *rates = NULL;
+	sb_run_writer *w = NULL;
+	sb_batch b;
+	sb_err e;
+	int64_t line_no = 0;
+	int rc;
+
+	assert_non_null(parser);
+	sb_err_clear(&e);
+	rc = sb_batch_begin(db, "runs", "runs", "support_add_runs", NULL, "", &b, &e);
+	assert_sb_ok(&e, rc);
+	rc = sb_rates_load(db, &rates, &e);
+	assert_sb_ok(&e, rc);
+	rc = sb_run_writer_new(db, rates, b.id, &w, &e);
+	assert_sb_ok(&e, rc);
+	rc = sb_db_begin(db, &e);
+	assert_sb_ok(&e, rc);
+	for (const char *line = jsonl; *line != '\0';) {
+		const char *end = strchr(line, '\n');
+		size_t len = end != NULL ? (size_t)(end - line) : strlen(line);
+		enum sb_store stored = SB_CONFLICT;
+		char why[512] = "";
+		sb_run run;
+
+		line_no++;
+		rc = sb_run_parse(parser, line, len, &run, &e);
+		if (rc != SB_OK)
+			print_error("line %lld: %.*s\n", (long long)line_no, (int)len, line);
+		assert_sb_ok(&e, rc);
+		rc = sb_run_store(w, &run, line_no, false, &stored, why, sizeof why, &e);
+		assert_sb_ok(&e, rc);
+		if (stored != SB_STORED)
+			print_error("line %lld not stored as new (%d): %s\n", (long long)line_no, stored, why);
+		assert_int_equal(stored, SB_STORED);
+		b.accepted++;
+		line = end != NULL ? end + 1 : line + len;
+	}
+	b.resume_line = line_no + 1;
+	rc = sb_batch_end(db, &b, "complete", NULL, &e);
+	assert_sb_ok(&e, rc);
+	rc = sb_db_commit(db, &e);
+	assert_sb_ok(&e, rc);
+	sb_run_writer_free(w);
+	sb_rates_free(rates);
+	sb_run_parser_free(parser);
+	return b.id;
 }

@@ -45,17 +45,24 @@ sb_db *support_memory_ledger(void);
  * test when it does not succeed. */
 void support_exec(sb_db *db, const char *sql);
 
-/* The integer in the first column of the first row of sql (printf-style),
+/* The integer in the first column of the first row of sql (formatted by
+ * sqlite3_mprintf: %q and %Q quote),
  * failing the test when there is no row.  NULL reads as 0; use
  * support_is_null to tell them apart. */
-int64_t support_i64(sb_db *db, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int64_t support_i64(sb_db *db, const char *fmt, ...);
 
 /* True when the first column of the first row of sql is NULL. */
-bool support_is_null(sb_db *db, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+bool support_is_null(sb_db *db, const char *fmt, ...);
 
 /* The text of the first column of the first row of sql, allocated (the
  * caller frees it), or NULL when the value is NULL. */
-char *support_text(sb_db *db, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+char *support_text(sb_db *db, const char *fmt, ...);
+
+/* Store the run records of jsonl (one JSON object per line, no blank
+ * lines) in db as one complete batch, through the parser and the writer
+ * the importer uses, priced with the cards now in db.  Every record must
+ * be stored as new; returns the batch id. */
+int64_t support_add_runs(sb_db *db, const char *jsonl);
 
 /* A new empty directory under $TMPDIR (or /tmp), allocated; remove it and
  * everything in it with support_rmtree. */
