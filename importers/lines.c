@@ -136,11 +136,13 @@ int sb_lines_next(sb_lines *lr, sb_line *out, bool *eof, sb_err *e)
 			if (len > 0 && line[len - 1] == '\r')
 				len--;
 			out->text = line;
-			out->len = len;
+			/* a line over the maximum that happens to sit whole in
+			 * the buffer is as too long as one that does not */
+			out->too_long = len > lr->max_line;
+			out->len = out->too_long ? SB_LINES_KEEP : len;
 			out->lineno = lr->lineno++;
 			out->offset = lr->offset;
 			out->next_offset = lr->offset + (int64_t)used;
-			out->too_long = false;
 			out->full_len = (int64_t)len;
 			lr->start += used;
 			lr->offset += (int64_t)used;
