@@ -200,7 +200,7 @@ int sb_run_store(sb_run_writer *w, const sb_run *run, int64_t line_no, bool repl
 	}
 	if (!replace) {
 		*result = SB_CONFLICT;
-		snprintf(why, why_len, "run_id '%s' is already in the ledger with different content (batch %lld, line %lld); use --replace to keep this version",
+		snprintf(why, why_len, "run_id '%s' is already in the ledger with different content (batch %lld, line %lld); import it again with --replace --force to keep this version",
 		         run->run_id, (long long)old_batch, (long long)old_line);
 		return SB_OK;
 	}
