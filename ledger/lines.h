@@ -3,9 +3,16 @@
  * Every billing format becomes sb_bill_line values: the importer fills
  * them, the writer stores them; the writer knows no format.  Strings are
  * borrowed from whoever filled the line and live until its next line.
+ *
+ * A line is stored under its line key: the format's own id where it has
+ * one, else the SHA-256 of the normalized line (every field below but the
+ * key, so that the same charge spelt differently has the same key).  A
+ * key that a live line of the same format holds is a duplicate, counted
+ * and not stored.  Superseding marks the lines of earlier batches that a
+ * reissued export replaces: kept for audit, no longer live.
  */
-#ifndef SB_LINES_H
-#define SB_LINES_H
+#ifndef SB_LEDGER_LINES_H
+#define SB_LEDGER_LINES_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -45,5 +52,37 @@ typedef struct sb_bill_line {
 	const char *line_key;       /* the format's own id, or NULL: the writer then uses the
 	                               SHA-256 of the normalized line */
 } sb_bill_line;
+
+/* Length of a hex SHA-256 line key with its NUL. */
+#define SB_LINE_KEY_HEX 65
+
+typedef struct sb_line_writer sb_line_writer;
+
+/* A writer storing lines of format (borrowed, must outlive the writer)
+ * into db for batch batch_id.  The caller owns *out (sb_line_writer_free). */
+int sb_line_writer_new(sb_db *db, const char *format, int64_t batch_id,
+                       sb_line_writer **out, sb_err *e);
+
+/* Free w; NULL is allowed. */
+void sb_line_writer_free(sb_line_writer *w);
+
+/* Store line, read at line_no with source[0..source_len) as its row,
+ * inside the caller's transaction.  *stored is false when a live line of
+ * the format has its key (a duplicate: nothing written).  SB_EDATA for a
+ * line that breaks the table's rules (an empty backend, end before start,
+ * an amount on a metered line), SB_EINTERNAL or SB_EIO from SQLite. */
+int sb_line_store(sb_line_writer *w, const sb_bill_line *line, int64_t line_no,
+                  const void *source, size_t source_len, bool *stored, sb_err *e);
+
+/* The SHA-256 of the normalized line (its key when the format has no id)
+ * as hex into key. */
+void sb_line_hash(const sb_bill_line *line, char key[SB_LINE_KEY_HEX]);
+
+/* Mark superseded by batch_id the live lines of earlier batches (ids below
+ * batch_id) of format and backend whose charge period lies inside
+ * [from_ms, to_ms] (start >= from_ms and end <= to_ms).  *count gets how
+ * many.  Inside the caller's transaction. */
+int sb_lines_supersede(sb_db *db, const char *format, const char *backend, int64_t from_ms,
+                       int64_t to_ms, int64_t batch_id, int64_t *count, sb_err *e);
 
 #endif
