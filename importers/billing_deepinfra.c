@@ -1,0 +1,86 @@
+/* billing_deepinfra.c: --format deepinfra-usage, the response of DeepInfra's
+ * GET /payment/usage (DESIGN.md section 4):
+ *
+ *   {"initial_month": "2026-01",
+ *    "months": [{"period": "2026-11", "total_cost": 41877}]}
+ *
+ * The records are the elements of "months" (read as a stream; other
+ * members are skipped).  One billed, account-level line per month:
+ * backend deepinfra, no session, charge period the UTC month (its first
+ * day to the first day of the next), amount = total_cost, which is in
+ * CENTS (41877 is 418.77 USD).  No line id: the key is the SHA-256 of the
+ * line, so a month whose total grew is a new line (import such a reissue
+ * with --supersede).
+ */
+#include "importers/billing.h"
+
+#include <stdio.h>
+
+#include "ledger/money.h"
+#include "ledger/timefmt.h"
+
+/* The fields with a place of their own in a line. */
+static const char *const month_known[] = {"period", "total_cost", NULL};
+
+/* total_cost (cents, a whole number >= 0) into nanodollars. */
+static int cents(const sb_scope *s, int64_t *nanos, sb_err *why)
+{
+	sb_field f;
+
+	sb_field_get(s, "total_cost", &f);
+	if (f.null)
+		return sb_field_missing(s, "total_cost", why);
+	if (json_is_integer(f.json)) {
+		json_int_t c = json_integer_value(f.json);
+		if (c < 0)
+			return sb_fail(why, SB_EDATA, "total_cost is negative");
+		if (__builtin_mul_overflow((int64_t)c, SB_NANOS_PER_USD / 100, nanos))
+			return sb_fail(why, SB_EDATA, "total_cost is too large");
+		return SB_OK;
+	}
+	if (json_is_real(f.json)) {
+		int64_t as_usd = 0;
+		if (json_real_value(f.json) < 0)
+			return sb_fail(why, SB_EDATA, "total_cost is negative");
+		if (sb_money_from_double(json_real_value(f.json), &as_usd) != SB_MONEY_OK ||
+		    sb_div_round_even(as_usd, 100, nanos) != SB_MONEY_OK)
+			return sb_fail(why, SB_EDATA, "total_cost is too large");
+		return SB_OK;
+	}
+	return sb_fail(why, SB_EDATA, "total_cost must be a number of cents, not %s",
+	               f.text != NULL ? "a string" : "that");
+}
+
+/* One month to one billed line (see sb_bill_parse_fn). */
+static int parse_month(sb_bill_parser *p, const sb_scope *s, sb_err *why)
+{
+	const char *period = NULL;
+	int64_t amount = 0;
+	unsigned year = 0, month = 0;
+	int used = 0;
+	sb_bill_line *line;
+	json_t *extra;
+
+	if (sb_field_string(s, "period", true, 64, &period, why) != SB_OK ||
+	    cents(s, &amount, why) != SB_OK)
+		return why->code;
+	if (sscanf(period, "%4u-%2u%n", &year, &month, &used) != 2 || used != 7 || period[7] != '\0' ||
+	    period[4] != '-' || month < 1 || month > 12 || year < 1970)
+		return sb_fail(why, SB_EDATA, "period '%.40s' is not a month (YYYY-MM)", period);
+	if ((line = sb_bill_emit(p)) == NULL)
+		return sb_fail(why, SB_EINTERNAL, "out of memory");
+	line->backend = "deepinfra";
+	line->start_ms = sb_days_from_civil_ms(year, (int)month, 1);
+	line->end_ms = month == 12 ? sb_days_from_civil_ms(year + 1, 1, 1) :
+	               sb_days_from_civil_ms(year, (int)month + 1, 1);
+	line->has_amount = true;
+	line->amount_nanos = amount;
+	extra = sb_bill_extra(s, month_known, NULL);
+	line->extra = sb_bill_dump(p, extra);
+	json_decref(extra);
+	return SB_OK;
+}
+
+const sb_bill_format sb_bill_deepinfra_usage = {
+	"deepinfra-usage", SB_REC_JSON_ARRAY, "months", 0, NULL, NULL, parse_month,
+};
