@@ -1,10 +1,12 @@
-/* cmd_import.c: import runs FILE... */
+/* cmd_import.c: import runs FILE..., import billing --format F FILE... */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "importers/billing.h"
 #include "importers/import.h"
+#include "ledger/timefmt.h"
 
 enum { MAX_SHOWN_REJECTS = 20 };
 
@@ -13,6 +15,8 @@ typedef struct import_cli {
 	sb_import_opts opts;   /* what the driver gets */
 	int64_t shown;         /* rejects printed for the current file */
 	bool progress;         /* print progress lines (stderr is a terminal) */
+	const char *format;    /* import billing: --format */
+	const char *interval;  /* import billing: --interval */
 } import_cli;
 
 /* Print a rejected line on stderr, the first MAX_SHOWN_REJECTS of a file. */
@@ -81,7 +85,7 @@ static void print_result(sb_cli *cli, const char *path, const sb_import_result *
 /* import runs: import run-usage JSON Lines files. */
 static int cmd_import_runs(sb_cli *cli, int argc, char **argv)
 {
-	import_cli ic = {{0}, 0, cli->stderr_tty && !cli->quiet};
+	import_cli ic = {{0}, 0, cli->stderr_tty && !cli->quiet, NULL, NULL};
 	sb_db *db = NULL;
 	int first = 0, status = 0;
 	int rc = cli_getopt(cli, argc, argv, import_options, on_import_opt, &ic, &first);
@@ -114,6 +118,108 @@ static int cmd_import_runs(sb_cli *cli, int argc, char **argv)
 	return status;
 }
 
+/* Handle one option of import billing. */
+static int on_billing_opt(sb_cli *cli, void *ctx, int val, const char *arg)
+{
+	import_cli *ic = ctx;
+
+	switch (val) {
+	case 'f': ic->format = arg; return 0;
+	case 'i': ic->interval = arg; return 0;
+	case 's': ic->opts.strict = true; return 0;
+	case 'S': ic->opts.supersede = true; return 0;
+	case 'F': ic->opts.force = true; return 0;
+	case 'c': return cli_int(cli, "--chunk", arg, &ic->opts.chunk);
+	default: return SB_EUSAGE;
+	}
+}
+
+static const struct option billing_options[] = {
+	{"format", required_argument, NULL, 'f'},
+	{"interval", required_argument, NULL, 'i'},
+	{"strict", no_argument, NULL, 's'},
+	{"supersede", no_argument, NULL, 'S'},
+	{"force", no_argument, NULL, 'F'},
+	{"chunk", required_argument, NULL, 'c'},
+	{NULL, 0, NULL, 0},
+};
+
+/* Print what the billing import of one file did. */
+static void print_billing_result(sb_cli *cli, const char *path, const sb_import_result *r,
+                                 bool supersede)
+{
+	const sb_batch *b = &r->batch;
+	char skipped[48] = "", superseded[64] = "";
+
+	if (r->already > 0) {
+		cli_info(cli, "%s: already imported as batch %lld (--force reads it again)", path,
+		         (long long)r->already);
+		return;
+	}
+	if (b->skipped > 0)
+		snprintf(skipped, sizeof skipped, ", %lld skipped", (long long)b->skipped);
+	if (supersede)
+		snprintf(superseded, sizeof superseded, ", %lld earlier lines superseded",
+		         (long long)r->superseded);
+	cli_info(cli, "batch %lld: %s: %lld accepted, %lld duplicates, %lld rejected%s%s%s",
+	         (long long)b->id, path, (long long)b->accepted, (long long)b->duplicates,
+	         (long long)b->rejected, skipped, superseded,
+	         b->resumed ? " (resumed an interrupted import)" : "");
+}
+
+/* import billing: import provider billing exports in one format. */
+static int cmd_import_billing(sb_cli *cli, int argc, char **argv)
+{
+	import_cli ic = {{0}, 0, cli->stderr_tty && !cli->quiet, NULL, NULL};
+	sb_db *db = NULL;
+	int first = 0, status = 0;
+	int rc = cli_getopt(cli, argc, argv, billing_options, on_billing_opt, &ic, &first);
+
+	if (rc != 0)
+		return rc;
+	if (ic.format == NULL)
+		return cli_usage(cli, "--format is required (one of %s)", sb_bill_format_names());
+	if (sb_bill_format_find(ic.format) == NULL)
+		return cli_usage(cli, "--format '%s' is not one of %s", ic.format, sb_bill_format_names());
+	if (ic.interval != NULL) {
+		if (strcmp(ic.format, "modal") != 0)
+			return cli_usage(cli, "--interval applies to --format modal only");
+		if (strcmp(ic.interval, "d") == 0)
+			ic.opts.interval_ms = SB_MS_PER_DAY;
+		else if (strcmp(ic.interval, "h") == 0)
+			ic.opts.interval_ms = SB_MS_PER_DAY / 24;
+		else
+			return cli_usage(cli, "--interval '%s' is not d (a day) or h (an hour)", ic.interval);
+	}
+	if (first >= argc)
+		return cli_usage(cli, "no FILE given (use - for standard input)");
+	for (int i = first; i < argc && ic.opts.supersede; i++)
+		if (strcmp(argv[i], "-") == 0)
+			return cli_usage(cli, "--supersede reads each file twice, so not standard input; save it to a file first");
+	ic.opts.events = (sb_import_events){on_reject, on_progress, &ic};
+	if (cli_open(cli, 0, &db) != SB_OK)
+		return cli_report(&cli->err);
+	for (int i = first; i < argc; i++) {
+		sb_import_result r;
+		sb_err e;
+		sb_err_clear(&e);
+		ic.shown = 0;
+		rc = sb_import_billing(db, ic.format, argv[i], &ic.opts, &r, &e);
+		if (ic.progress)
+			fputs("\r\033[K", stderr);
+		if (ic.shown > MAX_SHOWN_REJECTS)
+			cli_warn("%s: ... and %lld more rejected records", argv[i],
+			         (long long)(ic.shown - MAX_SHOWN_REJECTS));
+		if (rc == SB_OK || (rc == SB_EDATA && (r.batch.id > 0)))
+			print_billing_result(cli, argv[i], &r, ic.opts.supersede);
+		status = sb_code_worst(status, cli_report(&e));
+		if (rc != SB_OK && rc != SB_EDATA && rc != SB_ENOINPUT)
+			break;
+	}
+	sb_db_close(db);
+	return status;
+}
+
 const sb_command sb_import_commands[] = {
 	{"import runs", cmd_import_runs, CMD_WRITES, "[--strict] [--replace] [--force] FILE...",
 	 "Import run-usage records (JSON Lines, one run per line; - reads standard\n"
@@ -131,5 +237,33 @@ const sb_command sb_import_commands[] = {
 	 "\n"
 	 "Exit 0 when every line was stored or a duplicate, 65 when any was\n"
 	 "rejected or a file held no records, 66 when a file cannot be read.\n"},
+	{"import billing", cmd_import_billing, CMD_WRITES,
+	 "--format F [--interval d|h] [--strict] [--supersede] [--force] FILE...",
+	 "Import provider billing exports as billing lines.  Formats:\n"
+	 "  record           SandboxBillingRecord JSON Lines (line_id is the key)\n"
+	 "  focus            FinOps FOCUS 1.x, CSV with a header or JSON Lines\n"
+	 "  modal            modal billing report, --json array or --csv\n"
+	 "  daytona          Daytona usage API, array of per-sandbox usage\n"
+	 "  e2b-events       E2B lifecycle events, JSON array or webhook JSON Lines\n"
+	 "                   (metered: vCPU and memory time, priced at reconciliation)\n"
+	 "  deepinfra-usage  DeepInfra GET /payment/usage (total_cost in cents)\n"
+	 "Each file is a batch, as with import runs; a line whose key (the format's\n"
+	 "id, else the SHA-256 of the normalized line) is live already is a\n"
+	 "duplicate.  Rejected records are kept with their reasons (sbledger\n"
+	 "rejects); see docs/formats-billing.md for what each format reads.\n"
+	 "\n"
+	 "  --format F    the format of every FILE (required)\n"
+	 "  --interval I  modal: d (default) when the report has a row per day,\n"
+	 "                h when it has one per hour\n"
+	 "  --supersede   a reissued export: lines of earlier batches of the same\n"
+	 "                format and backend lying inside the span of the file's\n"
+	 "                lines are superseded (kept, no longer live); needs a\n"
+	 "                file, not standard input\n"
+	 "  --strict      all or nothing: one bad record keeps nothing of the file\n"
+	 "  --force       read a file again though a batch has it already\n"
+	 "  --chunk N     records per commit (default 5000)\n"
+	 "\n"
+	 "Exit 0 when every record was stored, a duplicate or skipped, 65 when any\n"
+	 "was rejected or a file held nothing, 66 when a file cannot be read.\n"},
 	{NULL, NULL, 0, NULL, NULL},
 };

@@ -7,11 +7,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "importers/lines.h"
+#include "importers/billing.h"
+#include "importers/records.h"
 #include "importers/runs_jsonl.h"
 #include "importers/source.h"
+#include "ledger/lines.h"
 #include "ledger/rates.h"
 #include "ledger/runs.h"
+#include "ledger/timefmt.h"
 
 enum {
 	DEFAULT_CHUNK = 5000,
@@ -21,16 +24,27 @@ enum {
 /* What the handler did with one record. */
 enum outcome { STORED, DUPLICATE, REJECTED, REPLACED, SKIPPED };
 
-/* A format's record handler: store one record or say why not. */
+/* A format's record handler: how its input is read, and how one record
+ * is stored or why not. */
 typedef struct handler {
-	/* the batch began: get ready to store records into it */
+	unsigned shapes;           /* SB_REC_* the format reads */
+	bool sniff;                /* pick the shape from the first bytes (else: shapes is one) */
+	const char *member;        /* JSON: the top-level member holding the array, or NULL */
+	unsigned csv_flags;        /* CSV: SB_CSV_NOCASE or 0 */
+	const char *noun;          /* what a record is called in messages ("line") */
+	/* CSV: check the header; SB_EDATA with the reason in why (NULL: none) */
+	int (*header)(void *ctx, const sb_csv *csv, sb_err *why);
+	/* a first pass over a regular file, before the batch begins: see each
+	 * good record (NULL: no first pass) */
+	int (*scan)(void *ctx, const sb_rec *rec, sb_err *e);
+	/* inside the import's first transaction: get ready to store records
+	 * into the batch */
 	int (*begin)(void *ctx, sb_db *db, int64_t batch_id, sb_err *e);
-	/* handle text[0..len) read at line_no: set *out; for REJECTED put
-	 * the reason in why (an sb_err used as a message buffer); return
-	 * an error code only when the import cannot go on */
-	int (*handle)(void *ctx, const char *text, size_t len, int64_t line_no,
-	              enum outcome *out, sb_err *why, sb_err *e);
-	void *ctx;
+	/* handle rec: set *out; for REJECTED put the reason in why (an sb_err
+	 * used as a message buffer); return an error code only when the
+	 * import cannot go on */
+	int (*handle)(void *ctx, const sb_rec *rec, enum outcome *out, sb_err *why, sb_err *e);
+	void *ctx;                 /* passed back to each */
 } handler;
 
 /* Rejected records of a --strict import, kept in a temporary file until
@@ -47,6 +61,15 @@ typedef struct driver {
 	sb_batch *b;               /* the batch and its counts */
 	spool sp;                  /* rejects while strict */
 } driver;
+
+/* An input being read: the source, its first bytes, the record reader. */
+typedef struct input {
+	sb_source *src;            /* the file or standard input */
+	sb_peek peek;              /* its first bytes, handed out again */
+	sb_records *rr;            /* the record reader, NULL when blank or bad */
+	bool blank;                /* the input holds only white space */
+	sb_err bad;                /* a fault of the whole file (shape, header) */
+} input;
 
 /* Record a rejected record: in the ledger, or the spool when strict. */
 static int reject(driver *d, int64_t line_no, const char *reason, const char *text,
@@ -102,30 +125,106 @@ static bool blank(const char *text, size_t len)
 	return true;
 }
 
-/* Read every line of src from the batch's resume point and hand each to h,
- * committing every chunk records unless strict. */
-static int read_lines(driver *d, sb_source *src, const handler *h, int64_t total, sb_err *e)
+/* Open path for handler h and read its first bytes: the shape of the
+ * input, the record reader at offset 0 (a CSV header read and checked).
+ * A fault of the whole file goes to in->bad; other errors to e.  With
+ * hash, standard input is hashed as it is read. */
+static int input_open(input *in, const char *path, const handler *h, size_t max_record,
+                      bool hash, sb_err *e)
+{
+	sb_records_opts ro = {h->shapes, h->member, h->csv_flags, max_record};
+	size_t skip = 0;
+	sb_err oe;
+
+	memset(in, 0, sizeof *in);
+	sb_err_clear(&in->bad);
+	if (sb_source_open(path, &in->src, e) != SB_OK)
+		return e->code;
+	if (hash && !sb_source_is_file(in->src))
+		sb_source_hash_on(in->src);
+	in->peek.fn = sb_source_read;
+	in->peek.ctx = in->src;
+	if (sb_peek_fill(&in->peek, e) != SB_OK)
+		return e->code;
+	if (in->peek.len >= 3 && memcmp(in->peek.head, "\xEF\xBB\xBF", 3) == 0)
+		skip = 3;
+	if (in->peek.len < sizeof in->peek.head && blank(in->peek.head + skip, in->peek.len - skip)) {
+		in->blank = true;
+		return SB_OK;
+	}
+	if (h->sniff && sb_records_sniff(in->peek.head, in->peek.len, h->shapes, h->member != NULL,
+	                                 &ro.shape, &in->bad) != SB_OK)
+		return SB_OK;
+	sb_err_clear(&oe);
+	if (sb_records_open(sb_peek_read, &in->peek, &ro, &in->rr, &oe) != SB_OK) {
+		if (oe.code != SB_EDATA) {
+			sb_fail(e, oe.code, "%s", oe.msg);
+			return e->code;
+		}
+		sb_fail(&in->bad, SB_EDATA, "%s", oe.msg);
+		return SB_OK;
+	}
+	if (ro.shape == SB_REC_CSV && h->header != NULL &&
+	    h->header(h->ctx, sb_records_csv(in->rr), &in->bad) != SB_OK) {
+		sb_records_free(in->rr);
+		in->rr = NULL;
+	}
+	return SB_OK;
+}
+
+/* Move the input to a resume point of an interrupted import. */
+static int input_resume(input *in, int64_t offset, int64_t line, sb_err *e)
+{
+	if (offset <= 0 || in->rr == NULL)
+		return SB_OK;
+	if (sb_source_seek(in->src, offset, e) != SB_OK)
+		return e->code;
+	in->peek.pos = in->peek.len;
+	sb_records_resume(in->rr, offset, line);
+	return SB_OK;
+}
+
+/* Close what input_open opened. */
+static void input_close(input *in)
+{
+	sb_records_free(in->rr);
+	sb_source_close(in->src);
+	in->rr = NULL;
+	in->src = NULL;
+}
+
+/* Reject the whole file for in->bad: the reason at line 1, with the
+ * file's first line as its content. */
+static int reject_file(driver *d, const input *in, sb_err *e)
+{
+	const char *head = in->peek.head;
+	size_t len = in->peek.len;
+	const char *nl = memchr(head, '\n', len);
+
+	if (nl != NULL)
+		len = (size_t)(nl - head);
+	if (len > 0 && head[len - 1] == '\r')
+		len--;
+	return reject(d, 1, in->bad.msg, head, len, (int64_t)len, e);
+}
+
+/* Read every record of in from the batch's resume point and hand each to
+ * h, committing every chunk records unless strict. */
+static int read_records(driver *d, input *in, const handler *h, int64_t total, sb_err *e)
 {
 	const sb_import_opts *o = d->o;
 	int64_t chunk = o->chunk > 0 ? o->chunk : DEFAULT_CHUNK;
-	size_t max_line = (size_t)(o->max_line > 0 ? o->max_line : DEFAULT_MAX_LINE);
-	sb_lines *lr = sb_lines_new(sb_source_read, src, max_line, d->b->resume_offset,
-	                            d->b->resume_line);
 	int64_t in_chunk = 0;
-	sb_line line;
+	sb_rec rec;
 	bool eof = false;
 	sb_err why;
 
-	if (lr == NULL)
-		return sb_fail(e, SB_EINTERNAL, "out of memory");
-	while (sb_lines_next(lr, &line, &eof, e) == SB_OK && !eof) {
+	sb_err_clear(&why);
+	while (sb_records_next(in->rr, &rec, &eof, &why, e) == SB_OK && !eof) {
 		enum outcome out = REJECTED;
-		if (!blank(line.text, line.len)) {
-			sb_err_clear(&why);
-			if (line.too_long)
-				sb_fail(&why, SB_EDATA, "line is %lld bytes long, more than the limit of %zu",
-				        (long long)line.full_len, max_line);
-			else if (h->handle(h->ctx, line.text, line.len, line.lineno, &out, &why, e) != SB_OK)
+		if (rec.row != NULL || why.code != SB_OK || !blank(rec.text, rec.len)) {
+			if (why.code == SB_OK &&
+			    h->handle(h->ctx, &rec, &out, &why, e) != SB_OK)
 				break;
 			switch (out) {
 			case STORED: d->b->accepted++; break;
@@ -133,25 +232,47 @@ static int read_lines(driver *d, sb_source *src, const handler *h, int64_t total
 			case DUPLICATE: d->b->duplicates++; break;
 			case SKIPPED: d->b->skipped++; break;
 			case REJECTED:
-				if (reject(d, line.lineno, why.msg, line.text, line.len, line.full_len, e) != SB_OK)
-					goto out;
+				if (reject(d, rec.lineno, why.msg, rec.text, rec.len, rec.full_len, e) != SB_OK)
+					return e->code;
 				break;
 			}
 			in_chunk++;
 		}
-		d->b->resume_offset = line.next_offset;
-		d->b->resume_line = line.lineno + 1;
+		sb_err_clear(&why);
+		d->b->resume_offset = rec.next_offset;
+		d->b->resume_line = rec.next_line;
 		if (!o->strict && in_chunk >= chunk) {
 			in_chunk = 0;
 			if (sb_batch_save(d->db, d->b, e) != SB_OK || sb_db_commit(d->db, e) != SB_OK ||
 			    sb_db_begin(d->db, e) != SB_OK)
 				break;
 			if (o->events.on_progress != NULL)
-				o->events.on_progress(o->events.ctx, d->source, line.next_offset, total);
+				o->events.on_progress(o->events.ctx, d->source, rec.next_offset, total);
 		}
 	}
-out:
-	sb_lines_free(lr);
+	return e->code;
+}
+
+/* The first pass of a handler that has one: every good record of the
+ * regular file path to h->scan.  Faults of the file are left to the
+ * import itself. */
+static int scan_file(const char *path, const handler *h, size_t max_record, sb_err *e)
+{
+	input in;
+	sb_rec rec;
+	bool eof = false;
+	sb_err why;
+
+	if (input_open(&in, path, h, max_record, false, e) == SB_OK && in.rr != NULL) {
+		sb_err_clear(&why);
+		while (sb_records_next(in.rr, &rec, &eof, &why, e) == SB_OK && !eof) {
+			if (why.code == SB_OK && (rec.row != NULL || !blank(rec.text, rec.len)) &&
+			    h->scan(h->ctx, &rec, e) != SB_OK)
+				break;
+			sb_err_clear(&why);
+		}
+	}
+	input_close(&in);
 	return e->code;
 }
 
@@ -163,15 +284,16 @@ static int import_file(sb_db *db, const char *kind, const char *format, const ch
 {
 	char sha[65] = "", sha_read[65] = "";
 	bool is_stdin = strcmp(path, "-") == 0;
-	sb_source *src = NULL;
+	size_t max_record = (size_t)(o->max_line > 0 ? o->max_line : DEFAULT_MAX_LINE);
 	driver d = {db, o, path, &r->batch, {NULL}};
+	input in = {0};
 	int64_t total = 0;
 	struct stat st;
 	char options[64];
 	const char *status;
 
-	snprintf(options, sizeof options, "%s%s%s", o->strict ? "strict " : "",
-	         o->replace ? "replace " : "", o->force ? "force" : "");
+	snprintf(options, sizeof options, "%s%s%s%s", o->strict ? "strict " : "",
+	         o->replace ? "replace " : "", o->supersede ? "supersede " : "", o->force ? "force" : "");
 	if (!is_stdin) {
 		if (sb_sha256_file(path, sha, e) != SB_OK)
 			return e->code;
@@ -182,35 +304,41 @@ static int import_file(sb_db *db, const char *kind, const char *format, const ch
 		if (stat(path, &st) == 0)
 			total = (int64_t)st.st_size;
 	}
-	if (sb_source_open(path, &src, e) != SB_OK)
-		return e->code;
+	if (h->scan != NULL) {
+		if (is_stdin)
+			return sb_fail(e, SB_EUSAGE, "--supersede cannot read standard input: it reads the file twice (save the input to a file first)");
+		if (scan_file(path, h, max_record, e) != SB_OK)
+			return e->code;
+	}
+	if (input_open(&in, path, h, max_record, true, e) != SB_OK)
+		goto done;
 	if (sb_batch_begin(db, kind, format, path, is_stdin ? NULL : sha, options, &r->batch, e) != SB_OK)
 		goto done;
-	if (h->begin(h->ctx, db, r->batch.id, e) != SB_OK)
+	if (input_resume(&in, r->batch.resume_offset, r->batch.resume_line, e) != SB_OK)
 		goto done;
-	if (r->batch.resume_offset > 0 && sb_source_seek(src, r->batch.resume_offset, e) != SB_OK)
-		goto done;
-	if (is_stdin)
-		sb_source_hash_on(src);
 	if (o->strict && (d.sp.f = tmpfile()) == NULL) {
 		sb_fail(e, SB_EIO, "cannot create a temporary file for rejected lines");
 		goto done;
 	}
 	if (sb_db_begin(db, e) != SB_OK)
 		goto done;
-	if (read_lines(&d, src, h, total, e) != SB_OK) {
+	if (h->begin(h->ctx, db, r->batch.id, e) != SB_OK ||
+	    (in.bad.code != SB_OK && reject_file(&d, &in, e) != SB_OK) ||
+	    (in.rr != NULL && read_records(&d, &in, h, total, e) != SB_OK)) {
 		sb_db_rollback(db);
 		goto done;
 	}
 	if (is_stdin)
-		sb_source_hash_final(src, sha_read);
-	r->empty = r->batch.accepted + r->batch.duplicates + r->batch.rejected + r->batch.skipped == 0;
-	status = r->empty ? "failed" : "complete";
+		sb_source_hash_final(in.src, sha_read);
+	r->empty = r->batch.accepted + r->batch.duplicates + r->batch.rejected + r->batch.skipped == 0 &&
+	           (in.rr == NULL || !sb_records_framed(in.rr));
+	status = r->empty || in.bad.code != SB_OK ? "failed" : "complete";
 	if (o->strict && r->batch.rejected > 0) {
 		sb_db_rollback(db);
 		r->batch.accepted = r->batch.duplicates = r->batch.replaced = r->batch.skipped = 0;
 		r->batch.resume_offset = 0;
 		r->batch.resume_line = 1;
+		r->superseded = 0;
 		status = "failed";
 		if (sb_db_begin(db, e) != SB_OK || unspool(&d, e) != SB_OK) {
 			sb_db_rollback(db);
@@ -225,14 +353,14 @@ static int import_file(sb_db *db, const char *kind, const char *format, const ch
 	if (r->empty)
 		sb_fail(e, SB_EDATA, "%s: no records: the input is empty", path);
 	else if (r->batch.rejected > 0)
-		sb_fail(e, SB_EDATA, "%s: %lld %s rejected%s; see 'sbledger rejects --batch %lld'", path,
-		        (long long)r->batch.rejected, r->batch.rejected == 1 ? "line" : "lines",
+		sb_fail(e, SB_EDATA, "%s: %lld %s%s rejected%s; see 'sbledger rejects --batch %lld'", path,
+		        (long long)r->batch.rejected, h->noun, r->batch.rejected == 1 ? "" : "s",
 		        o->strict ? " (--strict: nothing of the file was imported)" : "",
 		        (long long)r->batch.id);
 done:
 	if (d.sp.f != NULL)
 		fclose(d.sp.f);
-	sb_source_close(src);
+	input_close(&in);
 	return e->code;
 }
 
@@ -255,13 +383,13 @@ static int begin_runs(void *ctx, sb_db *db, int64_t batch_id, sb_err *e)
 }
 
 /* Handle one run record (see handler). */
-static int handle_run(void *ctx, const char *text, size_t len, int64_t line_no,
-                      enum outcome *out, sb_err *why, sb_err *e)
+static int handle_run(void *ctx, const sb_rec *rec, enum outcome *out, sb_err *why, sb_err *e)
 {
 	runs_ctx *c = ctx;
 	sb_run run;
 	enum sb_store stored;
-	int rc = sb_run_parse(c->parser, text, len, &run, why);
+	int64_t line_no = rec->lineno;
+	int rc = sb_run_parse(c->parser, rec->text, rec->len, &run, why);
 
 	*out = REJECTED;
 	if (rc == SB_EINTERNAL)
@@ -284,7 +412,7 @@ int sb_import_runs(sb_db *db, const char *path, const sb_import_opts *opts,
                    sb_import_result *r, sb_err *e)
 {
 	runs_ctx c = {NULL, sb_run_parser_new(), NULL, opts->replace};
-	handler h = {begin_runs, handle_run, &c};
+	handler h = {SB_REC_LINES, false, NULL, 0, "line", NULL, NULL, begin_runs, handle_run, &c};
 
 	memset(r, 0, sizeof *r);
 	if (c.parser == NULL)
@@ -294,5 +422,151 @@ int sb_import_runs(sb_db *db, const char *path, const sb_import_opts *opts,
 	sb_run_writer_free(c.writer);
 	sb_run_parser_free(c.parser);
 	sb_rates_free(c.rates);
+	return e->code;
+}
+
+/* The span of one backend's lines in a file: min start .. max end. */
+typedef struct span {
+	char backend[65];          /* backend id */
+	int64_t from_ms;           /* earliest charge start */
+	int64_t to_ms;             /* latest charge end */
+} span;
+
+/* The billing handler's state. */
+typedef struct billing_ctx {
+	const sb_bill_format *f;   /* the format */
+	sb_bill_parser *parser;    /* its parser */
+	sb_line_writer *writer;    /* the ledger writer */
+	span *spans;               /* --supersede: spans per backend (first pass) */
+	size_t n_spans;            /* spans used */
+	size_t cap_spans;          /* spans allocated */
+	int64_t *superseded;       /* where to count superseded lines */
+} billing_ctx;
+
+/* Check a CSV header against the format (see handler). */
+static int header_billing(void *ctx, const sb_csv *csv, sb_err *why)
+{
+	billing_ctx *c = ctx;
+
+	return sb_bill_check_header(c->f, csv, why);
+}
+
+/* Widen the span of backend to [from_ms, to_ms]. */
+static int widen(billing_ctx *c, const char *backend, int64_t from_ms, int64_t to_ms, sb_err *e)
+{
+	span *s = NULL;
+
+	for (size_t i = 0; i < c->n_spans && s == NULL; i++)
+		if (strcmp(c->spans[i].backend, backend) == 0)
+			s = &c->spans[i];
+	if (s == NULL) {
+		if (c->n_spans == c->cap_spans) {
+			size_t cap = c->cap_spans ? 2 * c->cap_spans : 8;
+			span *spans = realloc(c->spans, cap * sizeof *spans);
+			if (spans == NULL)
+				return sb_fail(e, SB_EINTERNAL, "out of memory");
+			c->spans = spans;
+			c->cap_spans = cap;
+		}
+		s = &c->spans[c->n_spans++];
+		snprintf(s->backend, sizeof s->backend, "%s", backend);
+		s->from_ms = from_ms;
+		s->to_ms = to_ms;
+	}
+	if (from_ms < s->from_ms)
+		s->from_ms = from_ms;
+	if (to_ms > s->to_ms)
+		s->to_ms = to_ms;
+	return SB_OK;
+}
+
+/* First pass: the span of each backend's good lines (see handler). */
+static int scan_billing(void *ctx, const sb_rec *rec, sb_err *e)
+{
+	billing_ctx *c = ctx;
+	const sb_bill_line *lines = NULL;
+	size_t n = 0;
+	sb_err why;
+	int rc;
+
+	sb_err_clear(&why);
+	rc = sb_bill_parse(c->parser, rec, &lines, &n, &why);
+	if (rc == SB_EINTERNAL)
+		return sb_fail(e, rc, "%s", why.msg);
+	for (size_t i = 0; rc == SB_OK && i < n; i++)
+		if (widen(c, lines[i].backend, lines[i].start_ms, lines[i].end_ms, e) != SB_OK)
+			return e->code;
+	return SB_OK;
+}
+
+/* Set up the writer, and supersede what the file's spans cover (see
+ * handler). */
+static int begin_billing(void *ctx, sb_db *db, int64_t batch_id, sb_err *e)
+{
+	billing_ctx *c = ctx;
+
+	sb_line_writer_free(c->writer);
+	c->writer = NULL;
+	if (sb_line_writer_new(db, c->f->name, batch_id, &c->writer, e) != SB_OK)
+		return e->code;
+	for (size_t i = 0; i < c->n_spans; i++) {
+		int64_t count = 0;
+		if (sb_lines_supersede(db, c->f->name, c->spans[i].backend, c->spans[i].from_ms,
+		                       c->spans[i].to_ms, batch_id, &count, e) != SB_OK)
+			return e->code;
+		*c->superseded += count;
+	}
+	return SB_OK;
+}
+
+/* Handle one billing record: its lines stored, or why not (see handler). */
+static int handle_billing(void *ctx, const sb_rec *rec, enum outcome *out, sb_err *why, sb_err *e)
+{
+	billing_ctx *c = ctx;
+	const sb_bill_line *lines = NULL;
+	size_t n = 0;
+	bool any = false;
+	int rc = sb_bill_parse(c->parser, rec, &lines, &n, why);
+
+	*out = REJECTED;
+	if (rc == SB_EINTERNAL)
+		return sb_fail(e, rc, "%s", why->msg);
+	if (rc != SB_OK)
+		return SB_OK;
+	if (n == 0) {
+		*out = SKIPPED;
+		return SB_OK;
+	}
+	for (size_t i = 0; i < n; i++) {
+		bool stored = false;
+		if (sb_line_store(c->writer, &lines[i], rec->lineno, rec->text, rec->len, &stored, e) != SB_OK)
+			return e->code;
+		any = any || stored;
+	}
+	*out = any ? STORED : DUPLICATE;
+	return SB_OK;
+}
+
+int sb_import_billing(sb_db *db, const char *format, const char *path,
+                      const sb_import_opts *opts, sb_import_result *r, sb_err *e)
+{
+	const sb_bill_format *f = sb_bill_format_find(format);
+	sb_bill_opts bo = {opts->interval_ms > 0 ? opts->interval_ms : SB_MS_PER_DAY};
+	billing_ctx c = {f, NULL, NULL, NULL, 0, 0, &r->superseded};
+	handler h = {0};
+
+	memset(r, 0, sizeof *r);
+	if (f == NULL)
+		return sb_fail(e, SB_EUSAGE, "unknown billing format '%s' (one of %s)", format,
+		               sb_bill_format_names());
+	h = (handler){f->shapes, true, f->member, f->csv_flags, "record", header_billing,
+	              opts->supersede ? scan_billing : NULL, begin_billing, handle_billing, &c};
+	if ((c.parser = sb_bill_parser_new(f, &bo)) == NULL)
+		sb_fail(e, SB_EINTERNAL, "out of memory");
+	else
+		import_file(db, "billing", f->name, path, &h, opts, r, e);
+	sb_line_writer_free(c.writer);
+	sb_bill_parser_free(c.parser);
+	free(c.spans);
 	return e->code;
 }

@@ -2,7 +2,8 @@
  *
  * One driver for every input: it finds an earlier batch of the same file
  * by SHA-256 (not read again unless forced), resumes an interrupted one
- * where its last commit stopped, reads records one at a time, hands each
+ * where its last commit stopped, reads records one at a time (lines,
+ * elements of a JSON array, or CSV rows: importers/records.h), hands each
  * to the format's handler, keeps every rejected record verbatim with its
  * reason, and commits in chunks; with strict the whole file is one
  * transaction and a single bad record keeps nothing of it.
@@ -31,13 +32,18 @@ typedef struct sb_import_opts {
 	bool force;                /* read a file again though a batch has it */
 	int64_t chunk;             /* records per commit (0: the default) */
 	int64_t max_line;          /* longest record in bytes (0: the default, 64 MiB) */
+	bool supersede;            /* billing: a reissued export supersedes the lines of
+	                              earlier batches inside its span (regular files only) */
+	int64_t interval_ms;       /* billing, modal: a row's interval (0: a day) */
 	sb_import_events events;   /* callbacks, any of them NULL */
 } sb_import_opts;
 
 typedef struct sb_import_result {
 	sb_batch batch;            /* the batch and its counts */
 	int64_t already;           /* not read: this complete batch has the same file */
-	bool empty;                /* the input held no records */
+	bool empty;                /* the input held no records (and no frame: an empty
+	                              JSON array or a CSV header alone is an empty export) */
+	int64_t superseded;        /* billing: lines of earlier batches this one superseded */
 } sb_import_result;
 
 /* Import the run-usage JSON Lines file path ("-": standard input) into
@@ -49,5 +55,16 @@ typedef struct sb_import_result {
  * same command again completes it). */
 int sb_import_runs(sb_db *db, const char *path, const sb_import_opts *opts,
                    sb_import_result *r, sb_err *e);
+
+/* Import the billing file path ("-": standard input) in the format named
+ * format (importers/billing.h) into db, as sb_import_runs does: a batch of
+ * kind 'billing', one or more billing lines per record, duplicates by line
+ * key.  With opts->supersede the file is read twice (first for the span
+ * of its lines per backend), so standard input is refused (SB_EUSAGE).
+ * A file of the wrong shape for the format (CSV given to a JSON format, a
+ * header without the format's columns) is one rejected record at line 1,
+ * the batch 'failed', SB_EDATA.  An unknown format is SB_EUSAGE. */
+int sb_import_billing(sb_db *db, const char *format, const char *path,
+                      const sb_import_opts *opts, sb_import_result *r, sb_err *e);
 
 #endif
