@@ -128,7 +128,7 @@ static bool blank(const char *text, size_t len)
 /* Open path for handler h and read its first bytes: the shape of the
  * input, the record reader at offset 0 (a CSV header read and checked).
  * A fault of the whole file goes to in->bad; other errors to e.  With
- * hash, standard input is hashed as it is read. */
+ * hash (standard input) the input is hashed as it is read. */
 static int input_open(input *in, const char *path, const handler *h, size_t max_record,
                       bool hash, sb_err *e)
 {
@@ -140,7 +140,7 @@ static int input_open(input *in, const char *path, const handler *h, size_t max_
 	sb_err_clear(&in->bad);
 	if (sb_source_open(path, &in->src, e) != SB_OK)
 		return e->code;
-	if (hash && !sb_source_is_file(in->src))
+	if (hash)
 		sb_source_hash_on(in->src);
 	in->peek.fn = sb_source_read;
 	in->peek.ctx = in->src;
@@ -310,7 +310,7 @@ static int import_file(sb_db *db, const char *kind, const char *format, const ch
 		if (scan_file(path, h, max_record, e) != SB_OK)
 			return e->code;
 	}
-	if (input_open(&in, path, h, max_record, true, e) != SB_OK)
+	if (input_open(&in, path, h, max_record, is_stdin, e) != SB_OK)
 		goto done;
 	if (sb_batch_begin(db, kind, format, path, is_stdin ? NULL : sha, options, &r->batch, e) != SB_OK)
 		goto done;
