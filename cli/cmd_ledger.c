@@ -86,6 +86,7 @@ static int run_check(sb_cli *cli, sb_db *db, const struct sb_sqlfile *f, int64_t
 	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (n++ < 20)
 			printf("FAIL %s\n", sb_col_text(st, 0));
+		rc = SQLITE_OK;
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
