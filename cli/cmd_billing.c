@@ -1,0 +1,295 @@
+/* cmd_billing.c: the commands about billing lines and currencies: lines,
+ * fx, fx set. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/out.h"
+#include "ledger/fx.h"
+#include "ledger/money.h"
+#include "ledger/period.h"
+#include "ledger/timefmt.h"
+
+/* Options of the billing commands. */
+typedef struct billing_opts {
+	sb_format fmt;             /* --format */
+	bool has_period;           /* --period given */
+	sb_period period;          /* --period */
+	const char *backend;       /* --backend, NULL for all */
+	const char *session;       /* --session, NULL for all */
+	bool has_batch;            /* --batch given */
+	int64_t batch;             /* --batch */
+	const char *from;          /* fx set --from */
+} billing_opts;
+
+/* Handle one option of the billing commands. */
+static int on_billing_opt(sb_cli *cli, void *ctx, int val, const char *arg)
+{
+	billing_opts *bo = ctx;
+
+	switch (val) {
+	case 'f':
+		return cli_format(cli, arg, 1u << FMT_TABLE | 1u << FMT_CSV | 1u << FMT_JSON, &bo->fmt);
+	case 'p':
+		bo->has_period = true;
+		return cli_period(cli, arg, &bo->period);
+	case 'B': bo->backend = arg; return 0;
+	case 'S': bo->session = arg; return 0;
+	case 'b':
+		bo->has_batch = true;
+		return cli_int(cli, "--batch", arg, &bo->batch);
+	case 'F': bo->from = arg; return 0;
+	default: return SB_EUSAGE;
+	}
+}
+
+static const struct option lines_options[] = {
+	{"format", required_argument, NULL, 'f'},
+	{"period", required_argument, NULL, 'p'},
+	{"backend", required_argument, NULL, 'B'},
+	{"session", required_argument, NULL, 'S'},
+	{"batch", required_argument, NULL, 'b'},
+	{NULL, 0, NULL, 0},
+};
+
+/* Print the current row's integer column c, or null. */
+static void out_opt_int(sb_out *o, sqlite3_stmt *st, int c)
+{
+	if (sb_col_is_null(st, c))
+		sb_out_null(o);
+	else
+		sb_out_int(o, sqlite3_column_int64(st, c));
+}
+
+/* Print the current row's money column c, or null. */
+static void out_opt_money(sb_out *o, sqlite3_stmt *st, int c)
+{
+	if (sb_col_is_null(st, c))
+		sb_out_null(o);
+	else
+		sb_out_money(o, sqlite3_column_int64(st, c));
+}
+
+/* lines: the billing lines as stored, superseded ones marked. */
+static int cmd_lines(sb_cli *cli, int argc, char **argv)
+{
+	static const sb_col cols[] = {
+		{"batch_id", COL_INT, 0}, {"line", COL_INT, 0}, {"format", COL_TEXT, 0},
+		{"line_key", COL_TEXT, 0}, {"backend", COL_TEXT, 0}, {"session_id", COL_TEXT, 0},
+		{"start", COL_TIME, 0}, {"end", COL_TIME, 0}, {"kind", COL_TEXT, 0},
+		{"amount", COL_MONEY, 0}, {"currency", COL_TEXT, 0}, {"category", COL_TEXT, 0},
+		{"correction", COL_BOOL, 0}, {"quantity", COL_TEXT, 0}, {"unit", COL_TEXT, 0},
+		{"vcpu_ms", COL_INT, 0}, {"memory_mb_ms", COL_INT, 0}, {"list_cost", COL_MONEY, 0},
+		{"effective_cost", COL_MONEY, 0}, {"invoice_id", COL_TEXT, 0}, {"tags", COL_TEXT, 0},
+		{"extra", COL_TEXT, 0}, {"status", COL_TEXT, 0}, {"superseded_by", COL_INT, 0},
+	};
+	static const sb_col table_cols[] = {
+		{"batch", COL_INT, 0}, {"format", COL_TEXT, 0}, {"backend", COL_TEXT, 0},
+		{"session_id", COL_TEXT, 24}, {"start", COL_TIME, 0}, {"end", COL_TIME, 0},
+		{"kind", COL_TEXT, 0}, {"amount", COL_MONEY, 0}, {"currency", COL_TEXT, 0},
+		{"category", COL_TEXT, 0}, {"vcpu_s", COL_TEXT, 0}, {"mb_s", COL_TEXT, 0},
+		{"status", COL_TEXT, 0},
+	};
+	billing_opts bo = {0};
+	sb_db *db = NULL;
+	sqlite3_stmt *st;
+	sb_out *o;
+	int first = 0;
+	int rc = cli_getopt(cli, argc, argv, lines_options, on_billing_opt, &bo, &first);
+
+	if (rc != 0)
+		return rc;
+	if (first < argc)
+		return cli_usage(cli, "unexpected argument '%s'", argv[first]);
+	if (!bo.has_period)
+		return cli_usage(cli, "--period is required (2026-11, 2026-11-29, FROM..TO, last-month, ...)");
+	if (cli_open(cli, 0, &db) != SB_OK || (st = sb_db_stmt(db, "billing_line_list", &cli->err)) == NULL) {
+		sb_db_close(db);
+		return cli_report(&cli->err);
+	}
+	sb_bind_i64(db, st, ":from_ms", bo.period.from_ms);
+	sb_bind_i64(db, st, ":to_ms", bo.period.to_ms);
+	sb_bind_text_opt(db, st, ":backend", bo.backend);
+	sb_bind_text_opt(db, st, ":session_id", bo.session);
+	sb_bind_i64_opt(db, st, ":batch_id", bo.has_batch, bo.batch);
+	if (bo.fmt == FMT_TABLE)
+		o = sb_out_new(bo.fmt, table_cols, sizeof table_cols / sizeof table_cols[0]);
+	else
+		o = sb_out_new(bo.fmt, cols, sizeof cols / sizeof cols[0]);
+	while (o != NULL && (rc = sb_db_step(db, st, &cli->err)) == SQLITE_ROW) {
+		bool live = sb_col_is_null(st, 22);
+		if (bo.fmt == FMT_TABLE) {
+			char status[48], secs[32];
+			sb_out_int(o, sqlite3_column_int64(st, 0));
+			sb_out_text(o, sb_col_text(st, 2));
+			sb_out_text(o, sb_col_text(st, 4));
+			sb_out_text(o, sb_col_text(st, 5));
+			sb_out_time(o, sqlite3_column_int64(st, 6));
+			sb_out_time(o, sqlite3_column_int64(st, 7));
+			sb_out_text(o, sb_col_text(st, 8));
+			out_opt_money(o, st, 9);
+			sb_out_text(o, sb_col_text(st, 10));
+			sb_out_text(o, sb_col_text(st, 11));
+			for (int c = 15; c <= 16; c++) {
+				if (sb_col_is_null(st, c)) {
+					sb_out_null(o);
+					continue;
+				}
+				snprintf(secs, sizeof secs, "%lld.%03lld",
+				         (long long)(sqlite3_column_int64(st, c) / 1000),
+				         (long long)(sqlite3_column_int64(st, c) % 1000));
+				sb_out_text(o, secs);
+			}
+			snprintf(status, sizeof status, live ? "live" : "superseded by %lld",
+			         (long long)sqlite3_column_int64(st, 22));
+			sb_out_text(o, status);
+			sb_out_row(o);
+			continue;
+		}
+		sb_out_int(o, sqlite3_column_int64(st, 0));
+		sb_out_int(o, sqlite3_column_int64(st, 1));
+		for (int c = 2; c <= 5; c++)
+			sb_out_text(o, sb_col_text(st, c));
+		sb_out_time(o, sqlite3_column_int64(st, 6));
+		sb_out_time(o, sqlite3_column_int64(st, 7));
+		sb_out_text(o, sb_col_text(st, 8));
+		out_opt_money(o, st, 9);
+		sb_out_text(o, sb_col_text(st, 10));
+		sb_out_text(o, sb_col_text(st, 11));
+		sb_out_bool(o, sqlite3_column_int64(st, 12) != 0);
+		sb_out_text(o, sb_col_text(st, 13));
+		sb_out_text(o, sb_col_text(st, 14));
+		out_opt_int(o, st, 15);
+		out_opt_int(o, st, 16);
+		out_opt_money(o, st, 17);
+		out_opt_money(o, st, 18);
+		for (int c = 19; c <= 21; c++)
+			sb_out_text(o, sb_col_text(st, c));
+		sb_out_text(o, live ? "live" : "superseded");
+		out_opt_int(o, st, 22);
+		sb_out_row(o);
+	}
+	if (o == NULL)
+		sb_fail(&cli->err, SB_EINTERNAL, "out of memory");
+	sb_out_end(o);
+	sb_db_close(db);
+	return cli_report(&cli->err);
+}
+
+static const struct option fx_list_options[] = {
+	{"format", required_argument, NULL, 'f'},
+	{NULL, 0, NULL, 0},
+};
+
+/* fx: list the exchange rates. */
+static int cmd_fx(sb_cli *cli, int argc, char **argv)
+{
+	static const sb_col cols[] = {
+		{"currency", COL_TEXT, 0}, {"effective_from", COL_TIME, 0}, {"usd_per_unit", COL_RATE, 0},
+	};
+	billing_opts bo = {0};
+	sb_db *db = NULL;
+	sqlite3_stmt *st;
+	sb_out *o;
+	int first = 0;
+	int rc = cli_getopt(cli, argc, argv, fx_list_options, on_billing_opt, &bo, &first);
+
+	if (rc != 0)
+		return rc;
+	if (first < argc)
+		return cli_usage(cli, "unexpected argument '%s' (to store a rate: sbledger fx set CUR RATE --from DATE)",
+		                 argv[first]);
+	if (cli_open(cli, 0, &db) != SB_OK || (st = sb_db_stmt(db, "fx_rate_list", &cli->err)) == NULL) {
+		sb_db_close(db);
+		return cli_report(&cli->err);
+	}
+	o = sb_out_new(bo.fmt, cols, sizeof cols / sizeof cols[0]);
+	while (o != NULL && (rc = sb_db_step(db, st, &cli->err)) == SQLITE_ROW) {
+		sb_out_text(o, sb_col_text(st, 0));
+		sb_out_time(o, sqlite3_column_int64(st, 1));
+		sb_out_money(o, sqlite3_column_int64(st, 2));
+		sb_out_row(o);
+	}
+	if (o == NULL)
+		sb_fail(&cli->err, SB_EINTERNAL, "out of memory");
+	sb_out_end(o);
+	sb_db_close(db);
+	return cli_report(&cli->err);
+}
+
+static const struct option fx_set_options[] = {
+	{"from", required_argument, NULL, 'F'},
+	{NULL, 0, NULL, 0},
+};
+
+/* fx set CUR RATE --from DATE: store an exchange rate. */
+static int cmd_fx_set(sb_cli *cli, int argc, char **argv)
+{
+	billing_opts bo = {0};
+	sb_db *db = NULL;
+	sb_period from;
+	char code[4] = "", rate_text[SB_MONEY_BUFSZ], when[SB_TIME_BUFSZ];
+	int64_t nanos = 0;
+	int first = 0;
+	int rc = cli_getopt(cli, argc, argv, fx_set_options, on_billing_opt, &bo, &first);
+
+	if (rc != 0)
+		return rc;
+	if (argc - first != 2)
+		return cli_usage(cli, "needs a currency code and a rate (USD per unit)");
+	if (bo.from == NULL)
+		return cli_usage(cli, "--from DATE is required: the rate is in force from then until a newer one");
+	if (strlen(argv[first]) == 3)
+		for (int i = 0; i < 3; i++)
+			code[i] = argv[first][i] >= 'a' && argv[first][i] <= 'z' ?
+			          (char)(argv[first][i] - 'a' + 'A') : argv[first][i];
+	if (!sb_currency_known(code))
+		return cli_usage(cli, "'%s' is not an ISO 4217 currency code", argv[first]);
+	if (strcmp(code, "USD") == 0)
+		return cli_usage(cli, "USD needs no rate: amounts are reconciled in USD");
+	if (sb_money_parse(argv[first + 1], strlen(argv[first + 1]), &nanos) != SB_MONEY_OK || nanos <= 0)
+		return cli_usage(cli, "rate '%s' is not a decimal number above 0 (USD per unit of %s)",
+		                 argv[first + 1], code);
+	if (sb_time_parse(bo.from, strlen(bo.from), 0, &from.from_ms) != SB_TIME_OK) {
+		sb_err pe;
+		sb_err_clear(&pe);
+		if (strstr(bo.from, "..") != NULL || sb_period_parse(bo.from, sb_now_ms(), &from, &pe) != SB_OK)
+			return cli_usage(cli, "--from '%s' is not a date (2026-11-01) or an RFC 3339 timestamp",
+			                 bo.from);
+	}
+	if (cli_open(cli, 0, &db) != SB_OK)
+		return cli_report(&cli->err);
+	if (sb_fx_set(db, code, nanos, from.from_ms, &cli->err) == SB_OK)
+		cli_info(cli, "fx rate: 1 %s = %s USD from %s", code, sb_money_format(nanos, 9, rate_text),
+		         sb_time_format(from.from_ms, when));
+	sb_db_close(db);
+	return cli_report(&cli->err);
+}
+
+const sb_command sb_billing_commands[] = {
+	{"lines", cmd_lines, 0,
+	 "--period P [--backend B] [--session S] [--batch N] [--format table|csv|json]",
+	 "List the billing lines as stored whose charge starts in the period, the\n"
+	 "superseded ones too (status 'superseded', with the batch that replaced\n"
+	 "them).  Amounts are in each line's currency; metered lines have none\n"
+	 "but vCPU and memory time (vcpu_ms, memory_mb_ms).\n"
+	 "\n"
+	 "  --period P    2026-11, 2026-11-29, FROM..TO, last-month, ... (required)\n"
+	 "  --backend B   only backend B\n"
+	 "  --session S   only session S\n"
+	 "  --batch N     only the lines batch N brought\n"
+	 "  --format F    table (default), csv or json (every column)\n"},
+	{"fx", cmd_fx, 0, "[--format table|csv|json]",
+	 "List the exchange rates: USD per unit of each currency, from when.\n"},
+	{"fx set", cmd_fx_set, CMD_WRITES, "CUR RATE --from DATE",
+	 "Store an exchange rate: RATE USD per unit of currency CUR (an ISO 4217\n"
+	 "code), in force from DATE (a date or timestamp, UTC) until a newer rate\n"
+	 "of CUR.  Reconciliation converts a non-USD billing line with the rate in\n"
+	 "force at its charge start; a line with none is left out and its backend\n"
+	 "gets status 'currency'.  A rate of the same currency and instant is\n"
+	 "replaced.\n"
+	 "\n"
+	 "  sbledger fx set EUR 1.08 --from 2026-11-01\n"},
+	{NULL, NULL, 0, NULL, NULL},
+};
