@@ -210,11 +210,18 @@ static char shown(char c)
 	return c >= 0x20 && c < 0x7f ? c : '?';
 }
 
-/* Hand out the rest of the buffer (its first SB_JARR_KEEP bytes) as a bad
- * record, the message being already in why, and stop reading. */
-static void structure_error(sb_jarr *ja, sb_jelem *out)
+/* Hand out the rest of the input (its first SB_JARR_KEEP bytes) as a bad
+ * record, the message being already in why, and stop reading.  Returns
+ * SB_OK, or the read function's error. */
+static int structure_error(sb_jarr *ja, sb_jelem *out, sb_err *e)
 {
-	size_t len = ja->end - ja->pos;
+	size_t len;
+
+	ja->in_elem = false;
+	while (!ja->at_eof && ja->end - ja->pos < SB_JARR_KEEP)
+		if (fill(ja, e) != SB_OK)
+			return e->code;
+	len = ja->end - ja->pos;
 
 	if (len > SB_JARR_KEEP)
 		len = SB_JARR_KEEP;
@@ -226,8 +233,8 @@ static void structure_error(sb_jarr *ja, sb_jelem *out)
 	out->next_line = ja->line;
 	out->too_long = false;
 	out->full_len = (int64_t)len;
-	ja->in_elem = false;
 	ja->st = ST_DONE;
+	return SB_OK;
 }
 
 /* Hand out the element ending before buf[end_at]. */
@@ -331,8 +338,7 @@ int sb_jarr_next(sb_jarr *ja, sb_jelem *out, bool *eof, sb_err *why, sb_err *e)
 				sb_fail(why, SB_EDATA, ja->member == NULL ?
 				        "expected a JSON array ('['), found '%c'" :
 				        "expected a JSON object ('{'), found '%c'", shown(c));
-				structure_error(ja, out);
-				return SB_OK;
+				return structure_error(ja, out, e);
 			}
 			break;
 		case ST_KEY:
@@ -341,8 +347,7 @@ int sb_jarr_next(sb_jarr *ja, sb_jelem *out, bool *eof, sb_err *why, sb_err *e)
 			if (c == '}') {
 				if (!ja->found) {
 					sb_fail(why, SB_EDATA, "the JSON object has no member \"%s\"", ja->member);
-					structure_error(ja, out);
-					return SB_OK;
+					return structure_error(ja, out, e);
 				}
 				ja->st = ST_TRAIL;
 			} else if (c == '"') {
@@ -351,8 +356,7 @@ int sb_jarr_next(sb_jarr *ja, sb_jelem *out, bool *eof, sb_err *why, sb_err *e)
 				ja->st = ST_KEY_STR;
 			} else {
 				sb_fail(why, SB_EDATA, "expected a member name, found '%c'", shown(c));
-				structure_error(ja, out);
-				return SB_OK;
+				return structure_error(ja, out, e);
 			}
 			break;
 		case ST_KEY_STR:
@@ -369,8 +373,7 @@ int sb_jarr_next(sb_jarr *ja, sb_jelem *out, bool *eof, sb_err *why, sb_err *e)
 				break;
 			if (c != ':') {
 				sb_fail(why, SB_EDATA, "expected ':' after a member name, found '%c'", shown(c));
-				structure_error(ja, out);
-				return SB_OK;
+				return structure_error(ja, out, e);
 			}
 			ja->st = ST_VALUE;
 			break;
@@ -380,8 +383,7 @@ int sb_jarr_next(sb_jarr *ja, sb_jelem *out, bool *eof, sb_err *why, sb_err *e)
 			if (!ja->found && key_matches(ja)) {
 				if (c != '[') {
 					sb_fail(why, SB_EDATA, "the member holding the array is not an array: found '%c'", shown(c));
-					structure_error(ja, out);
-					return SB_OK;
+					return structure_error(ja, out, e);
 				}
 				ja->found = ja->opened = true;
 				ja->st = ST_FIRST;
@@ -394,8 +396,7 @@ int sb_jarr_next(sb_jarr *ja, sb_jelem *out, bool *eof, sb_err *why, sb_err *e)
 			sc = value_byte(ja, c);
 			if (sc == SCAN_BAD) {
 				sb_fail(why, SB_EDATA, "bad JSON structure at '%c'", shown(c));
-				structure_error(ja, out);
-				return SB_OK;
+				return structure_error(ja, out, e);
 			}
 			if (sc == SCAN_END_BEFORE) {
 				ja->st = ST_MEMBER_AFTER;
@@ -412,14 +413,12 @@ int sb_jarr_next(sb_jarr *ja, sb_jelem *out, bool *eof, sb_err *why, sb_err *e)
 			} else if (c == '}') {
 				if (!ja->found) {
 					sb_fail(why, SB_EDATA, "the JSON object has no member \"%s\"", ja->member);
-					structure_error(ja, out);
-					return SB_OK;
+					return structure_error(ja, out, e);
 				}
 				ja->st = ST_TRAIL;
 			} else {
 				sb_fail(why, SB_EDATA, "expected ',' or '}' after a member, found '%c'", shown(c));
-				structure_error(ja, out);
-				return SB_OK;
+				return structure_error(ja, out, e);
 			}
 			break;
 		case ST_FIRST:
@@ -432,8 +431,7 @@ int sb_jarr_next(sb_jarr *ja, sb_jelem *out, bool *eof, sb_err *why, sb_err *e)
 			}
 			if (c == ']' || c == ',') {
 				sb_fail(why, SB_EDATA, "found '%c' where an element was expected", shown(c));
-				structure_error(ja, out);
-				return SB_OK;
+				return structure_error(ja, out, e);
 			}
 			ja->in_elem = true;
 			ja->elem_start = ja->pos;
@@ -447,8 +445,7 @@ int sb_jarr_next(sb_jarr *ja, sb_jelem *out, bool *eof, sb_err *why, sb_err *e)
 			sc = value_byte(ja, c);
 			if (sc == SCAN_BAD) {
 				sb_fail(why, SB_EDATA, "bad JSON structure at '%c' (brackets do not match)", shown(c));
-				structure_error(ja, out);
-				return SB_OK;
+				return structure_error(ja, out, e);
 			}
 			if (sc == SCAN_MORE)
 				break;
@@ -469,15 +466,13 @@ int sb_jarr_next(sb_jarr *ja, sb_jelem *out, bool *eof, sb_err *why, sb_err *e)
 				ja->st = ja->member != NULL ? ST_MEMBER_AFTER : ST_TRAIL;
 			} else {
 				sb_fail(why, SB_EDATA, "expected ',' or ']' after an element, found '%c'", shown(c));
-				structure_error(ja, out);
-				return SB_OK;
+				return structure_error(ja, out, e);
 			}
 			break;
 		case ST_TRAIL:
 			if (!space(c)) {
 				sb_fail(why, SB_EDATA, "text after the end of the JSON document, at '%c'", shown(c));
-				structure_error(ja, out);
-				return SB_OK;
+				return structure_error(ja, out, e);
 			}
 			break;
 		case ST_DONE:
