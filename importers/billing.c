@@ -199,7 +199,9 @@ int sb_field_missing(const sb_scope *s, const char *name, sb_err *why)
 	const char *key;
 	json_t *v;
 
-	if (s->obj == NULL || s->path[0] != '\0')
+	if (s->obj == NULL)
+		return sb_fail(why, SB_EDATA, "%s is empty (required)", name);
+	if (s->path[0] != '\0')
 		return sb_fail(why, SB_EDATA, "%s%s is missing (required)", s->path, name);
 	json_object_foreach(s->obj, key, v) {
 		int w;
