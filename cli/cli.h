@@ -44,6 +44,7 @@ extern const sb_command sb_import_commands[];
 extern const sb_command sb_rates_commands[];
 extern const sb_command sb_report_commands[];
 extern const sb_command sb_reconcile_commands[];
+extern const sb_command sb_invoice_commands[];
 extern const sb_command sb_billing_commands[];
 
 /* Open the ledger for the running command (write lock when it writes);

@@ -1,0 +1,368 @@
+/* cmd_invoice.c: invoice, export focus. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "cli/cli.h"
+#include "cli/out.h"
+#include "ledger/money.h"
+#include "ledger/period.h"
+#include "ledger/timefmt.h"
+#include "reconcile/export_focus.h"
+#include "reconcile/html.h"
+#include "reconcile/invoice.h"
+
+/* Options of invoice and export focus. */
+typedef struct invoice_cli {
+	sb_format fmt;            /* --format */
+	bool has_period;          /* --period given */
+	sb_invoice_opts o;        /* what to invoice */
+	bool finalize;            /* --finalize */
+} invoice_cli;
+
+/* Handle one option. */
+static int on_invoice_opt(sb_cli *cli, void *ctx, int val, const char *arg)
+{
+	invoice_cli *ic = ctx;
+
+	switch (val) {
+	case 'f':
+		return cli_format(cli, arg, 1u << FMT_TABLE | 1u << FMT_CSV | 1u << FMT_JSON | 1u << FMT_HTML, &ic->fmt);
+	case 'p':
+		ic->has_period = true;
+		return cli_period(cli, arg, &ic->o.period);
+	case 'b':
+		if (strncmp(arg, "tag:", 4) != 0 || arg[4] == '\0')
+			return cli_usage(cli, "--by '%s' is not tag:NAME (invoices go to the values of a tag, e.g. tag:customer)", arg);
+		if (strlen(arg + 4) > 128)
+			return cli_usage(cli, "--by: the tag name is longer than 128 bytes");
+		ic->o.tag = arg + 4;
+		return 0;
+	case 'c':
+		if (arg[0] == '\0')
+			return cli_usage(cli, "--customer needs a value");
+		ic->o.customer = arg;
+		return 0;
+	case 'B':
+		if (strcmp(arg, "computed") == 0)
+			ic->o.basis = SB_BASIS_COMPUTED;
+		else if (strcmp(arg, "billed") == 0)
+			ic->o.basis = SB_BASIS_BILLED;
+		else
+			return cli_usage(cli, "--basis '%s' is not one of computed, billed", arg);
+		return 0;
+	case 'F':
+		ic->finalize = true;
+		return 0;
+	default:
+		return SB_EUSAGE;
+	}
+}
+
+static const struct option invoice_options[] = {
+	{"format", required_argument, NULL, 'f'},
+	{"period", required_argument, NULL, 'p'},
+	{"by", required_argument, NULL, 'b'},
+	{"customer", required_argument, NULL, 'c'},
+	{"basis", required_argument, NULL, 'B'},
+	{"finalize", no_argument, NULL, 'F'},
+	{NULL, 0, NULL, 0},
+};
+
+/* Money with 2 decimals into buf. */
+static const char *cents(int64_t nanos, char buf[SB_MONEY_BUFSZ])
+{
+	return sb_money_format(nanos, 2, buf);
+}
+
+/* Minutes x 1000 with 3 decimals into buf. */
+static const char *minutes3(int64_t milli, char buf[SB_MONEY_BUFSZ])
+{
+	return sb_money_format(milli * 1000000, 3, buf);
+}
+
+/* The quantity of a line as the table shows it. */
+static void line_quantity(const sb_invoice_line *l, char *buf, size_t size)
+{
+	char m[SB_MONEY_BUFSZ];
+
+	if (l->kind == SB_INV_COMPUTE)
+		snprintf(buf, size, "%s", minutes3(l->quantity_milli, m));
+	else
+		snprintf(buf, size, "%lld in / %lld out", (long long)l->input_tokens, (long long)l->output_tokens);
+}
+
+/* The rate of a line as the table shows it. */
+static void line_rate(const sb_invoice_line *l, char *buf, size_t size)
+{
+	char a[SB_MONEY_BUFSZ], b[SB_MONEY_BUFSZ];
+
+	if (l->kind == SB_INV_COMPUTE)
+		snprintf(buf, size, "%s", l->has_rate ? strcat(sb_money_format(l->rate_nanos, 6, a), "/min") : "");
+	else if (l->input_per_m_nanos != 0 || l->output_per_m_nanos != 0)
+		snprintf(buf, size, "%s + %s /M", sb_money_format(l->input_per_m_nanos, 2, a),
+		         sb_money_format(l->output_per_m_nanos, 2, b));
+	else
+		buf[0] = '\0';
+}
+
+/* Lines as an aligned table on stdout, ending with a total row. */
+static void table_lines(const sb_invoice_line *lines, size_t n, const char *total_label, int64_t total)
+{
+	size_t w[5] = {11, 8, 7, 4, 6};
+	char q[80], r[80], a[SB_MONEY_BUFSZ];
+
+	for (size_t k = 0; k < n; k++) {
+		size_t len;
+		line_quantity(&lines[k], q, sizeof q);
+		line_rate(&lines[k], r, sizeof r);
+		if ((len = strlen(lines[k].description)) > w[0])
+			w[0] = len;
+		if ((len = strlen(q)) > w[1])
+			w[1] = len;
+		if ((len = strlen(r)) > w[3])
+			w[3] = len;
+		if ((len = strlen(cents(lines[k].amount_nanos, a))) > w[4])
+			w[4] = len;
+	}
+	if (strlen(total_label) > w[0])
+		w[0] = strlen(total_label);
+	printf("  %-*s  %*s  %-*s  %*s  %*s\n", (int)w[0], "description", (int)w[1], "quantity", (int)w[2], "unit",
+	       (int)w[3], "rate", (int)w[4], "amount");
+	for (size_t k = 0; k < n; k++) {
+		line_quantity(&lines[k], q, sizeof q);
+		line_rate(&lines[k], r, sizeof r);
+		printf("  %-*s  %*s  %-*s  %*s  %*s\n", (int)w[0], lines[k].description, (int)w[1], q, (int)w[2],
+		       lines[k].kind == SB_INV_COMPUTE ? "minutes" : "tokens", (int)w[3], r, (int)w[4],
+		       cents(lines[k].amount_nanos, a));
+	}
+	printf("  %-*s  %*s\n", (int)(w[0] + w[1] + w[2] + w[3] + 6), total_label, (int)w[4], cents(total, a));
+}
+
+/* The invoices as text on stdout. */
+static void print_table(const sb_invoice_set *set)
+{
+	char name[96], from[SB_TIME_BUFSZ], to[SB_TIME_BUFSZ], made[SB_TIME_BUFSZ];
+	char label[64];
+
+	sb_period_name(&set->period, name);
+	for (size_t i = 0; i < set->n_invoices; i++) {
+		const sb_invoice *inv = &set->invoices[i];
+		if (i > 0)
+			putchar('\n');
+		printf("Invoice %s\n", inv->number != NULL ? inv->number : "(draft, not finalized)");
+		printf("  customer  %s (tag %s)\n", inv->customer, set->tag);
+		printf("  period    %s (%s to %s)\n", name, sb_time_format(set->period.from_ms, from),
+		       sb_time_format(set->period.to_ms, to));
+		printf("  basis     %s\n", sb_basis_name(inv->basis));
+		if (inv->number != NULL)
+			printf("  finalized %s\n", sb_time_format(inv->created_ms, made));
+		putchar('\n');
+		snprintf(label, sizeof label, "total %s", inv->currency);
+		table_lines(inv->lines, inv->n_lines, label, inv->total_nanos);
+		for (size_t k = 0; k < inv->n_notes; k++)
+			printf("  note: %s\n", inv->notes[k]);
+		if (inv->adjust != NULL) {
+			printf("\n  adjustments since it was finalized (%zu late run%s; the invoice is unchanged):\n",
+			       inv->adjust->n_late_runs, inv->adjust->n_late_runs == 1 ? "" : "s");
+			table_lines(inv->adjust->lines, inv->adjust->n_lines, "adjustment total", inv->adjust->total_nanos);
+			for (size_t k = 0; k < inv->adjust->n_late_runs; k++)
+				printf("  late run: %s\n", inv->adjust->late_runs[k]);
+		}
+	}
+	for (size_t k = 0; k < set->n_notes; k++)
+		printf("%snote: %s\n", k == 0 && set->n_invoices > 0 ? "\n" : "", set->notes[k]);
+}
+
+/* One CSV row of an invoice: the invoice's columns, then the line's. */
+static void csv_row(const sb_invoice_set *set, const sb_invoice *inv, const char *kind,
+                    const sb_invoice_line *l, int64_t amount)
+{
+	char from[SB_TIME_BUFSZ], to[SB_TIME_BUFSZ], buf[SB_MONEY_BUFSZ];
+
+	sb_csv_field(stdout, inv->number != NULL ? inv->number : "");
+	putchar(',');
+	sb_csv_field(stdout, inv->customer);
+	printf(",%s,%s,%s,%s,%s,", sb_time_format(set->period.from_ms, from), sb_time_format(set->period.to_ms, to),
+	       sb_basis_name(inv->basis), inv->currency, kind);
+	if (l != NULL) {
+		sb_csv_field(stdout, l->description);
+		putchar(',');
+		sb_csv_field(stdout, l->backend != NULL ? l->backend : "");
+		putchar(',');
+		sb_csv_field(stdout, l->model != NULL ? l->model : "");
+		if (l->kind == SB_INV_COMPUTE) {
+			printf(",%s,minutes,", minutes3(l->quantity_milli, buf));
+			if (l->has_rate)
+				fputs(sb_money_format(l->rate_nanos, 9, buf), stdout);
+			fputs(",,,", stdout);
+		} else {
+			printf(",,tokens,,%lld,%lld,", (long long)l->input_tokens, (long long)l->output_tokens);
+		}
+	} else {
+		fputs(",,,,,,,,", stdout);
+	}
+	printf("%s\n", cents(amount, buf));
+}
+
+/* The invoices as CSV: one row per line, a total row per invoice, and
+ * adjustment rows after it. */
+static void print_csv(const sb_invoice_set *set)
+{
+	puts("number,customer,period_from,period_to,basis,currency,kind,description,backend,model,"
+	     "quantity,unit,rate,input_tokens,output_tokens,amount");
+	for (size_t i = 0; i < set->n_invoices; i++) {
+		const sb_invoice *inv = &set->invoices[i];
+		for (size_t k = 0; k < inv->n_lines; k++)
+			csv_row(set, inv, inv->lines[k].kind == SB_INV_COMPUTE ? "compute" : "tokens", &inv->lines[k],
+			        inv->lines[k].amount_nanos);
+		csv_row(set, inv, "total", NULL, inv->total_nanos);
+		if (inv->adjust != NULL) {
+			for (size_t k = 0; k < inv->adjust->n_lines; k++)
+				csv_row(set, inv, "adjustment", &inv->adjust->lines[k], inv->adjust->lines[k].amount_nanos);
+			csv_row(set, inv, "adjustment_total", NULL, inv->adjust->total_nanos);
+		}
+	}
+}
+
+/* Notes and adjustments on stderr, for the formats that have no room
+ * for them (csv, json). */
+static void warn_notes(const sb_invoice_set *set)
+{
+	char buf[SB_MONEY_BUFSZ];
+
+	for (size_t i = 0; i < set->n_invoices; i++) {
+		const sb_invoice *inv = &set->invoices[i];
+		for (size_t k = 0; k < inv->n_notes; k++)
+			cli_warn("note: %s: %s", inv->customer, inv->notes[k]);
+		if (inv->adjust != NULL)
+			cli_warn("%s: %zu run%s arrived after it was finalized; adjustment %s %s (the invoice is unchanged)",
+			         inv->number, inv->adjust->n_late_runs, inv->adjust->n_late_runs == 1 ? "" : "s",
+			         cents(inv->adjust->total_nanos, buf), inv->currency);
+	}
+	for (size_t k = 0; k < set->n_notes; k++)
+		cli_warn("note: %s", set->notes[k]);
+}
+
+/* invoice: one invoice per tag value. */
+static int cmd_invoice(sb_cli *cli, int argc, char **argv)
+{
+	invoice_cli ic;
+	sb_invoice_set *set = NULL;
+	sb_db *db = NULL;
+	int first = 0, rc;
+
+	memset(&ic, 0, sizeof ic);
+	ic.fmt = FMT_TABLE;
+	ic.o.basis = SB_BASIS_COMPUTED;
+	if ((rc = cli_getopt(cli, argc, argv, invoice_options, on_invoice_opt, &ic, &first)) != 0)
+		return rc;
+	if (first < argc)
+		return cli_usage(cli, "unexpected argument '%s'", argv[first]);
+	if (!ic.has_period)
+		return cli_usage(cli, "--period is required (2026-11, last-month, FROM..TO, ...)");
+	if (ic.o.tag == NULL)
+		return cli_usage(cli, "--by tag:NAME is required (e.g. --by tag:customer)");
+	if (cli_open(cli, ic.finalize ? SB_DB_WRITE : 0, &db) != SB_OK)
+		return cli_report(&cli->err);
+	if (ic.finalize)
+		rc = sb_invoice_finalize(db, &ic.o, &set, &cli->err);
+	else
+		rc = sb_invoice_build(db, &ic.o, &set, &cli->err);
+	if (rc != SB_OK) {
+		sb_db_close(db);
+		return cli_report(&cli->err);
+	}
+	for (size_t i = 0; i < set->n_invoices; i++)
+		if (set->invoices[i].number != NULL && set->invoices[i].basis != ic.o.basis)
+			cli_warn("%s was finalized on a %s basis and is shown as stored", set->invoices[i].number,
+			         sb_basis_name(set->invoices[i].basis));
+	if (set->n_invoices == 0) {
+		char name[96];
+		cli_warn("no runs in %s: no invoices", sb_period_name(&ic.o.period, name));
+	}
+	switch (ic.fmt) {
+	case FMT_JSON: {
+		json_t *root = sb_invoice_json(set);
+		char *text = json_dumps(root, JSON_INDENT(1));
+		if (text != NULL)
+			puts(text);
+		free(text);
+		json_decref(root);
+		warn_notes(set);
+		break;
+	}
+	case FMT_CSV:
+		print_csv(set);
+		warn_notes(set);
+		break;
+	case FMT_HTML:
+		sb_html_invoices(stdout, set, &cli->err);
+		break;
+	default:
+		print_table(set);
+		break;
+	}
+	if (ic.finalize && cli->err.code == SB_OK)
+		for (size_t i = 0; i < set->n_invoices; i++)
+			cli_warn("finalized %s ('%s')", set->invoices[i].number, set->invoices[i].customer);
+	sb_invoice_set_free(set);
+	sb_db_close(db);
+	return cli_report(&cli->err);
+}
+
+/* export focus: the runs of a period as FOCUS 1.2 CSV. */
+static int cmd_export_focus(sb_cli *cli, int argc, char **argv)
+{
+	invoice_cli ic;
+	sb_db *db = NULL;
+	int first = 0, rc;
+
+	memset(&ic, 0, sizeof ic);
+	ic.fmt = FMT_CSV;
+	if ((rc = cli_getopt(cli, argc, argv, invoice_options, on_invoice_opt, &ic, &first)) != 0)
+		return rc;
+	if (first < argc)
+		return cli_usage(cli, "unexpected argument '%s'", argv[first]);
+	if (!ic.has_period)
+		return cli_usage(cli, "--period is required (2026-11, last-month, FROM..TO, ...)");
+	if (ic.fmt != FMT_CSV)
+		return cli_usage(cli, "export focus writes CSV only");
+	if (ic.o.tag != NULL || ic.o.customer != NULL || ic.finalize || ic.o.basis != SB_BASIS_COMPUTED)
+		return cli_usage(cli, "export focus takes --period only");
+	if (cli_open(cli, 0, &db) != SB_OK)
+		return cli_report(&cli->err);
+	sb_export_focus(db, &ic.o.period, stdout, &cli->err);
+	sb_db_close(db);
+	return cli_report(&cli->err);
+}
+
+const sb_command sb_invoice_commands[] = {
+	{"invoice", cmd_invoice, 0,
+	 "--period P --by tag:NAME [--customer VALUE] [--basis computed|billed] [--finalize] [--format table|csv|json|html]",
+	 "One invoice per value of tag NAME (runs without it: '(untagged)'): a line\n"
+	 "per backend (exec minutes, 3 decimals; the amount) and per model (input\n"
+	 "and output tokens; the amount from the model price table).  Each line is\n"
+	 "rounded half to even to the cent; the total is the sum of the lines.\n"
+	 "  --basis computed  charge the runs' computed_cost_usd (default)\n"
+	 "  --basis billed    charge what providers billed: per session where their\n"
+	 "                    lines name sessions, else the backend's billed total\n"
+	 "                    allocated by computed cost (largest remainder, to the cent)\n"
+	 "  --customer VALUE  only this customer's invoice\n"
+	 "  --finalize        store the invoices under numbers (INV-2026-11-acme-001);\n"
+	 "                    a finalized invoice is reprinted as stored, never\n"
+	 "                    recomputed; finalizing it again is refused; runs that\n"
+	 "                    arrive later are shown as its adjustments\n"
+	 "Exit 65 for a customer no run has, a model with no price, or a refused\n"
+	 "finalize.  See docs/reports.md.\n"},
+	{"export focus", cmd_export_focus, 0, "--period P",
+	 "The runs started in period P as FOCUS 1.2 CSV on stdout, one row per\n"
+	 "session and UTC day: ListCost and EffectiveCost the computed cost,\n"
+	 "BilledCost the runs' own billed cost where known else the computed, with\n"
+	 "x_BilledBasis saying which (billed, computed, mixed); ConsumedQuantity in\n"
+	 "exec minutes; Tags the runs' tags.  'import billing --format focus' reads\n"
+	 "it back.  See docs/reports.md.\n"},
+	{NULL, NULL, 0, NULL, NULL},
+};

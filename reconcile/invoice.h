@@ -1,0 +1,145 @@
+/* invoice.h: invoices per customer (DESIGN.md section 7, sbledger invoice).
+ *
+ * A customer is the value of one tag (--by tag:NAME); runs without the tag
+ * are the customer "(untagged)".  An invoice has a compute line per
+ * backend (exec minutes, the amount) and a token line per model (input
+ * and output tokens, the amount from the model price table), sorted by
+ * backend then model; each line's amount is rounded half to even to the
+ * cent, and the total is the sum of the lines.
+ *
+ * Basis computed charges the runs' computed_cost_usd.  Basis billed
+ * charges what providers billed: per session where the provider's lines
+ * name sessions (a session shared by customers is split by their computed
+ * cost), each run's own billed_cost_usd where it fills a gap, and the rest
+ * of the backend's billed total (account-level lines) allocated to the
+ * backend's customers in proportion to their computed cost, to the cent,
+ * by largest remainder.  Notes say where that took a decision.
+ *
+ * Finalizing stores an invoice under a number that never repeats
+ * (INV-2026-11-acme-001); a finalized invoice is reprinted from storage,
+ * never recomputed, and what changed since (late runs, late bills) is
+ * reported beside it as an adjustment.
+ *
+ * Ownership: sb_invoice_build and sb_invoice_finalize allocate the set;
+ * the caller frees it with sb_invoice_set_free, which frees every string
+ * and array inside.  Nothing here prints.
+ */
+#ifndef SB_INVOICE_H
+#define SB_INVOICE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "ledger/db.h"
+#include "ledger/period.h"
+
+/* What an invoice charges. */
+typedef enum {
+	SB_BASIS_COMPUTED,   /* the runs' computed_cost_usd */
+	SB_BASIS_BILLED      /* what the providers billed */
+} sb_basis;
+
+/* Kinds of invoice line. */
+typedef enum {
+	SB_INV_COMPUTE,      /* sandbox minutes of one backend */
+	SB_INV_TOKENS        /* tokens of one model */
+} sb_inv_kind;
+
+typedef struct sb_invoice_line {
+	sb_inv_kind kind;             /* compute or tokens */
+	char *description;            /* "Sandbox compute: e2b", "Tokens: gpt-5.6-terra" */
+	char *backend;                /* compute: backend id; NULL on token lines */
+	char *model;                  /* tokens: model; NULL on compute lines */
+	int64_t runs;                 /* runs behind the line (0 when read from storage) */
+	int64_t exec_ms;              /* compute: exec milliseconds (0 when read from storage) */
+	int64_t computed_nanos;       /* compute: the runs' computed_cost_usd (0 when read from storage) */
+	int64_t quantity_milli;       /* compute: exec minutes x 1000, rounded half to even */
+	bool has_rate;                /* compute: rate_nanos is known (there are minutes) */
+	int64_t rate_nanos;           /* compute: amount per exec minute, before the cent rounding */
+	int64_t input_tokens;         /* tokens: input tokens */
+	int64_t output_tokens;        /* tokens: output tokens */
+	int64_t input_per_m_nanos;    /* tokens: price of a million input tokens */
+	int64_t output_per_m_nanos;   /* tokens: price of a million output tokens */
+	int64_t amount_nanos;         /* whole cents, in nanodollars */
+} sb_invoice_line;
+
+/* What changed for a finalized invoice since it was stored: a fresh
+ * computation on the same basis minus the stored lines. */
+typedef struct sb_invoice_adjust {
+	sb_invoice_line *lines;       /* the lines that differ: quantities and amounts as deltas */
+	size_t n_lines;
+	int64_t total_nanos;          /* the sum of their amounts */
+	char **late_runs;             /* run ids of the period and customer it did not charge */
+	size_t n_late_runs;
+} sb_invoice_adjust;
+
+typedef struct sb_invoice {
+	char *customer;               /* the tag value, or "(untagged)" */
+	char *number;                 /* the invoice number, NULL for a draft */
+	sb_basis basis;               /* what it charges */
+	char currency[4];             /* "USD" */
+	int64_t created_ms;           /* finalized: when; 0 for a draft */
+	sb_invoice_line *lines;       /* compute lines by backend, then token lines by model */
+	size_t n_lines;
+	int64_t total_nanos;          /* sum of the lines' amounts */
+	int64_t runs;                 /* runs charged */
+	char **notes;                 /* what the invoice says besides its lines */
+	size_t n_notes;
+	sb_invoice_adjust *adjust;    /* finalized: what changed since, NULL when nothing did */
+} sb_invoice;
+
+typedef struct sb_invoice_set {
+	sb_period period;             /* the period invoiced */
+	char tag[129];                /* the tag name */
+	sb_basis basis;               /* the basis asked for (a finalized invoice keeps its own) */
+	sb_invoice *invoices;         /* by customer */
+	size_t n_invoices;
+	char **notes;                 /* about no invoice in particular (amounts billed to no customer) */
+	size_t n_notes;
+	int64_t made_ms;              /* when the set was made */
+} sb_invoice_set;
+
+typedef struct sb_invoice_opts {
+	sb_period period;             /* --period */
+	const char *tag;              /* the tag name of --by tag:NAME */
+	const char *customer;         /* --customer, or NULL for every customer */
+	sb_basis basis;               /* --basis */
+} sb_invoice_opts;
+
+/* The basis's name: "computed" or "billed". */
+const char *sb_basis_name(sb_basis basis);
+
+/* Build the invoices of the period: finalized ones as stored (with their
+ * adjustments), the others computed now.  A customer given in opts that no
+ * run has ever had as its tag value is SB_EDATA (the message lists values
+ * that exist); a known customer with no runs in the period gets an empty
+ * invoice.  A token line whose model has no price is SB_EDATA naming the
+ * model (it is never priced as zero).  The caller owns *out. */
+int sb_invoice_build(sb_db *db, const sb_invoice_opts *opts, sb_invoice_set **out, sb_err *e);
+
+/* Finalize the invoices of opts (one customer, or every customer with runs
+ * in the period) in one transaction: refused (SB_EDATA, nothing stored)
+ * when any of them is already finalized for this period or one
+ * overlapping it, or when there is nothing to invoice.  Numbers are
+ * INV-PERIOD-CUSTOMER-NNN, NNN one more than the highest ever given to
+ * that prefix.  On success *out is the set as stored (read back); the
+ * caller owns it.  db must have been opened with SB_DB_WRITE. */
+int sb_invoice_finalize(sb_db *db, const sb_invoice_opts *opts, sb_invoice_set **out, sb_err *e);
+
+/* Free set and everything in it; NULL is allowed. */
+void sb_invoice_set_free(sb_invoice_set *set);
+
+/* The set as the JSON of DESIGN.md section 7; a finalized invoice also
+ * has "adjustments" (null, or {"late_runs", "lines", "total"}).  New
+ * reference. */
+json_t *sb_invoice_json(const sb_invoice_set *set);
+
+/* The slug of text for an invoice number: ASCII letters and digits kept
+ * (letters lower-cased), every other run of bytes one '-', no '-' at
+ * either end, at most 40 bytes; "x" when nothing is left.  Writes buf. */
+char *sb_invoice_slug(const char *text, bool keep_dots, char buf[64]);
+
+#endif

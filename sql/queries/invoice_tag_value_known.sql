@@ -1,0 +1,2 @@
+-- Whether some run, in any period, has tag :name = :value.
+SELECT COUNT(*) FROM run_tag WHERE name = :name AND value = :value;
