@@ -46,6 +46,8 @@ extern const sb_command sb_report_commands[];
 extern const sb_command sb_reconcile_commands[];
 extern const sb_command sb_invoice_commands[];
 extern const sb_command sb_billing_commands[];
+extern const sb_command sb_fetch_commands[];
+extern const sb_command sb_nightly_commands[];
 
 /* Open the ledger for the running command (write lock when it writes);
  * returns SB_OK or the exit status after recording the error. */

@@ -22,7 +22,8 @@
 
 static const sb_command *const groups[] = {
 	sb_ledger_commands, sb_import_commands, sb_rates_commands, sb_report_commands,
-	sb_reconcile_commands, sb_billing_commands, sb_invoice_commands,
+	sb_reconcile_commands, sb_billing_commands, sb_fetch_commands, sb_nightly_commands,
+	sb_invoice_commands,
 };
 
 void cli_warn(const char *fmt, ...)

@@ -1,0 +1,27 @@
+/* fetch.h: the command-line side of fetching from provider APIs, shared by
+ * 'fetch ...' and 'nightly'. */
+#ifndef SB_CLI_FETCH_H
+#define SB_CLI_FETCH_H
+
+#include <stdbool.h>
+
+#include "cli/cli.h"
+#include "importers/provider.h"
+
+/* How fetches print. */
+typedef struct cli_fetch {
+	sb_cli *cli;            /* the running command */
+	bool verbose;           /* --verbose: trace requests and statuses on stderr */
+	long shown;             /* rejected records printed for the current fetch */
+} cli_fetch;
+
+/* Wire the events of o (retries, trace, rejects) to print through cf on
+ * stderr.  cf must outlive the fetches. */
+void cli_fetch_events(cli_fetch *cf, sb_fetch_opts *o);
+
+/* Fetch ep of p into db with o, print what it did (a line on stdout unless
+ * --quiet, the error on stderr) and return its exit status. */
+int cli_fetch_run(cli_fetch *cf, sb_db *db, const sb_provider *p, const sb_endpoint *ep,
+                  const sb_fetch_opts *o);
+
+#endif
