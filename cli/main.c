@@ -296,8 +296,11 @@ int main(int argc, char **argv)
 	cli.stderr_tty = isatty(STDERR_FILENO) != 0;
 
 	status = global_options(&cli, &argc, argv);
-	if (status != 0)
+	if (status != 0) {
+		if (status < 0)
+			status = 0;   /* --help or --version was answered */
 		goto out;
+	}
 	if (argc < 2) {
 		print_commands(stderr);
 		status = SB_EUSAGE;
