@@ -375,7 +375,8 @@ static const char focus_v2[] =
 	"ServiceProviderName,ChargeCategory,BilledCost,BillingCurrency,ChargePeriodStart,ChargePeriodEnd\r\n"
 	"Vercel,Usage,1.00,USD,2026-11-02T00:00:00Z,2026-11-03T00:00:00Z\r\n"
 	"Vercel,Tax,0.12,USD,2026-11-02T00:00:00Z,2026-11-03T00:00:00Z\r\n"
-	"Vercel,Usage,2.40,USD,2026-11-03T00:00:00Z,2026-11-04T00:00:00Z\r\n";
+	"Vercel,Usage,2.40,USD,2026-11-03T00:00:00Z,2026-11-04T00:00:00Z\r\n"
+	"Runloop,Usage,5.50,USD,2026-11-02T00:00:00Z,2026-11-03T00:00:00Z\r\n";
 
 static void test_supersede_focus(void **state)
 {
@@ -397,12 +398,13 @@ static void test_supersede_focus(void **state)
 	/* without --supersede the reissue adds its changed lines beside the old */
 	rc = import(c, "focus", v2, NULL, &r, &e);
 	assert_sb_ok(&e, rc);
-	assert_int_equal(r.batch.accepted, 2);
+	assert_int_equal(r.batch.accepted, 3);
 	assert_int_equal(r.batch.duplicates, 1);
-	assert_int_equal(live_count(c, "focus"), 7);
+	assert_int_equal(live_count(c, "focus"), 8);
 
-	/* with it: vercel's lines of Nov 2-4 from earlier batches are
-	 * superseded; Nov 5 (outside the span) and runloop stay */
+	/* with it: vercel's lines of Nov 2-4 and runloop's of Nov 2 from
+	 * earlier batches are superseded; vercel's Nov 5 (outside the span)
+	 * stays */
 	{
 		sb_import_opts o;
 		memset(&o, 0, sizeof o);
@@ -411,17 +413,17 @@ static void test_supersede_focus(void **state)
 		rc = import(c, "focus", v2, &o, &r, &e);
 	}
 	assert_sb_ok(&e, rc);
-	assert_int_equal(r.batch.accepted, 3);
-	assert_int_equal(r.superseded, 5);
+	assert_int_equal(r.batch.accepted, 4);
+	assert_int_equal(r.superseded, 7);
 	assert_int_equal(live_count(c, "focus"), 5);
-	/* v2's 1.00 + 0.12 + 2.40, runloop 5.00, Nov 5 3.00 */
-	assert_int_equal(live_sum(c, "focus"), 11520000000);
+	/* v2's 1.00 + 0.12 + 2.40 + 5.50, and Nov 5's 3.00 */
+	assert_int_equal(live_sum(c, "focus"), 12020000000);
 	/* exactly one live copy of each charge */
 	assert_int_equal(support_i64(c->db, "SELECT COUNT(*) FROM (SELECT backend, start_ms, category FROM billing_line "
 	                                    "WHERE superseded_by IS NULL GROUP BY backend, start_ms, category "
 	                                    "HAVING COUNT(*) > 1)"), 0);
 	assert_int_equal(support_i64(c->db, "SELECT COUNT(*) FROM billing_line WHERE superseded_by = %lld",
-	                             (long long)r.batch.id), 5);
+	                             (long long)r.batch.id), 7);
 	assert_int_equal(support_i64(c->db, "SELECT COUNT(*) FROM billing_line WHERE backend = 'runloop' "
 	                                    "AND superseded_by IS NULL"), 1);
 	free(v1);
