@@ -1,2 +1,0 @@
--- Every exchange rate, by currency, newest first.
-SELECT currency, effective_ms, usd_nanos FROM fx_rate ORDER BY currency, effective_ms DESC;
