@@ -159,8 +159,8 @@ static void print_billing_result(sb_cli *cli, const char *path, const sb_import_
 	if (b->skipped > 0)
 		snprintf(skipped, sizeof skipped, ", %lld skipped", (long long)b->skipped);
 	if (supersede)
-		snprintf(superseded, sizeof superseded, ", %lld earlier lines superseded",
-		         (long long)r->superseded);
+		snprintf(superseded, sizeof superseded, ", %lld earlier %s superseded",
+		         (long long)r->superseded, r->superseded == 1 ? "line" : "lines");
 	cli_info(cli, "batch %lld: %s: %lld accepted, %lld duplicates, %lld rejected%s%s%s",
 	         (long long)b->id, path, (long long)b->accepted, (long long)b->duplicates,
 	         (long long)b->rejected, skipped, superseded,

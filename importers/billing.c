@@ -172,6 +172,8 @@ void sb_field_get(const sb_scope *s, const char *name, sb_field *f)
 		f->present = true;
 		if (json_is_null(v))
 			return;
+		if (json_is_string(v) && json_string_length(v) == 0)
+			return;
 		f->null = false;
 		f->json = v;
 		if (json_is_string(v)) {
@@ -184,7 +186,7 @@ void sb_field_get(const sb_scope *s, const char *name, sb_field *f)
 		int col = sb_csv_column(s->csv, name);
 		const sb_csv_field *cell = sb_csv_cell(s->row, col);
 		f->present = col >= 0;
-		if (cell == NULL || cell->text == NULL)
+		if (cell == NULL || cell->text == NULL || cell->len == 0)
 			return;
 		f->null = false;
 		f->text = cell->text;

@@ -114,7 +114,7 @@ const char *sb_bill_dump(sb_bill_parser *p, json_t *v);
 /* One field of a record. */
 typedef struct sb_field {
 	bool present;     /* the member or column exists */
-	bool null;        /* absent, JSON null, or an empty unquoted CSV cell */
+	bool null;        /* absent, JSON null, an empty CSV cell or an empty string */
 	const char *text; /* the text of a string or CSV cell, else NULL */
 	size_t len;       /* its length */
 	json_t *json;     /* JSON: the value (borrowed), else NULL */
