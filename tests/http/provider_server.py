@@ -1,0 +1,218 @@
+#!/usr/bin/env python3
+"""provider_server.py: a small HTTP server on 127.0.0.1 that plays the
+provider APIs of DESIGN.md section 8 for the tests (tests/http/run.sh).
+
+    provider_server.py --port-file FILE --key KEY --log FILE
+                       [--fixtures DIR] [--tls CERT KEYFILE]
+
+It listens on a free port (written to --port-file once it listens) and
+answers GET requests whose first path segment picks a scenario, so that a
+test chooses one with --base-url http://127.0.0.1:PORT/SCENARIO:
+
+    ok         correct responses (catalog, usage, FOCUS JSON Lines)
+    paged      the charges in pages of 2 lines, Link: <...>; rel="next"
+    gzip       the charges gzip-compressed (when the client offers gzip)
+    retry429   429 with Retry-After: 1 on the first request, then as ok
+    retry503   503 on the first request, then as ok
+    s503       503 always
+    s401       401 with a JSON error
+    s402       402 (account suspended)
+    s403       403
+    echo401    401 whose body echoes the Authorization header back
+    cut        a 200 whose body stops mid-line (Content-Length promised more)
+    cutclose   a 200 without Content-Length, closed after half a line
+    shape      a 200 with JSON of the wrong shape for the endpoint
+    slow       waits 5 s before answering
+    big        a 200 of 3 MB of valid JSON Lines
+    empty      a 200 with an empty body
+    offsite    a Link to another host on the first page
+
+A scenario may carry a suffix after a dot (retry429.t7) so that each test
+has its own request counter.  Every request must carry
+"Authorization: Bearer KEY", else 401.  The log gets one line per request:
+scenario, path, query and whether the key matched, never the key.
+"""
+import argparse
+import gzip
+import json
+import os
+import ssl
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import urlsplit, parse_qs
+
+COUNTS = {}
+LOCK = threading.Lock()
+
+CATALOG = [
+    {"id": "small", "vcpu": 2, "ram_gb": 4, "disk_gb": 20, "price_per_hour": 0.04},
+    {"id": "medium", "vcpu": 4, "ram_gb": 8, "disk_gb": 40, "price_per_hour": 0.08},
+    {"id": "large", "vcpu": 8, "ram_gb": 16, "disk_gb": 80, "price_per_hour": 0.16},
+]
+USAGE = {"initial_month": "2026-01",
+         "months": [{"period": "2026-10", "total_cost": 90210},
+                    {"period": "2026-11", "total_cost": 41877}]}
+
+
+def focus_lines(args):
+    """The Vercel charges: FOCUS records, one JSON object per line."""
+    path = os.path.join(args.fixtures, "vercel-charges.jsonl")
+    with open(path, "rb") as f:
+        return [l for l in f.read().split(b"\n") if l.strip()]
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "fake-provider/1"
+
+    def log_message(self, fmt, *a):  # no stderr noise; requests go to --log
+        pass
+
+    def record(self, scenario, path, query, auth):
+        with LOCK, open(self.server.args.log, "a") as f:
+            f.write("%s %s %s auth=%s\n" % (scenario, path, query or "-", auth))
+
+    def send(self, status, body, ctype="application/json", headers=()):
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        for k, v in headers:
+            self.send_header(k, v)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self):
+        args = self.server.args
+        url = urlsplit(self.path)
+        parts = url.path.split("/", 2)
+        scenario_id = parts[1] if len(parts) > 1 else ""
+        scenario = scenario_id.split(".")[0]
+        path = "/" + (parts[2] if len(parts) > 2 else "")
+        got = self.headers.get("Authorization", "")
+        auth = "ok" if got == "Bearer " + args.key else ("missing" if not got else "bad")
+        self.record(scenario_id, path, url.query, auth)
+        with LOCK:
+            COUNTS[scenario_id] = COUNTS.get(scenario_id, 0) + 1
+            n = COUNTS[scenario_id]
+
+        if auth != "ok" and scenario != "echo401":
+            return self.send(401, b'{"error": {"message": "invalid token"}}')
+        if scenario == "s401":
+            return self.send(401, b'{"error": {"message": "invalid token"}}')
+        if scenario == "echo401":
+            body = json.dumps({"detail": "token %s is not valid" % got}).encode()
+            return self.send(401, body)
+        if scenario == "s402":
+            return self.send(402, b'{"detail": "payment overdue: account suspended"}')
+        if scenario == "s403":
+            return self.send(403, b'{"message": "forbidden"}')
+        if scenario == "s503":
+            return self.send(503, b"busy", "text/plain")
+        if scenario == "retry429" and n == 1:
+            return self.send(429, b'{"message": "slow down"}', headers=[("Retry-After", "1")])
+        if scenario == "retry503" and n == 1:
+            return self.send(503, b"busy", "text/plain")
+        if scenario == "slow":
+            time.sleep(5)
+
+        ctype = "application/json"
+        if path == "/v1/sandboxes/catalog":
+            if scenario == "shape":
+                return self.send(200, json.dumps({"plans": CATALOG}).encode())
+            body = json.dumps(CATALOG).encode()
+        elif path == "/payment/usage":
+            q = parse_qs(url.query)
+            if "from" not in q or "to" not in q:
+                return self.send(400, b'{"detail": "from and to are required"}')
+            if scenario == "shape":
+                return self.send(200, b'{"months": {"period": "2026-11"}}')
+            body = json.dumps(USAGE).encode()
+        elif path == "/v1/billing/charges":
+            q = parse_qs(url.query)
+            if "from" not in q or "to" not in q:
+                return self.send(400, b'{"error": {"message": "from and to are required"}}')
+            lines = focus_lines(args)
+            if scenario == "shape":
+                body = b'{"charge": 1, "currency": "USD"}\n{"charge": 2}\n'
+            elif scenario == "big":
+                one = lines[0]
+                body = b"\n".join([one] * (3 * 1024 * 1024 // (len(one) + 1) + 1)) + b"\n"
+            elif scenario == "empty":
+                body = b""
+            elif scenario in ("paged", "offsite"):
+                page = int(q.get("page", ["1"])[0])
+                chunk = lines[(page - 1) * 2: page * 2]
+                body = b"\n".join(chunk)  # no final newline: the client joins pages
+                headers = []
+                if page * 2 < len(lines):
+                    if scenario == "offsite":
+                        link = "<http://localhost.invalid:1/x?page=2>; rel=\"next\""
+                    else:
+                        link = "<%s?from=%s&to=%s&page=%d>; rel=\"next\"" % (
+                            url.path, q["from"][0], q["to"][0], page + 1)
+                    headers.append(("Link", link))
+                return self.send(200, body, "application/jsonl", headers)
+            else:
+                body = b"\n".join(lines) + b"\n"
+            if scenario == "gzip" and "gzip" in self.headers.get("Accept-Encoding", ""):
+                zipped = gzip.compress(body)
+                return self.send(200, zipped, "application/jsonl",
+                                 [("Content-Encoding", "gzip")])
+            ctype = "application/jsonl"
+        else:
+            return self.send(404, b'{"message": "no such endpoint"}')
+
+        if scenario == "cut":
+            # promise the whole body, send part of it, hang up mid-line
+            self.send_response(200)
+            self.send_header("Content-Type", "application/jsonl")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body[: len(body) // 2 + 7])
+            self.wfile.flush()
+            self.close_connection = True
+            return
+        if scenario == "cutclose":
+            # a body delimited by the end of the connection, ended mid-line
+            self.send_response(200)
+            self.send_header("Content-Type", "application/jsonl")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            nl = body.find(b"\n")
+            self.wfile.write(body[: nl + 1 + 20] if nl >= 0 else body[: len(body) // 2])
+            self.wfile.flush()
+            self.close_connection = True
+            return
+        return self.send(200, body, ctype)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--port-file", required=True)
+    ap.add_argument("--key", required=True)
+    ap.add_argument("--log", required=True)
+    ap.add_argument("--fixtures", default=os.path.join(os.path.dirname(__file__), "fixtures"))
+    ap.add_argument("--tls", nargs=2, metavar=("CERT", "KEYFILE"))
+    args = ap.parse_args()
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    httpd.daemon_threads = True
+    httpd.args = args
+    if args.tls:
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ctx.load_cert_chain(args.tls[0], args.tls[1])
+        httpd.socket = ctx.wrap_socket(httpd.socket, server_side=True)
+    tmp = args.port_file + ".tmp"
+    with open(tmp, "w") as f:
+        f.write("%d\n" % httpd.server_address[1])
+    os.rename(tmp, args.port_file)
+    try:
+        httpd.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
