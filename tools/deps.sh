@@ -11,6 +11,7 @@ command -v pkg-config >/dev/null 2>&1 || pkgs="$pkgs pkg-config"
 command -v cc >/dev/null 2>&1 || pkgs="$pkgs gcc"
 command -v python3 >/dev/null 2>&1 || pkgs="$pkgs python3"
 command -v sqlite3 >/dev/null 2>&1 || pkgs="$pkgs sqlite3"
+command -v openssl >/dev/null 2>&1 || pkgs="$pkgs openssl"
 need sqlite3 libsqlite3-dev
 need jansson libjansson-dev
 need libcurl libcurl4-openssl-dev
