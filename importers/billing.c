@@ -448,11 +448,12 @@ int sb_bill_backend(sb_bill_parser *p, const char *field, const char *name, cons
 	return *id != NULL ? SB_OK : sb_fail(why, SB_EINTERNAL, "out of memory");
 }
 
-/* True when name is one of known (NULL-ended). */
-static bool listed(const char *name, const char *const *known)
+/* True when name is one of known (NULL-ended), ASCII case ignored when
+ * nocase (CSV headers, which a reader may match ignoring case). */
+static bool listed(const char *name, const char *const *known, bool nocase)
 {
 	for (; known != NULL && *known != NULL; known++)
-		if (strcmp(name, *known) == 0)
+		if ((nocase ? strcasecmp(name, *known) : strcmp(name, *known)) == 0)
 			return true;
 	return false;
 }
@@ -468,7 +469,7 @@ json_t *sb_bill_extra(const sb_scope *s, const char *const *known, const char *i
 		const char *key;
 		json_t *v;
 		json_object_foreach(s->obj, key, v) {
-			if (json_is_null(v) || listed(key, known) ||
+			if (json_is_null(v) || listed(key, known, false) ||
 			    (plen > 0 && strncasecmp(key, ignore_prefix, plen) == 0))
 				continue;
 			json_object_set(extra, key, v);
@@ -477,7 +478,7 @@ json_t *sb_bill_extra(const sb_scope *s, const char *const *known, const char *i
 		for (size_t i = 0; i < sb_csv_columns(s->csv); i++) {
 			const char *name = sb_csv_column_name(s->csv, i);
 			const sb_csv_field *cell = sb_csv_cell(s->row, (int)i);
-			if (cell == NULL || cell->text == NULL || name[0] == '\0' || listed(name, known) ||
+			if (cell == NULL || cell->text == NULL || name[0] == '\0' || listed(name, known, true) ||
 			    (plen > 0 && strncasecmp(name, ignore_prefix, plen) == 0))
 				continue;
 			json_object_set_new(extra, name, json_stringn(cell->text, cell->len));

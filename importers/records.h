@@ -83,11 +83,11 @@ const sb_csv *sb_records_csv(const sb_records *r);
 void sb_records_free(sb_records *r);
 
 /* The shape of an input among those allowed (SB_REC_* bits), from its
- * first bytes head[0..len): after a byte-order mark and white space, '['
- * is a JSON array, '{' JSON Lines (or, with member_mode, the object that
- * holds the array), anything else CSV.  When that shape is not allowed,
- * SB_EDATA with a message saying what the file looks like and what was
- * expected. */
+ * first bytes head[0..len).  After a byte-order mark and white space: '['
+ * is a JSON array; '{' is JSON Lines, or with member_mode (a format whose
+ * array is a member of one object) that object; anything else CSV.  When
+ * that shape is not allowed, SB_EDATA with a message saying what the file
+ * looks like and what the format reads. */
 int sb_records_sniff(const char *head, size_t len, unsigned allowed, bool member_mode,
                      unsigned *shape, sb_err *e);
 

@@ -250,7 +250,8 @@ static void test_modal_csv_hourly(void **state)
 	assert_int_equal(live_sum(c, "modal"), 241500000);
 	assert_int_equal(support_i64(c->db, "SELECT COUNT(*) FROM billing_line WHERE end_ms - start_ms = 3600000"), 3);
 	assert_int_equal(support_i64(c->db, "SELECT COUNT(*) FROM billing_line WHERE tags = '{\"team\":\"a\"}' "
-	                                    "AND instr(extra, '\"resource\":\"Memory\"') > 0"), 1);
+	                                    "AND instr(extra, '\"resource\":\"Memory\"') > 0 "
+	                                    "AND instr(extra, 'Object_ID') = 0"), 1);
 
 	/* the same report read as daily: not at midnight, so rejected */
 	rc = import_force(c, "modal", path, &r, &e);
