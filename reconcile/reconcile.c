@@ -5,16 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ledger/fx.h"
 #include "ledger/money.h"
 #include "ledger/rates.h"
 #include "ledger/timefmt.h"
-
-/* An exchange rate. */
-typedef struct fx {
-	char currency[8];       /* ISO 4217 code */
-	int64_t effective_ms;   /* in force from */
-	int64_t usd_nanos;      /* USD per unit x 10^9 */
-} fx;
 
 /* A per-backend tolerance. */
 typedef struct tol {
@@ -63,8 +57,6 @@ typedef struct recon_ctx {
 	sb_db *db;
 	const sb_recon_opts *o;
 	sb_rates *rates;            /* the rate cards */
-	fx *fxs;                    /* the exchange rates, by currency, newest first */
-	size_t n_fx;
 	tol *tols;                  /* per-backend tolerances, by backend */
 	size_t n_tols;
 	backend_acc *accs;          /* the backends, by name */
@@ -90,26 +82,13 @@ static bool add(recon_ctx *c, int64_t *acc, int64_t v)
 	return false;
 }
 
-/* Load the exchange rates and the tolerances. */
+/* Load the tolerances and the rate cards. */
 static int load_tables(recon_ctx *c)
 {
 	sqlite3_stmt *st;
 	int rc;
 
-	if ((st = sb_db_stmt(c->db, "fx_rate_all", c->e)) == NULL)
-		return c->e->code;
-	while ((rc = sb_db_step(c->db, st, c->e)) == SQLITE_ROW) {
-		fx *f = realloc(c->fxs, (c->n_fx + 1) * sizeof *f);
-		if (f == NULL)
-			return sb_fail(c->e, SB_EINTERNAL, "out of memory");
-		c->fxs = f;
-		f = &c->fxs[c->n_fx++];
-		snprintf(f->currency, sizeof f->currency, "%s", sb_col_text(st, 0));
-		f->effective_ms = sqlite3_column_int64(st, 1);
-		f->usd_nanos = sqlite3_column_int64(st, 2);
-	}
-	sqlite3_reset(st);
-	if (rc < 0 || (st = sb_db_stmt(c->db, "tolerance_all", c->e)) == NULL)
+	if ((st = sb_db_stmt(c->db, "tolerance_all", c->e)) == NULL)
 		return c->e->code;
 	while ((rc = sb_db_step(c->db, st, c->e)) == SQLITE_ROW) {
 		tol *t = realloc(c->tols, (c->n_tols + 1) * sizeof *t);
@@ -167,20 +146,21 @@ static backend_acc *acc_for(recon_ctx *c, const char *backend)
 	return a;
 }
 
-/* The USD value of amount (in currency units x 10^9) at at_ms into *usd;
- * false when the currency has no rate in force then. */
+/* The USD value of amount (in currency units x 10^9) at at_ms into *usd,
+ * rounded half to even; false when the currency has no rate in force then
+ * (or on a database error, which c->e then holds). */
 static bool to_usd(recon_ctx *c, const char *currency, int64_t amount, int64_t at_ms, int64_t *usd)
 {
+	int64_t rate = 0;
+	bool found = false;
+
 	if (strcmp(currency, "USD") == 0) {
 		*usd = amount;
 		return true;
 	}
-	for (size_t i = 0; i < c->n_fx; i++) {
-		const fx *f = &c->fxs[i];
-		if (strcmp(f->currency, currency) == 0 && f->effective_ms <= at_ms)
-			return sb_div_round_even((__int128)amount * f->usd_nanos, SB_NANOS_PER_USD, usd) == SB_MONEY_OK;
-	}
-	return false;
+	if (sb_fx_rate_at(c->db, currency, at_ms, &found, &rate, c->e) != SB_OK || !found)
+		return false;
+	return sb_div_round_even((__int128)amount * rate, SB_NANOS_PER_USD, usd) == SB_MONEY_OK;
 }
 
 /* The price of a metered line: vCPU-seconds and GiB-seconds at the rates
@@ -229,7 +209,7 @@ static bool add_line(recon_ctx *c, sqlite3_stmt *st, line_sums *s)
 	}
 	if (!to_usd(c, currency != NULL ? currency : "USD", sqlite3_column_int64(st, 3), start_ms, &usd)) {
 		s->currency = true;
-		return true;
+		return c->e->code == SB_OK;
 	}
 	if (category != NULL && strcmp(category, "Tax") == 0) {
 		s->has_tax = true;
@@ -534,7 +514,6 @@ static void ctx_free(recon_ctx *c)
 		free(c->accs[i].sessions);
 	}
 	free(c->accs);
-	free(c->fxs);
 	free(c->tols);
 	sb_rates_free(c->rates);
 }
