@@ -544,7 +544,9 @@ static int start(sb_http *h, const char *url, bool collect_only, sb_err *e)
 	h->link_next = h->cursor = NULL;
 	curl_easy_setopt(c, CURLOPT_URL, url);
 	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+	/* a redirect never goes from https down to http */
+	curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR,
+	                 strncmp(url, "https:", 6) == 0 ? "https" : "http,https");
 	curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
 	curl_easy_setopt(c, CURLOPT_MAXREDIRS, 5L);
 	curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 1L);

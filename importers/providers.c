@@ -182,45 +182,58 @@ int sb_fetch_end(sb_db *db, sb_batch *b, bool ok, const char *reason, const char
 
 /* ---- billing responses, through the import driver ---------------------- */
 
-/* Copy the body of h into a private temporary file (mode 0600, already
- * unlinked from nothing but its own path, which *path gets): the import
- * driver reads files, twice for --supersede.  Memory stays bounded. */
-static int spool(sb_http *h, char *path, size_t cap, bool *blank, sb_err *e)
+/* Copy the body of h into a private temporary file (mode 0600) whose name
+ * goes into path: the import driver reads files (twice, for supersede).
+ * Memory stays bounded.  Where /proc is there, the file is unlinked at
+ * once and path names its descriptor (/proc/self/fd/N), so that nothing is
+ * left behind even by a killed process; *fd keeps it open (the caller
+ * closes it).  *blank says whether the body held only white space. */
+static int spool(sb_http *h, char *path, size_t cap, int *fd, bool *blank, sb_err *e)
 {
 	const char *tmp = getenv("TMPDIR");
-	char buf[65536];
+	char buf[65536], named[4096];
 	size_t got = 0;
-	int fd;
-	FILE *f;
+	struct stat st;
 
 	*blank = true;
-	snprintf(path, cap, "%s/sbledger-fetch-XXXXXX", tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp");
-	if ((fd = mkstemp(path)) < 0) {
-		sb_fail(e, SB_EIO, "cannot create a temporary file in %s: %s",
-		        tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp", strerror(errno));
-		path[0] = '\0';
-		return e->code;
-	}
-	fchmod(fd, 0600);
-	if ((f = fdopen(fd, "wb")) == NULL) {
-		close(fd);
-		return sb_fail(e, SB_EIO, "cannot write a temporary file: %s", strerror(errno));
-	}
+	path[0] = '\0';
+	if (tmp == NULL || tmp[0] == '\0')
+		tmp = "/tmp";
+	snprintf(named, sizeof named, "%s/sbledger-fetch-XXXXXX", tmp);
+	if ((*fd = mkstemp(named)) < 0)
+		return sb_fail(e, SB_EIO, "cannot create a temporary file in %s: %s", tmp,
+		               strerror(errno));
+	fchmod(*fd, 0600);
+	snprintf(path, cap, "/proc/self/fd/%d", *fd);
+	if (stat(path, &st) == 0)
+		unlink(named);
+	else
+		snprintf(path, cap, "%s", named);
 	for (;;) {
-		if (sb_http_read(h, buf, sizeof buf, &got, e) != SB_OK)
-			break;
-		if (got == 0)
+		if (sb_http_read(h, buf, sizeof buf, &got, e) != SB_OK || got == 0)
 			break;
 		for (size_t i = 0; i < got && *blank; i++)
 			*blank = isspace((unsigned char)buf[i]) != 0;
-		if (fwrite(buf, 1, got, f) != got) {
-			sb_fail(e, SB_EIO, "cannot write a temporary file: %s", strerror(errno));
-			break;
+		for (size_t off = 0; off < got;) {
+			ssize_t n = write(*fd, buf + off, got - off);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				return sb_fail(e, SB_EIO, "cannot write a temporary file in %s: %s", tmp,
+				               strerror(errno));
+			off += (size_t)n;
 		}
 	}
-	if (fclose(f) != 0 && e->code == SB_OK)
-		sb_fail(e, SB_EIO, "cannot write a temporary file: %s", strerror(errno));
 	return e->code;
+}
+
+/* Remove the temporary file of spool. */
+static void unspool(const char *path, int fd)
+{
+	if (fd >= 0)
+		close(fd);
+	if (path[0] != '\0' && strncmp(path, "/proc/", 6) != 0)
+		unlink(path);
 }
 
 /* Replace every occurrence of from in msg by to (messages of the driver
@@ -270,6 +283,7 @@ static int import_billing(sb_db *db, const sb_endpoint *ep, sb_http *h, const sb
 	sb_import_result ir;
 	sqlite3_stmt *st;
 	bool blank = true;
+	int fd = -1;
 	sb_batch b;
 
 	memset(&ir, 0, sizeof ir);
@@ -277,11 +291,11 @@ static int import_billing(sb_db *db, const sb_endpoint *ep, sb_http *h, const sb
 	io.supersede = true;
 	io.events.on_reject = renamed_reject;
 	io.events.ctx = &rn;
-	if (spool(h, path, sizeof path, &blank, e) == SB_OK && blank) {
+	if (spool(h, path, sizeof path, &fd, &blank, e) == SB_OK && blank) {
 		/* no charges in the period: an empty statement, not an error */
 		if (sb_fetch_begin(db, "billing", ep->format, r, &b, e) == SB_OK)
 			sb_fetch_end(db, &b, true, NULL, NULL, 0, r, e);
-		unlink(path);
+		unspool(path, fd);
 		return e->code;
 	}
 	if (e->code == SB_OK &&
@@ -297,10 +311,9 @@ static int import_billing(sb_db *db, const sb_endpoint *ep, sb_http *h, const sb
 		if (e->code == SB_OK && se.code != SB_OK)
 			sb_fail(e, se.code, "%s", se.msg);
 	}
-	if (path[0] != '\0') {
+	if (path[0] != '\0')
 		rename_in(e->msg, sizeof e->msg, path, r->url);
-		unlink(path);
-	}
+	unspool(path, fd);
 	r->batch_id = ir.batch.id;
 	r->already = ir.already;
 	r->accepted = ir.batch.accepted;

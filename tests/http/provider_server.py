@@ -26,6 +26,8 @@ test chooses one with --base-url http://127.0.0.1:PORT/SCENARIO:
     big        a 200 of 3 MB of valid JSON Lines
     empty      a 200 with an empty body
     offsite    a Link to another host on the first page
+    redirect   a 302 to the same path on another host name (localhost)
+    prices     a catalog of prices that need exact rounding
 
 A scenario may carry a suffix after a dot (retry429.t7) so that each test
 has its own request counter.  Every request must carry
@@ -51,6 +53,15 @@ CATALOG = [
     {"id": "medium", "vcpu": 4, "ram_gb": 8, "disk_gb": 40, "price_per_hour": 0.08},
     {"id": "large", "vcpu": 8, "ram_gb": 16, "disk_gb": 80, "price_per_hour": 0.16},
 ]
+# prices whose per-minute rate needs exact decimal arithmetic and rounding
+# half to even at the nanodollar
+PRICES = ('[{"id": "half-down", "price_per_hour": 0.00000003},'
+          ' {"id": "half-up", "price_per_hour": 0.00000009},'
+          ' {"id": "text-half", "price_per_hour": "0.000000150"},'
+          ' {"id": "exp", "price_per_hour": 1e-7},'
+          ' {"id": "big", "price_per_hour": 12345.678},'
+          ' {"id": "tenth", "price_per_hour": 0.1},'
+          ' {"id": "whole", "price_per_hour": 3}]')
 USAGE = {"initial_month": "2026-01",
          "months": [{"period": "2026-10", "total_cost": 90210},
                     {"period": "2026-11", "total_cost": 41877}]}
@@ -114,6 +125,10 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(429, b'{"message": "slow down"}', headers=[("Retry-After", "1")])
         if scenario == "retry503" and n == 1:
             return self.send(503, b"busy", "text/plain")
+        if scenario == "redirect":
+            to = "http://localhost:%d/ok%s%s" % (self.server.server_address[1], path,
+                                                 "?" + url.query if url.query else "")
+            return self.send(302, b"", headers=[("Location", to)])
         if scenario == "slow":
             time.sleep(5)
 
@@ -121,6 +136,8 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/v1/sandboxes/catalog":
             if scenario == "shape":
                 return self.send(200, json.dumps({"plans": CATALOG}).encode())
+            if scenario == "prices":
+                return self.send(200, PRICES.encode())
             body = json.dumps(CATALOG).encode()
         elif path == "/payment/usage":
             q = parse_qs(url.query)

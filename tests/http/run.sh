@@ -175,6 +175,12 @@ eq catalog-from-cards "$(q "$L" "SELECT COUNT(*) FROM rate_card WHERE backend = 
 te catalog-env-url 0 "SBLEDGER_DEEPINFRA_URL=$U/ok" --db "$L" fetch catalog --provider deepinfra
 has catalog-env-url out "$U/ok/v1/sandboxes/catalog"
 
+P2=$work/prices.db
+"$SB" --db "$P2" init >/dev/null
+t catalog-prices 0 --db "$P2" fetch catalog --provider deepinfra --base-url "$U/prices"
+eq catalog-prices-cards "$(q "$P2" "SELECT plan || '=' || usd_per_minute_nanos FROM rate_card WHERE backend = 'deepinfra' ORDER BY plan")" \
+	"$(printf 'big=205761300000\nexp=2\nhalf-down=0\nhalf-up=2\ntenth=1666667\ntext-half=2\nwhole=50000000')"
+
 cards=$(q "$L" "SELECT COUNT(*) FROM rate_card")
 t catalog-shape 65 --db "$L" fetch catalog --provider deepinfra --base-url "$U/shape"
 has catalog-shape err "not a JSON array of plans"
@@ -275,6 +281,9 @@ has s403 err "403 Forbidden"
 
 t echo401 69 --db "$L" fetch catalog --provider deepinfra --base-url "$U/echo401" --verbose
 has echo401 err "token Bearer [key] is not valid"
+
+t redirect 69 --db "$L" fetch catalog --provider deepinfra --base-url "$U/redirect"
+eq redirect-no-key "$(grep -c '^ok /v1/sandboxes/catalog - auth=missing$' "$work/http.log")" 1
 
 t notfound 69 --db "$L" fetch catalog --provider deepinfra --base-url "$U/ok/nowhere"
 has notfound err "404 Not Found"
