@@ -1,4 +1,4 @@
-/* cmd_report.c: report summary. */
+/* cmd_report.c: report summary, report budget. */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +10,8 @@
 #include "ledger/money.h"
 #include "ledger/period.h"
 #include "ledger/timefmt.h"
+#include "reconcile/budget.h"
+#include "reconcile/html.h"
 #include "reconcile/summary.h"
 
 /* Options of report summary. */
@@ -27,7 +29,8 @@ static int on_report_opt(sb_cli *cli, void *ctx, int val, const char *arg)
 
 	switch (val) {
 	case 'f':
-		return cli_format(cli, arg, 1u << FMT_TABLE | 1u << FMT_CSV | 1u << FMT_JSON, &ro->fmt);
+		return cli_format(cli, arg, 1u << FMT_TABLE | 1u << FMT_CSV | 1u << FMT_JSON | 1u << FMT_HTML,
+		                  &ro->fmt);
 	case 'p':
 		ro->has_period = true;
 		return cli_period(cli, arg, &ro->period);
@@ -165,6 +168,8 @@ static int cmd_report_summary(sb_cli *cli, int argc, char **argv)
 	}
 	if (ro.fmt == FMT_JSON) {
 		print_json(s);
+	} else if (ro.fmt == FMT_HTML) {
+		sb_html_summary(stdout, s, sb_now_ms(), &cli->err);
 	} else {
 		sb_out *o = sb_out_new(ro.fmt, summary_cols, sizeof summary_cols / sizeof summary_cols[0]);
 		for (size_t i = 0; i < s->n_rows; i++)
@@ -180,17 +185,190 @@ static int cmd_report_summary(sb_cli *cli, int argc, char **argv)
 		cli_warn("token cost unknown: some runs have tokens but name no model");
 	sb_summary_free(s);
 	sb_db_close(db);
-	return 0;
+	return cli_report(&cli->err);
+}
+
+/* Options of report budget. */
+typedef struct budget_opts {
+	sb_format fmt;            /* --format */
+	bool has_period;          /* --period given */
+	sb_period period;         /* --period */
+	int64_t max_lifetime_min; /* --max-lifetime-min */
+} budget_opts;
+
+/* Handle one option of report budget. */
+static int on_budget_opt(sb_cli *cli, void *ctx, int val, const char *arg)
+{
+	budget_opts *bo = ctx;
+
+	switch (val) {
+	case 'f':
+		return cli_format(cli, arg, 1u << FMT_TABLE | 1u << FMT_CSV | 1u << FMT_JSON, &bo->fmt);
+	case 'p':
+		bo->has_period = true;
+		return cli_period(cli, arg, &bo->period);
+	case 'm':
+		if (cli_int(cli, "--max-lifetime-min", arg, &bo->max_lifetime_min) != SB_OK)
+			return SB_EUSAGE;
+		if (bo->max_lifetime_min > 1000000)
+			return cli_usage(cli, "--max-lifetime-min '%s' is more than 1000000 minutes", arg);
+		return 0;
+	default:
+		return SB_EUSAGE;
+	}
+}
+
+static const struct option budget_options[] = {
+	{"format", required_argument, NULL, 'f'},
+	{"period", required_argument, NULL, 'p'},
+	{"max-lifetime-min", required_argument, NULL, 'm'},
+	{NULL, 0, NULL, 0},
+};
+
+/* The columns of a budget run. */
+static const sb_col budget_cols[] = {
+	{"run_id", COL_TEXT, 24}, {"backend", COL_TEXT, 0}, {"session_id", COL_TEXT, 20},
+	{"model", COL_TEXT, 0}, {"started_at", COL_TIME, 0}, {"lifetime_min", COL_TEXT, 0},
+	{"budget_usd", COL_MONEY, 0}, {"token_cost_usd", COL_MONEY, 0},
+	{"compute_cost_usd", COL_MONEY, 0}, {"compute_basis", COL_TEXT, 0},
+	{"total_cost_usd", COL_MONEY, 0}, {"over_budget_usd", COL_MONEY, 0},
+	{"cap_savings_usd", COL_MONEY, 0},
+};
+
+/* A money cell, or null. */
+static void out_money_opt(sb_out *o, bool has, int64_t nanos)
+{
+	if (has)
+		sb_out_money(o, nanos);
+	else
+		sb_out_null(o);
+}
+
+/* One budget run as a row. */
+static void out_budget_run(sb_out *o, const sb_budget_run *r)
+{
+	char buf[SB_MONEY_BUFSZ];
+	int64_t milli = 0;
+
+	sb_out_text(o, r->run_id);
+	sb_out_text(o, r->backend);
+	sb_out_text(o, r->session_id);
+	sb_out_text(o, r->model);
+	sb_out_time(o, r->started_ms);
+	if (r->has_lifetime && sb_div_round_even(r->lifetime_ms, 60, &milli) == SB_MONEY_OK)
+		sb_out_text(o, sb_money_format(milli * 1000000, 3, buf));
+	else
+		sb_out_null(o);
+	out_money_opt(o, r->has_budget, r->budget_nanos);
+	out_money_opt(o, r->has_token, r->token_nanos);
+	sb_out_money(o, r->compute_nanos);
+	sb_out_text(o, r->compute_basis);
+	out_money_opt(o, r->has_token, r->total_nanos);
+	out_money_opt(o, r->over_budget, r->over_nanos);
+	out_money_opt(o, r->over_lifetime && r->has_savings, r->savings_nanos);
+	sb_out_row(o);
+}
+
+/* The budget report as text: totals, then the runs over budget and the
+ * runs past the lifetime limit. */
+static void print_budget_table(const sb_budget *b)
+{
+	char name[96], a[SB_MONEY_BUFSZ], c[SB_MONEY_BUFSZ], t[SB_MONEY_BUFSZ], bu[SB_MONEY_BUFSZ];
+	size_t ncols = sizeof budget_cols / sizeof budget_cols[0];
+	sb_out *o;
+
+	printf("Budget %s: %zu run%s, %lld with a budget\n", sb_period_name(&b->period, name), b->n_runs,
+	       b->n_runs == 1 ? "" : "s", (long long)b->budgeted_runs);
+	printf("  token cost    %s USD%s\n", sb_money_format(b->token_nanos, 6, t),
+	       b->has_token ? "" : " (known part: some models have no price)");
+	printf("  compute cost  %s USD (billed %lld runs, session lifetime %lld, computed %lld)\n",
+	       sb_money_format(b->compute_nanos, 6, c), (long long)b->by_basis[0], (long long)b->by_basis[1],
+	       (long long)b->by_basis[2]);
+	printf("  total         %s USD against budgets of %s USD\n", sb_money_format(b->total_nanos, 6, a),
+	       sb_money_format(b->budget_nanos, 6, bu));
+	printf("\nRuns over budget: %lld\n", (long long)b->over_budget);
+	if (b->over_budget > 0) {
+		o = sb_out_new(FMT_TABLE, budget_cols, ncols);
+		for (size_t i = 0; i < b->n_runs; i++)
+			if (b->runs[i].over_budget)
+				out_budget_run(o, &b->runs[i]);
+		sb_out_end(o);
+	}
+	printf("\nRuns whose lifetime passed %lld min: %lld\n", (long long)(b->max_lifetime_ms / 60000),
+	       (long long)b->over_lifetime);
+	if (b->over_lifetime > 0) {
+		o = sb_out_new(FMT_TABLE, budget_cols, ncols);
+		for (size_t i = 0; i < b->n_runs; i++)
+			if (b->runs[i].over_lifetime)
+				out_budget_run(o, &b->runs[i]);
+		sb_out_end(o);
+	}
+	printf("\nA lifetime cap at %lld min would have saved %s USD.\n", (long long)(b->max_lifetime_ms / 60000),
+	       sb_money_format(b->savings_nanos, 6, a));
+}
+
+/* report budget: the token meter and the compute meter per run. */
+static int cmd_report_budget(sb_cli *cli, int argc, char **argv)
+{
+	budget_opts bo = {FMT_TABLE, false, {0, 0}, 30};
+	sb_budget *b = NULL;
+	sb_db *db = NULL;
+	int first = 0, rc = cli_getopt(cli, argc, argv, budget_options, on_budget_opt, &bo, &first);
+
+	if (rc != 0)
+		return rc;
+	if (first < argc)
+		return cli_usage(cli, "unexpected argument '%s'", argv[first]);
+	if (!bo.has_period)
+		return cli_usage(cli, "--period is required (2026-11, yesterday, this-month, FROM..TO, ...)");
+	if (cli_open(cli, 0, &db) != SB_OK ||
+	    sb_budget_build(db, &bo.period, bo.max_lifetime_min * 60000, &b, &cli->err) != SB_OK) {
+		sb_db_close(db);
+		return cli_report(&cli->err);
+	}
+	if (bo.fmt == FMT_JSON) {
+		json_t *root = sb_budget_json(b);
+		char *text = json_dumps(root, JSON_INDENT(1));
+		if (text != NULL)
+			puts(text);
+		free(text);
+		json_decref(root);
+	} else if (bo.fmt == FMT_CSV) {
+		sb_out *o = sb_out_new(FMT_CSV, budget_cols, sizeof budget_cols / sizeof budget_cols[0]);
+		for (size_t i = 0; i < b->n_runs; i++)
+			out_budget_run(o, &b->runs[i]);
+		sb_out_end(o);
+	} else {
+		print_budget_table(b);
+	}
+	for (size_t i = 0; i < b->n_unpriced; i++)
+		cli_warn("token cost unknown: model '%s' has no price (sbledger prices set '%s' --input-per-m X --output-per-m Y)",
+		         b->unpriced[i], b->unpriced[i]);
+	sb_budget_free(b);
+	sb_db_close(db);
+	return cli_report(&cli->err);
 }
 
 const sb_command sb_report_commands[] = {
+	{"report budget", cmd_report_budget, 0,
+	 "--period P [--max-lifetime-min 30] [--format table|csv|json]",
+	 "The two meters of each run started in period P side by side: the token\n"
+	 "cost (model price table) and the compute cost as providers charge it\n"
+	 "(billed where known, else the session lifetime at the card rate, else\n"
+	 "computed), their total against the run's budget_usd.  Lists the runs\n"
+	 "over budget and the runs whose lifetime passed --max-lifetime-min\n"
+	 "(default 30), and what a lifetime cap there would have saved (the card\n"
+	 "cost of the lifetime past it).  CSV and JSON list every run.  A model\n"
+	 "with no price is named, never priced as zero.  See docs/reports.md.\n"},
 	{"report summary", cmd_report_summary, 0,
-	 "--period P [--by backend|day|model|session|tag:NAME] [--format table|csv|json]",
+	 "--period P [--by backend|day|model|session|tag:NAME] [--format table|csv|json|html]",
 	 "Sum the runs started in period P per group: runs, the SandboxUsage\n"
 	 "aggregates (counters sum, memory_peak_mb is the maximum, billed_cost_usd\n"
 	 "is null only when every run's is), the card cost (the rate card in force\n"
 	 "at each run's start) and the token cost (the model price table).  Runs\n"
 	 "without the tag group under (untagged).  A model with no price makes the\n"
-	 "token cost null, and the report names it.\n"},
+	 "token cost null, and the report names it.  --format html writes one\n"
+	 "self-contained page: the table and a bar chart of computed against\n"
+	 "billed per group.\n"},
 	{NULL, NULL, 0, NULL, NULL},
 };

@@ -1,0 +1,349 @@
+/* budget.c: report budget (see budget.h). */
+#include "reconcile/budget.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ledger/money.h"
+#include "ledger/rates.h"
+#include "ledger/timefmt.h"
+#include "reconcile/allocate.h"
+
+/* Basis names, in the order of sb_budget.by_basis. */
+static const char *const basis_names[] = {"billed", "lifetime", "computed"};
+
+/* What a run's session was billed, read with the run. */
+typedef struct session_bill {
+	bool has;                   /* the session has USD billed lines only */
+	int64_t billed_nanos;       /* their sum */
+	int64_t weight;             /* lifetime (else exec) ms of all its runs */
+	int64_t runs;               /* all its runs */
+	int64_t own_weight;         /* this run's */
+} session_bill;
+
+void sb_budget_free(sb_budget *b)
+{
+	if (b == NULL)
+		return;
+	for (size_t i = 0; i < b->n_runs; i++) {
+		free(b->runs[i].run_id);
+		free(b->runs[i].backend);
+		free(b->runs[i].session_id);
+		free(b->runs[i].plan);
+		free(b->runs[i].model);
+	}
+	for (size_t i = 0; i < b->n_unpriced; i++)
+		free(b->unpriced[i]);
+	free(b->unpriced);
+	free(b->runs);
+	free(b);
+}
+
+/* strdup of a nullable column; false when out of memory. */
+static bool dup_col(sqlite3_stmt *st, int col, char **out)
+{
+	const char *s = sb_col_text(st, col);
+
+	*out = NULL;
+	return s == NULL || (*out = strdup(s)) != NULL;
+}
+
+/* Remember a model with no price (once). */
+static bool note_unpriced(sb_budget *b, const char *model)
+{
+	char **list;
+
+	for (size_t i = 0; i < b->n_unpriced; i++)
+		if (strcmp(b->unpriced[i], model) == 0)
+			return true;
+	if ((list = realloc(b->unpriced, (b->n_unpriced + 1) * sizeof *list)) == NULL)
+		return false;
+	b->unpriced = list;
+	if ((list[b->n_unpriced] = strdup(model)) == NULL)
+		return false;
+	b->n_unpriced++;
+	return true;
+}
+
+/* Split the bills of the runs [from, to) of one session (consecutive in
+ * b->runs, all with bills[i].has): each run's share by its weight, the
+ * session's runs outside the period as one more share, largest remainder
+ * to the nanodollar; equal shares when no run has a weight. */
+static int split_session(sb_budget *b, const session_bill *bills, size_t from, size_t to, sb_err *e)
+{
+	size_t n = to - from;
+	int64_t *w = calloc(n + 1, sizeof *w), *share = calloc(n + 1, sizeof *share);
+	int64_t in_weight = 0;
+	int rc;
+
+	if (w == NULL || share == NULL) {
+		free(w);
+		free(share);
+		return sb_fail(e, SB_EINTERNAL, "out of memory");
+	}
+	for (size_t k = 0; k < n; k++)
+		in_weight += (w[k] = bills[from + k].own_weight > 0 ? bills[from + k].own_weight : 0);
+	w[n] = bills[from].weight > in_weight ? bills[from].weight - in_weight : 0;
+	rc = sb_allocate(bills[from].billed_nanos, w, n + 1, share);
+	if (rc == SB_ALLOC_NO_WEIGHT) {
+		for (size_t k = 0; k < n; k++)
+			w[k] = 1;
+		w[n] = bills[from].runs > (int64_t)n ? bills[from].runs - (int64_t)n : 0;
+		rc = sb_allocate(bills[from].billed_nanos, w, n + 1, share);
+	}
+	for (size_t k = 0; k < n && rc == SB_ALLOC_OK; k++) {
+		b->runs[from + k].compute_nanos = share[k];
+		b->runs[from + k].compute_basis = basis_names[0];
+	}
+	free(w);
+	free(share);
+	if (rc != SB_ALLOC_OK)
+		return sb_fail(e, SB_EDATA, "cannot split the bill of session %s over its runs",
+		               b->runs[from].session_id);
+	return SB_OK;
+}
+
+/* Read the runs of the period: token cost, and compute cost from the
+ * run's own figures; bills[] gets what each run's session was billed. */
+static int read_runs(sb_db *db, sb_budget *b, session_bill **bills_out, sb_err *e)
+{
+	sqlite3_stmt *st = sb_db_stmt(db, "budget_runs", e);
+	session_bill *bills = NULL;
+	size_t cap = 0;
+	int rc;
+
+	*bills_out = NULL;
+	if (st == NULL)
+		return e->code;
+	sb_bind_i64(db, st, ":from_ms", b->period.from_ms);
+	sb_bind_i64(db, st, ":to_ms", b->period.to_ms);
+	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {
+		sb_budget_run *r;
+		session_bill *sb;
+		if (b->n_runs == cap) {
+			size_t ncap = cap ? 2 * cap : 64;
+			sb_budget_run *runs = realloc(b->runs, ncap * sizeof *runs);
+			session_bill *nb;
+			if (runs == NULL) {
+				sb_fail(e, SB_EINTERNAL, "out of memory");
+				break;
+			}
+			b->runs = runs;
+			if ((nb = realloc(bills, ncap * sizeof *nb)) == NULL) {
+				sb_fail(e, SB_EINTERNAL, "out of memory");
+				break;
+			}
+			bills = nb;
+			cap = ncap;
+		}
+		r = &b->runs[b->n_runs];
+		sb = &bills[b->n_runs];
+		memset(r, 0, sizeof *r);
+		memset(sb, 0, sizeof *sb);
+		b->n_runs++;
+		if (!dup_col(st, 0, &r->run_id) || !dup_col(st, 1, &r->backend) || !dup_col(st, 2, &r->session_id) ||
+		    !dup_col(st, 3, &r->plan) ||
+		    !dup_col(st, 4, &r->model)) {
+			sb_fail(e, SB_EINTERNAL, "out of memory");
+			break;
+		}
+		r->started_ms = sqlite3_column_int64(st, 5);
+		r->has_lifetime = !sb_col_is_null(st, 6);
+		r->lifetime_ms = sqlite3_column_int64(st, 6) - r->started_ms;
+		r->has_budget = !sb_col_is_null(st, 7);
+		r->budget_nanos = sqlite3_column_int64(st, 7);
+		/* token cost: tokens x price per million / 10^6, half to even once */
+		if (r->model == NULL) {
+			r->has_token = true;
+		} else if (sb_col_is_null(st, 10)) {
+			if (sqlite3_column_int64(st, 8) == 0 && sqlite3_column_int64(st, 9) == 0) {
+				r->has_token = true;
+			} else if (!note_unpriced(b, r->model)) {
+				sb_fail(e, SB_EINTERNAL, "out of memory");
+				break;
+			}
+		} else {
+			r->has_token = sb_div_round_even((__int128)sqlite3_column_int64(st, 8) * sqlite3_column_int64(st, 10) +
+			                                 (__int128)sqlite3_column_int64(st, 9) * sqlite3_column_int64(st, 11),
+			                                 1000000, &r->token_nanos) == SB_MONEY_OK;
+		}
+		/* compute cost from the run itself: billed, else lifetime, else computed */
+		if (!sb_col_is_null(st, 13)) {
+			r->compute_nanos = sqlite3_column_int64(st, 13);
+			r->compute_basis = basis_names[0];
+		} else if (!sb_col_is_null(st, 14)) {
+			r->compute_nanos = sqlite3_column_int64(st, 14);
+			r->compute_basis = basis_names[1];
+		} else {
+			r->compute_nanos = sqlite3_column_int64(st, 12);
+			r->compute_basis = basis_names[2];
+		}
+		sb->has = !sb_col_is_null(st, 16) && sqlite3_column_int64(st, 17) == 0;
+		sb->billed_nanos = sqlite3_column_int64(st, 16);
+		sb->weight = sqlite3_column_int64(st, 18);
+		sb->runs = sqlite3_column_int64(st, 19);
+		sb->own_weight = r->has_lifetime ? r->lifetime_ms : sqlite3_column_int64(st, 15);
+	}
+	sqlite3_reset(st);
+	*bills_out = bills;
+	return e->code;
+}
+
+/* The savings of a lifetime cap: the card cost of the lifetime past the
+ * limit, with the card in force at the run's start. */
+static void savings(const sb_rates *rates, sb_budget_run *r, int64_t max_ms)
+{
+	const sb_card *card = sb_rates_find(rates, r->backend, r->plan, r->started_ms);
+
+	r->has_savings = card != NULL &&
+	                 sb_card_cost_for_ms(card, r->lifetime_ms - max_ms, &r->savings_nanos) == SB_MONEY_OK;
+}
+
+int sb_budget_build(sb_db *db, const sb_period *period, int64_t max_lifetime_ms, sb_budget **out,
+                    sb_err *e)
+{
+	sb_budget *b = calloc(1, sizeof *b);
+	session_bill *bills = NULL;
+	sb_rates *rates = NULL;
+
+	*out = NULL;
+	if (b == NULL)
+		return sb_fail(e, SB_EINTERNAL, "out of memory");
+	b->period = *period;
+	b->max_lifetime_ms = max_lifetime_ms;
+	b->has_token = true;
+	if (read_runs(db, b, &bills, e) != SB_OK || sb_rates_load(db, &rates, e) != SB_OK)
+		goto out;
+	/* sessions the providers billed: their lines override the runs' own */
+	for (size_t i = 0; i < b->n_runs;) {
+		size_t j = i + 1;
+		if (!bills[i].has) {
+			i++;
+			continue;
+		}
+		while (j < b->n_runs && bills[j].has && strcmp(b->runs[j].backend, b->runs[i].backend) == 0 &&
+		       strcmp(b->runs[j].session_id, b->runs[i].session_id) == 0)
+			j++;
+		if (split_session(b, bills, i, j, e) != SB_OK)
+			goto out;
+		i = j;
+	}
+	for (size_t i = 0; i < b->n_runs; i++) {
+		sb_budget_run *r = &b->runs[i];
+		bool ok = true;
+		if (!r->has_token)
+			b->has_token = false;
+		ok = sb_money_add(r->compute_nanos, r->has_token ? r->token_nanos : 0, &r->total_nanos) == SB_MONEY_OK &&
+		     sb_money_add(b->token_nanos, r->has_token ? r->token_nanos : 0, &b->token_nanos) == SB_MONEY_OK &&
+		     sb_money_add(b->compute_nanos, r->compute_nanos, &b->compute_nanos) == SB_MONEY_OK;
+		if (ok && r->has_budget) {
+			b->budgeted_runs++;
+			ok = sb_money_add(b->budget_nanos, r->budget_nanos, &b->budget_nanos) == SB_MONEY_OK;
+			if (ok && r->total_nanos > r->budget_nanos) {
+				r->over_budget = true;
+				r->over_nanos = r->total_nanos - r->budget_nanos;
+				b->over_budget++;
+			}
+		}
+		if (ok && r->has_lifetime && r->lifetime_ms > max_lifetime_ms) {
+			r->over_lifetime = true;
+			b->over_lifetime++;
+			savings(rates, r, max_lifetime_ms);
+			if (r->has_savings)
+				ok = sb_money_add(b->savings_nanos, r->savings_nanos, &b->savings_nanos) == SB_MONEY_OK;
+		}
+		for (int k = 0; k < 3; k++)
+			if (r->compute_basis == basis_names[k])
+				b->by_basis[k]++;
+		if (!ok) {
+			sb_fail(e, SB_EDATA, "a sum of the budget report overflows 64-bit nanodollars");
+			goto out;
+		}
+	}
+	if (sb_money_add(b->token_nanos, b->compute_nanos, &b->total_nanos) != SB_MONEY_OK)
+		sb_fail(e, SB_EDATA, "a sum of the budget report overflows 64-bit nanodollars");
+out:
+	free(bills);
+	sb_rates_free(rates);
+	if (e->code != SB_OK) {
+		sb_budget_free(b);
+		return e->code;
+	}
+	*out = b;
+	return SB_OK;
+}
+
+/* Money as a 9-decimal string, or null. */
+static json_t *jmoney(bool has, int64_t nanos)
+{
+	char buf[SB_MONEY_BUFSZ];
+
+	return has ? json_string(sb_money_format(nanos, 9, buf)) : json_null();
+}
+
+/* Milliseconds as minutes with 3 decimals, or null. */
+static json_t *jminutes(bool has, int64_t ms)
+{
+	char buf[SB_MONEY_BUFSZ];
+	int64_t milli = 0;
+
+	if (!has || sb_div_round_even(ms, 60, &milli) != SB_MONEY_OK)
+		return json_null();
+	return json_string(sb_money_format(milli * 1000000, 3, buf));
+}
+
+json_t *sb_budget_json(const sb_budget *b)
+{
+	json_t *root = json_object(), *runs = json_array(), *over = json_array(), *past = json_array();
+	json_t *total = json_object(), *unpriced = json_array();
+	char from[SB_TIME_BUFSZ], to[SB_TIME_BUFSZ], at[SB_TIME_BUFSZ];
+
+	json_object_set_new(root, "period",
+	                    json_pack("{s:s, s:s}", "from", sb_time_format(b->period.from_ms, from), "to",
+	                              sb_time_format(b->period.to_ms, to)));
+	json_object_set_new(root, "max_lifetime_min", json_integer(b->max_lifetime_ms / 60000));
+	for (size_t i = 0; i < b->n_runs; i++) {
+		const sb_budget_run *r = &b->runs[i];
+		json_t *o = json_object();
+		json_object_set_new(o, "run_id", json_string(r->run_id));
+		json_object_set_new(o, "backend", json_string(r->backend));
+		json_object_set_new(o, "session_id", r->session_id ? json_string(r->session_id) : json_null());
+		json_object_set_new(o, "model", r->model ? json_string(r->model) : json_null());
+		json_object_set_new(o, "started_at", json_string(sb_time_format(r->started_ms, at)));
+		json_object_set_new(o, "lifetime_minutes", jminutes(r->has_lifetime, r->lifetime_ms));
+		json_object_set_new(o, "budget_usd", jmoney(r->has_budget, r->budget_nanos));
+		json_object_set_new(o, "token_cost_usd", jmoney(r->has_token, r->token_nanos));
+		json_object_set_new(o, "compute_cost_usd", jmoney(true, r->compute_nanos));
+		json_object_set_new(o, "compute_basis", json_string(r->compute_basis));
+		json_object_set_new(o, "total_cost_usd", jmoney(r->has_token, r->total_nanos));
+		json_object_set_new(o, "over_budget", json_boolean(r->over_budget));
+		json_object_set_new(o, "over_budget_usd", jmoney(r->over_budget, r->over_nanos));
+		json_object_set_new(o, "over_lifetime", json_boolean(r->over_lifetime));
+		json_object_set_new(o, "cap_savings_usd", jmoney(r->over_lifetime && r->has_savings, r->savings_nanos));
+		json_array_append_new(runs, o);
+		if (r->over_budget)
+			json_array_append_new(over, json_string(r->run_id));
+		if (r->over_lifetime)
+			json_array_append_new(past, json_string(r->run_id));
+	}
+	json_object_set_new(root, "runs", runs);
+	json_object_set_new(root, "over_budget", over);
+	json_object_set_new(root, "over_lifetime", past);
+	json_object_set_new(total, "runs", json_integer((json_int_t)b->n_runs));
+	json_object_set_new(total, "token_cost_usd", jmoney(b->has_token, b->token_nanos));
+	json_object_set_new(total, "compute_cost_usd", jmoney(true, b->compute_nanos));
+	json_object_set_new(total, "total_cost_usd", jmoney(b->has_token, b->total_nanos));
+	json_object_set_new(total, "budget_usd", jmoney(true, b->budget_nanos));
+	json_object_set_new(total, "budgeted_runs", json_integer(b->budgeted_runs));
+	json_object_set_new(total, "over_budget", json_integer(b->over_budget));
+	json_object_set_new(total, "over_lifetime", json_integer(b->over_lifetime));
+	json_object_set_new(total, "cap_savings_usd", jmoney(true, b->savings_nanos));
+	json_object_set_new(total, "compute_billed_runs", json_integer(b->by_basis[0]));
+	json_object_set_new(total, "compute_lifetime_runs", json_integer(b->by_basis[1]));
+	json_object_set_new(total, "compute_computed_runs", json_integer(b->by_basis[2]));
+	json_object_set_new(root, "total", total);
+	for (size_t i = 0; i < b->n_unpriced; i++)
+		json_array_append_new(unpriced, json_string(b->unpriced[i]));
+	json_object_set_new(root, "unpriced_models", unpriced);
+	return root;
+}

@@ -1,0 +1,87 @@
+/* budget.h: report budget (DESIGN.md section 7): the two meters of each
+ * run side by side, the token meter and the compute meter, against the
+ * run's budget_usd.
+ *
+ * Token cost: input and output tokens at the model's prices per million,
+ * rounded half to even once per run; unknown (null) when the model has no
+ * price, and the report names the model.  Compute cost, as providers
+ * charge: billed where known (the provider's live USD lines naming the
+ * run's session, split over the session's runs by lifetime, largest
+ * remainder to the nanodollar; else the run's own billed_cost_usd), else
+ * the session lifetime at the card rate, else the run's computed cost.
+ * A run is over budget when what is known of its total (compute plus
+ * token cost) exceeds budget_usd; past the limit when its lifetime
+ * (ended_at - started_at) exceeds max_lifetime_ms, and a lifetime cap
+ * would have saved the card cost of the lifetime past the limit.
+ *
+ * Ownership: sb_budget_build allocates the report; sb_budget_free frees it
+ * and everything in it.  Nothing here prints.
+ */
+#ifndef SB_BUDGET_H
+#define SB_BUDGET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "ledger/db.h"
+#include "ledger/period.h"
+
+typedef struct sb_budget_run {
+	char *run_id;               /* the run */
+	char *backend;              /* its backend */
+	char *session_id;           /* its session, NULL when none */
+	char *plan;                 /* its rate-card plan, NULL for the default card */
+	char *model;                /* its model, NULL without token usage */
+	int64_t started_ms;         /* started_at */
+	bool has_lifetime;          /* ended_at is known */
+	int64_t lifetime_ms;        /* ended_at - started_at */
+	bool has_budget;            /* budget_usd is known */
+	int64_t budget_nanos;       /* budget_usd */
+	bool has_token;             /* the token cost is known (the model has a price) */
+	int64_t token_nanos;        /* token cost */
+	int64_t compute_nanos;      /* compute cost */
+	const char *compute_basis;  /* "billed", "lifetime" or "computed" (static) */
+	int64_t total_nanos;        /* compute + token (the known part when has_token is false) */
+	bool over_budget;           /* total (known part) > budget */
+	int64_t over_nanos;         /* total - budget, when over */
+	bool over_lifetime;         /* lifetime > the limit */
+	bool has_savings;           /* savings_nanos is known (a card prices the backend) */
+	int64_t savings_nanos;      /* card cost of the lifetime past the limit */
+} sb_budget_run;
+
+typedef struct sb_budget {
+	sb_period period;           /* the period */
+	int64_t max_lifetime_ms;    /* the lifetime limit */
+	sb_budget_run *runs;        /* every run of the period, by backend, session, start */
+	size_t n_runs;
+	bool has_token;             /* every run's token cost is known */
+	int64_t token_nanos;        /* sum of the known token costs */
+	int64_t compute_nanos;      /* sum of the compute costs */
+	int64_t total_nanos;        /* token + compute */
+	int64_t budget_nanos;       /* sum of the budgets of the runs that have one */
+	int64_t budgeted_runs;      /* runs with a budget */
+	int64_t over_budget;        /* runs over budget */
+	int64_t over_lifetime;      /* runs past the limit */
+	int64_t savings_nanos;      /* what a cap at the limit would have saved (known part) */
+	int64_t by_basis[3];        /* runs whose compute is billed, lifetime, computed */
+	char **unpriced;            /* models with tokens but no price */
+	size_t n_unpriced;
+} sb_budget;
+
+/* Build the report of the runs started in period.  The caller owns *out
+ * (sb_budget_free). */
+int sb_budget_build(sb_db *db, const sb_period *period, int64_t max_lifetime_ms, sb_budget **out,
+                    sb_err *e);
+
+/* Free b; NULL is allowed. */
+void sb_budget_free(sb_budget *b);
+
+/* The report as JSON: {"period", "max_lifetime_min", "runs": [...],
+ * "over_budget": [run ids], "over_lifetime": [run ids], "total": {...},
+ * "unpriced_models": [...]}.  New reference. */
+json_t *sb_budget_json(const sb_budget *b);
+
+#endif
