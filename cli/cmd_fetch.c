@@ -182,7 +182,7 @@ static int cmd_fetch(sb_cli *cli, int argc, char **argv)
 	if (ep->period != SB_QUERY_NONE && !fc.o.has_period)
 		return cli_usage(cli, "--period is required (yesterday, 2026-11, FROM..TO, ...)");
 	if (ep->period == SB_QUERY_NONE && fc.o.has_period)
-		return cli_usage(cli, "fetch %s takes no --period", what);
+		return cli_usage(cli, "takes no --period (the catalog is as of now; --from DATE backdates its cards)");
 	if (fc.o.from != NULL) {
 		sb_card card;
 		sb_err fe;

@@ -1,0 +1,20 @@
+# fetch: usage errors and refusals that need no network: no provider, an
+# unknown one, one without the endpoint, no period, a key not set, a key
+# that would go over plain http, a URL holding credentials, bad numbers.
+sb init >/dev/null
+sb fetch catalog
+sb fetch catalog --provider nosuch
+sb fetch usage --provider vercel --period 2026-11
+sb fetch billing --provider vercel
+sb fetch catalog --provider deepinfra --period 2026-11
+env -u DEEPINFRA_API_KEY "$SB" fetch catalog --provider deepinfra 2>&1; echo "[exit $?]"
+DEEPINFRA_API_KEY=k1 sb fetch catalog --provider deepinfra --base-url http://api.example.com
+DEEPINFRA_API_KEY=k1 sb fetch catalog --provider deepinfra --base-url https://user:pw@api.example.com
+DEEPINFRA_API_KEY=k1 sb fetch catalog --provider deepinfra --base-url 'https://api.example.com/?token=x'
+DEEPINFRA_API_KEY=k1 sb fetch catalog --provider deepinfra --base-url ftp://api.example.com
+DEEPINFRA_API_KEY='k 1' sb fetch catalog --provider deepinfra --base-url http://127.0.0.1:9
+DEEPINFRA_API_KEY=k1 sb fetch catalog --provider deepinfra --timeout 0
+DEEPINFRA_API_KEY=k1 sb fetch catalog --provider deepinfra --from someday
+DEEPINFRA_API_KEY=k1 sb fetch usage --provider deepinfra --period 2026-11 --from 2026-11-01
+DEEPINFRA_API_KEY=k1 SBLEDGER_HTTP_BACKOFF_MS=fast sb fetch catalog --provider deepinfra
+sqlite3 sbledger.db "SELECT COUNT(*) FROM batch"
