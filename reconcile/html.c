@@ -10,10 +10,10 @@
 #include "ledger/timefmt.h"
 
 /* The chart's geometry, in SVG user units (the SVG scales to its box). */
-#define CHART_W 480        /* whole width */
+#define CHART_W 420        /* whole width */
 #define CHART_PAD 8        /* left margin */
-#define CHART_VALUE_W 116  /* room right of the longest bar for its amount */
-#define CHART_ROW 54       /* height of one group */
+#define CHART_VALUE_W 104  /* room right of the longest bar for its amount */
+#define CHART_ROW 58       /* height of one group */
 #define CHART_TOP 8        /* margin above the first group */
 
 void sb_html_text(FILE *f, const char *s)
@@ -43,13 +43,13 @@ static const char page_style[] =
 	".meta{color:#555;margin:0 0 1em}\n"
 	".meta b{color:#1b1b1b;font-weight:600}\n"
 	".scroll{overflow-x:auto;-webkit-overflow-scrolling:touch}\n"
-	"table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}\n"
+	"table{border-collapse:collapse;width:100%;font-size:.93em;font-variant-numeric:tabular-nums}\n"
 	"th,td{padding:5px 8px;border-bottom:1px solid #dcdcdc;text-align:right;white-space:nowrap;vertical-align:top}\n"
-	"th{font-weight:600;background:#f4f5f7;border-bottom:2px solid #9aa0a6}\n"
-	"th.l,td.l{text-align:left;white-space:normal;overflow-wrap:anywhere}\n"
+	"th{font-weight:600;background:#f4f5f7;border-bottom:2px solid #9aa0a6;white-space:normal;vertical-align:bottom}\n"
+	"th.l,td.l{text-align:left;white-space:normal;min-width:6.5em;overflow-wrap:break-word}\n"
 	"tfoot td{font-weight:700;border-top:2px solid #333;border-bottom:none}\n"
 	".muted{color:#6b6b6b}\n"
-	"figure{margin:0 0 1em;max-width:760px}\n"
+	"figure{margin:0 0 1em;max-width:560px}\n"
 	"figure svg{display:block;width:100%;height:auto}\n"
 	".legend{display:flex;gap:1.2em;font-size:.9em;margin:.2em 0 .4em}\n"
 	".sw{display:inline-block;width:.9em;height:.9em;vertical-align:-.1em;margin-right:.35em;border-radius:2px}\n"
@@ -123,7 +123,7 @@ static void bar(FILE *f, const char *cls, int64_t y, bool has, int64_t nanos, in
 
 	fprintf(f, "<rect class=\"bar %s\" x=\"%d\" y=\"%" PRId64 "\" width=\"", cls, CHART_PAD, y);
 	tenths(f, len);
-	fputs("\" height=\"13\" rx=\"2\"><title>", f);
+	fputs("\" height=\"14\" rx=\"2\"><title>", f);
 	fputs(cls, f);
 	fputs(": ", f);
 	if (has)
@@ -133,7 +133,7 @@ static void bar(FILE *f, const char *cls, int64_t y, bool has, int64_t nanos, in
 	fputs("</title></rect>", f);
 	fputs("<text class=\"v\" x=\"", f);
 	tenths(f, (int64_t)CHART_PAD * 10 + len + 40);
-	fprintf(f, "\" y=\"%" PRId64 "\">", y + 11);
+	fprintf(f, "\" y=\"%" PRId64 "\">", y + 12);
 	if (has)
 		money(f, nanos, 6);
 	else
@@ -156,17 +156,17 @@ void sb_html_bar_chart(FILE *f, const sb_html_bar *bars, size_t n)
 	      "<span><span class=\"sw billed\"></span>billed</span></div>\n", f);
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %" PRId64 "\" role=\"img\" "
 	        "aria-label=\"computed against billed per group\" font-family=\"system-ui,sans-serif\">\n"
-	        "<style>.k{font-size:13px;fill:#1b1b1b}.v{font-size:11px;fill:#444}</style>\n",
+	        "<style>.k{font-size:15px;fill:#1b1b1b}.v{font-size:12.5px;fill:#444}</style>\n",
 	        CHART_W, height);
 	for (size_t i = 0; i < n; i++) {
 		int64_t y = CHART_TOP + (int64_t)i * CHART_ROW;
 		fputs("<g class=\"pair\" data-key=\"", f);
 		sb_html_text(f, bars[i].key);
-		fprintf(f, "\"><text class=\"k\" x=\"%d\" y=\"%" PRId64 "\">", CHART_PAD, y + 13);
+		fprintf(f, "\"><text class=\"k\" x=\"%d\" y=\"%" PRId64 "\">", CHART_PAD, y + 15);
 		sb_html_text(f, bars[i].key);
 		fputs("</text>", f);
-		bar(f, "computed", y + 19, true, bars[i].computed_nanos, max, area);
-		bar(f, "billed", y + 34, bars[i].has_billed, bars[i].billed_nanos, max, area);
+		bar(f, "computed", y + 22, true, bars[i].computed_nanos, max, area);
+		bar(f, "billed", y + 38, bars[i].has_billed, bars[i].billed_nanos, max, area);
 		fputs("</g>\n", f);
 	}
 	fputs("</svg>\n</figure>\n", f);
