@@ -45,7 +45,7 @@ TESTS    := $(patsubst tests/%.c,$(BUILD)/san/tests/%,$(TEST_SRC))
 
 DEPS_OK  := $(BUILD)/deps.ok
 
-.PHONY: all deps check unit cli-tests http-tests demo bench fuzz install clean
+.PHONY: all deps check unit cli-tests http-tests html-tests demo bench fuzz install clean
 .SECONDARY:
 
 all: $(DEPS_OK) sbledger
@@ -84,7 +84,7 @@ $(BUILD)/san/tests/%: $(BUILD)/san/tests/%.o $(SAN_SUP) $(SAN_LIB)
 
 # Unit tests (cmocka), then the command-line tests, all under the
 # sanitizers.  Each test binary prints cmocka's summary.
-check: $(DEPS_OK) sbledger unit cli-tests http-tests
+check: $(DEPS_OK) sbledger unit cli-tests http-tests html-tests
 	@echo "make check: all tests passed"
 
 unit: $(TESTS)
@@ -98,6 +98,11 @@ cli-tests: $(BUILD)/san/sbledger
 # 127.0.0.1 (tests/http/provider_server.py).
 http-tests: $(BUILD)/san/sbledger
 	@SBLEDGER=$(abspath $(BUILD)/san/sbledger) sh tests/http/run.sh
+
+# The HTML pages rendered by headless Chromium (skipped, saying so, when
+# Chromium cannot be installed).
+html-tests: $(BUILD)/san/sbledger
+	@SBLEDGER=$(abspath $(BUILD)/san/sbledger) sh tests/html/render.sh
 
 demo: $(DEPS_OK) sbledger
 	@sh examples/demo.sh ./sbledger

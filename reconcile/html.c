@@ -353,9 +353,9 @@ static void invoice_section(FILE *f, const sb_invoice_set *set, const sb_invoice
 		invoice_row(f, &inv->lines[k]);
 	if (inv->n_lines == 0)
 		fputs("<tr><td class=\"l muted\" colspan=\"5\">No charges in this period.</td></tr>\n", f);
-	fputs("</tbody>\n<tfoot><tr class=\"total\"><td class=\"l\" colspan=\"4\">Total ", f);
+	fputs("</tbody>\n<tfoot><tr class=\"total\"><td class=\"l\" colspan=\"3\">Total ", f);
 	sb_html_text(f, inv->currency);
-	fputs("</td><td class=\"amount-total\">", f);
+	fputs("</td><td class=\"wide\"></td><td class=\"amount-total\">", f);
 	money(f, inv->total_nanos, 2);
 	fputs("</td></tr></tfoot>\n</table></div>\n", f);
 	if (inv->n_notes > 0) {
@@ -375,7 +375,8 @@ static void invoice_section(FILE *f, const sb_invoice_set *set, const sb_invoice
 		invoice_head(f);
 		for (size_t k = 0; k < a->n_lines; k++)
 			invoice_row(f, &a->lines[k]);
-		fputs("</tbody>\n<tfoot><tr class=\"total\"><td class=\"l\" colspan=\"4\">Adjustment total</td><td>", f);
+		fputs("</tbody>\n<tfoot><tr class=\"total\"><td class=\"l\" colspan=\"3\">Adjustment total</td>"
+		      "<td class=\"wide\"></td><td>", f);
 		money(f, a->total_nanos, 2);
 		fputs("</td></tr></tfoot>\n</table></div>\n", f);
 		if (a->n_late_runs > 0) {

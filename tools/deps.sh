@@ -17,6 +17,15 @@ need jansson libjansson-dev
 need libcurl libcurl4-openssl-dev
 need libcrypto libssl-dev
 need cmocka libcmocka-dev
+# Optional: headless Chromium, with which tests/html/render.sh renders the
+# HTML pages; that test is skipped, saying so, where it cannot be had.
+if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+	echo "deps: installing chromium (optional: the HTML rendering test)" >&2
+	if ! { DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
+	       DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } >&2; then
+		echo "deps: chromium could not be installed; tests/html/render.sh will be skipped" >&2
+	fi
+fi
 [ -z "$pkgs" ] && exit 0
 
 echo "deps: missing Debian packages:$pkgs" >&2
