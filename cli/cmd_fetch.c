@@ -58,7 +58,7 @@ int cli_fetch_run(cli_fetch *cf, sb_db *db, const sb_provider *p, const sb_endpo
 	sb_fetch_result r;
 	sb_err e;
 	int rc;
-	const char *noun = ep->format != NULL ? "lines" : "plans";
+	const char *noun;
 	char pages[64] = "";
 
 	sb_err_clear(&e);
@@ -66,6 +66,8 @@ int cli_fetch_run(cli_fetch *cf, sb_db *db, const sb_provider *p, const sb_endpo
 	rc = sb_fetch(db, p, ep, o, &r, &e);
 	if (cf->shown > MAX_SHOWN_REJECTS)
 		cli_warn("%s: ... and %ld more rejected records", r.url, cf->shown - MAX_SHOWN_REJECTS);
+	noun = ep->format != NULL ? (r.accepted == 1 ? "line" : "lines") :
+	                            (r.accepted == 1 ? "plan" : "plans");
 	if (r.pages > 1)
 		snprintf(pages, sizeof pages, ", %d pages", r.pages);
 	if (rc == SB_OK && r.already > 0)

@@ -153,9 +153,12 @@ static void import_dir(nightly *n, sb_db *db, const char *dir, const char *forma
 		struct stat st;
 		snprintf(path, sizeof path, "%s/%s", dir, names[i]->d_name);
 		if ((file = inside(n, path)) != NULL) {
-			if (stat(file, &st) == 0 && S_ISREG(st.st_mode))
+			if (stat(file, &st) != 0) {
+				cli_warn("%s: %s", path, strerror(errno));
+				note(n, SB_ENOINPUT);
+			} else if (S_ISREG(st.st_mode)) {
 				import_one(n, db, format, file);
-			else if (!S_ISDIR(st.st_mode)) {
+			} else if (!S_ISDIR(st.st_mode)) {
 				cli_warn("%s: not a regular file: skipped", path);
 				note(n, SB_ENOINPUT);
 			}
@@ -501,8 +504,12 @@ static int cmd_nightly(sb_cli *cli, int argc, char **argv)
 		return rc;
 	if (!n.has_period && (rc = cli_period(cli, "yesterday", &n.period)) != 0)
 		return rc;
-	if (realpath(n.inbox, n.root) == NULL || stat(n.root, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		cli_warn("%s: %s", n.inbox, errno != 0 ? strerror(errno) : "not a directory");
+	if (realpath(n.inbox, n.root) == NULL || stat(n.root, &st) != 0) {
+		cli_warn("%s: %s", n.inbox, strerror(errno));
+		return SB_ENOINPUT;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		cli_warn("%s: not a directory (the inbox holds runs/ and billing/FORMAT/)", n.inbox);
 		return SB_ENOINPUT;
 	}
 	if (cli_open(cli, 0, &db) != SB_OK)

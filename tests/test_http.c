@@ -1,0 +1,220 @@
+/* test_http.c: the parts of the HTTP layer and of fetching that need no
+ * network (importers/http.c, importers/providers.c); the requests
+ * themselves are tested against a fake provider by tests/http/run.sh. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "importers/http.h"
+#include "importers/provider.h"
+#include "ledger/batch.h"
+#include "support/support.h"
+
+/* sb_http_url of base, path and query must give want. */
+static void check_url(const char *base, const char *path, const char *const *query,
+                      const char *want)
+{
+	char *url = NULL;
+	sb_err e;
+
+	sb_err_clear(&e);
+	assert_sb_ok(&e, sb_http_url(base, path, query, &url, &e));
+	assert_string_equal(url, want);
+	free(url);
+}
+
+/* URLs are the base, the path and the percent-encoded query. */
+static void test_url_built(void **state)
+{
+	static const char *const q[] = {"from", "2026-11-01T00:00:00Z", "team", "a b&c", NULL};
+
+	(void)state;
+	check_url("https://api.example.com", "/v1/x", NULL, "https://api.example.com/v1/x");
+	check_url("https://api.example.com/", "/v1/x", NULL, "https://api.example.com/v1/x");
+	check_url("https://proxy.example.com/deepinfra//", "/v1/x", NULL,
+	          "https://proxy.example.com/deepinfra/v1/x");
+	check_url("http://127.0.0.1:8080/ok", "/p", q,
+	          "http://127.0.0.1:8080/ok/p?from=2026-11-01T00%3a00%3a00Z&team=a+b%26c");
+}
+
+/* A base URL with credentials, a query, a fragment or another scheme is
+ * a usage error: keys belong in the environment. */
+static void test_url_refused(void **state)
+{
+	static const char *const bad[] = {
+		"https://user:pw@api.example.com", "https://user@api.example.com",
+		"https://api.example.com/?token=x", "https://api.example.com/#x",
+		"ftp://api.example.com", "not a url",
+	};
+	char *url = NULL;
+	sb_err e;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		sb_err_clear(&e);
+		assert_int_equal(sb_http_url(bad[i], "/v1", NULL, &url, &e), SB_EUSAGE);
+		assert_null(url);
+	}
+}
+
+/* Defaults, then the environment; a bad number names its variable. */
+static void test_opts_env(void **state)
+{
+	sb_http_opts o;
+	sb_err e;
+
+	(void)state;
+	setenv("SBLEDGER_HTTP_BACKOFF_MS", "7", 1);
+	setenv("SBLEDGER_HTTP_RETRIES", "2", 1);
+	unsetenv("SBLEDGER_HTTP_TIMEOUT_MS");
+	unsetenv("SBLEDGER_CA_BUNDLE");
+	sb_err_clear(&e);
+	assert_sb_ok(&e, sb_http_opts_init(&o, &e));
+	assert_int_equal(o.backoff_ms, 7);
+	assert_int_equal(o.retries, 2);
+	assert_int_equal(o.timeout_ms, SB_HTTP_TIMEOUT_MS);
+	assert_int_equal(o.connect_timeout_ms, SB_HTTP_CONNECT_TIMEOUT_MS);
+	assert_true(o.max_bytes == SB_HTTP_MAX_BYTES);
+	assert_null(o.ca_file);
+	setenv("SBLEDGER_HTTP_RETRIES", "-1", 1);
+	sb_err_clear(&e);
+	assert_sb_fails(&e, sb_http_opts_init(&o, &e), SB_EUSAGE, "SBLEDGER_HTTP_RETRIES='-1'");
+	unsetenv("SBLEDGER_HTTP_RETRIES");
+	unsetenv("SBLEDGER_HTTP_BACKOFF_MS");
+}
+
+/* A key never goes over plain http to a host that is not this machine,
+ * and a key with a line break is refused, both before any connection. */
+static void test_open_refused(void **state)
+{
+	sb_http_req req = {"http://api.example.com/v1", "k1", "SOME_KEY", NULL, "p",
+	                   {SB_PAGE_NONE, NULL, NULL}};
+	sb_http_opts o;
+	sb_http *h = NULL;
+	sb_err e;
+
+	(void)state;
+	sb_err_clear(&e);
+	assert_sb_ok(&e, sb_http_opts_init(&o, &e));
+	assert_sb_fails(&e, sb_http_open(&req, &o, &h, &e), SB_EUSAGE,
+	                "refusing to send SOME_KEY over plain http to api.example.com");
+	assert_null(h);
+	req.url = "https://api.example.com/v1";
+	req.token = "k1\r\nX-Evil: 1";
+	sb_err_clear(&e);
+	assert_sb_fails(&e, sb_http_open(&req, &o, &h, &e), SB_EUSAGE, "control character");
+	assert_null(e.msg[0] == '\0' ? NULL : strstr(e.msg, "X-Evil"));
+}
+
+/* The table: every provider found by name, its endpoints, its base URL
+ * from --base-url, then $SBLEDGER_<NAME>_URL, then its own. */
+static void test_providers(void **state)
+{
+	const sb_provider *di = sb_provider_find("deepinfra");
+	const sb_provider *ve = sb_provider_find("vercel");
+	sb_fetch_opts o;
+	char names[128];
+
+	(void)state;
+	assert_non_null(di);
+	assert_non_null(ve);
+	assert_null(sb_provider_find("nosuch"));
+	assert_non_null(sb_provider_endpoint(di, "catalog"));
+	assert_non_null(sb_provider_endpoint(di, "usage"));
+	assert_null(sb_provider_endpoint(di, "billing"));
+	assert_string_equal(sb_provider_endpoint(ve, "billing")->format, "focus");
+	assert_string_equal(sb_provider_names(NULL, names, sizeof names), "deepinfra, vercel");
+	assert_string_equal(sb_provider_names("billing", names, sizeof names), "vercel");
+	for (const sb_provider *const *p = sb_providers(); *p != NULL; p++)
+		for (const sb_endpoint *ep = (*p)->endpoints; ep->what != NULL; ep++)
+			assert_true((ep->format != NULL) != (ep->store != NULL));
+	memset(&o, 0, sizeof o);
+	unsetenv("SBLEDGER_DEEPINFRA_URL");
+	assert_string_equal(sb_provider_base(di, &o), "https://api.deepinfra.com");
+	setenv("SBLEDGER_DEEPINFRA_URL", "http://127.0.0.1:1/x", 1);
+	assert_string_equal(sb_provider_base(di, &o), "http://127.0.0.1:1/x");
+	o.base_url = "https://proxy.example.com";
+	assert_string_equal(sb_provider_base(di, &o), "https://proxy.example.com");
+	unsetenv("SBLEDGER_DEEPINFRA_URL");
+}
+
+/* A fetch without its key, or without the period its endpoint needs, is a
+ * usage error and touches nothing. */
+static void test_fetch_usage(void **state)
+{
+	sb_db *db = support_memory_ledger();
+	const sb_provider *di = sb_provider_find("deepinfra");
+	sb_fetch_opts o;
+	sb_fetch_result r;
+	sb_err e;
+
+	(void)state;
+	memset(&o, 0, sizeof o);
+	unsetenv("DEEPINFRA_API_KEY");
+	sb_err_clear(&e);
+	assert_sb_fails(&e, sb_fetch(db, di, sb_provider_endpoint(di, "catalog"), &o, &r, &e),
+	                SB_EUSAGE, "DEEPINFRA_API_KEY is not set");
+	setenv("DEEPINFRA_API_KEY", "k1", 1);
+	sb_err_clear(&e);
+	assert_sb_fails(&e, sb_fetch(db, di, sb_provider_endpoint(di, "usage"), &o, &r, &e),
+	                SB_EUSAGE, "needs --period");
+	unsetenv("DEEPINFRA_API_KEY");
+	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM batch"), 0);
+	sb_db_close(db);
+}
+
+/* A failed fetch keeps its batch, marked failed, with the reason as its
+ * rejected record, and nothing of what it stored; a good one commits. */
+static void test_fetch_batch(void **state)
+{
+	sb_db *db = support_memory_ledger();
+	sb_fetch_result r;
+	sb_batch b;
+	sb_err e;
+
+	(void)state;
+	memset(&r, 0, sizeof r);
+	strcpy(r.url, "https://api.example.com/v1/x");
+	sb_err_clear(&e);
+	assert_sb_ok(&e, sb_fetch_begin(db, "rates", "test-catalog", &r, &b, &e));
+	support_exec(db, "INSERT INTO model_price VALUES ('m', 1, 2, 3)");
+	assert_sb_ok(&e, sb_fetch_end(db, &b, false, "the catalog is not JSON", "{oops", 5, &r, &e));
+	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM model_price"), 0);
+	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM batch WHERE status = 'failed' "
+	                                 "AND rejected = 1 AND source = 'https://api.example.com/v1/x'"), 1);
+	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM reject WHERE reason = "
+	                                 "'the catalog is not JSON' AND content = CAST('{oops' AS BLOB)"), 1);
+	assert_int_equal(r.rejected, 1);
+
+	memset(&r, 0, sizeof r);
+	strcpy(r.url, "https://api.example.com/v1/x");
+	assert_sb_ok(&e, sb_fetch_begin(db, "rates", "test-catalog", &r, &b, &e));
+	support_exec(db, "INSERT INTO model_price VALUES ('m', 1, 2, 3)");
+	r.accepted = 1;
+	assert_sb_ok(&e, sb_fetch_end(db, &b, true, NULL, "[]", 2, &r, &e));
+	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM model_price"), 1);
+	assert_int_equal(support_i64(db, "SELECT accepted FROM batch WHERE batch_id = %lld AND "
+	                                 "status = 'complete' AND sha256 IS NOT NULL",
+	                             (long long)b.id), 1);
+	sb_db_close(db);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_url_built),
+		cmocka_unit_test(test_url_refused),
+		cmocka_unit_test(test_opts_env),
+		cmocka_unit_test(test_open_refused),
+		cmocka_unit_test(test_providers),
+		cmocka_unit_test(test_fetch_usage),
+		cmocka_unit_test(test_fetch_batch),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
