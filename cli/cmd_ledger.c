@@ -134,34 +134,19 @@ static int cmd_batches(sb_cli *cli, int argc, char **argv)
 		{"skipped", COL_INT, 0},
 	};
 	list_opts lo = {FMT_TABLE, false, 0};
-	sb_db *db = NULL;
-	sqlite3_stmt *st;
-	sb_out *o;
 	int rc = no_operands(cli, argc, argv, list_options, on_list_opt, &lo);
 
 	if (rc != 0)
 		return rc;
-	if (cli_open(cli, 0, &db) != SB_OK || (st = sb_db_stmt(db, "batch_list", &cli->err)) == NULL) {
-		sb_db_close(db);
-		return cli_report(&cli->err);
-	}
-	o = sb_out_new(lo.fmt, cols, sizeof cols / sizeof cols[0]);
-	while ((rc = sb_db_step(db, st, &cli->err)) == SQLITE_ROW) {
-		sb_out_int(o, sqlite3_column_int64(st, 0));
-		for (int c = 1; c <= 5; c++)
-			sb_out_text(o, sb_col_text(st, c));
-		sb_out_time(o, sqlite3_column_int64(st, 6));
-		if (sb_col_is_null(st, 7))
-			sb_out_null(o);
-		else
-			sb_out_time(o, sqlite3_column_int64(st, 7));
-		for (int c = 8; c <= 12; c++)
-			sb_out_int(o, sqlite3_column_int64(st, c));
-		sb_out_row(o);
-	}
-	sb_out_end(o);
-	sb_db_close(db);
-	return cli_report(&cli->err);
+	return cli_list(cli, lo.fmt, cols, sizeof cols / sizeof cols[0], "batch_list", NULL, NULL);
+}
+
+/* Bind the batch of rejects (NULL: every batch). */
+static void bind_batch(sb_db *db, sqlite3_stmt *st, const void *ctx)
+{
+	const list_opts *lo = ctx;
+
+	sb_bind_i64_opt(db, st, ":batch_id", lo->has_batch, lo->batch);
 }
 
 /* rejects: list rejected lines with their reasons. */
@@ -172,30 +157,11 @@ static int cmd_rejects(sb_cli *cli, int argc, char **argv)
 		{"content", COL_TEXT, 50}, {"length", COL_INT, 0},
 	};
 	list_opts lo = {FMT_TABLE, false, 0};
-	sb_db *db = NULL;
-	sqlite3_stmt *st;
-	sb_out *o;
 	int rc = no_operands(cli, argc, argv, list_options, on_list_opt, &lo);
 
 	if (rc != 0)
 		return rc;
-	if (cli_open(cli, 0, &db) != SB_OK || (st = sb_db_stmt(db, "reject_list", &cli->err)) == NULL) {
-		sb_db_close(db);
-		return cli_report(&cli->err);
-	}
-	sb_bind_i64_opt(db, st, ":batch_id", lo.has_batch, lo.batch);
-	o = sb_out_new(lo.fmt, cols, sizeof cols / sizeof cols[0]);
-	while ((rc = sb_db_step(db, st, &cli->err)) == SQLITE_ROW) {
-		sb_out_int(o, sqlite3_column_int64(st, 0));
-		sb_out_int(o, sqlite3_column_int64(st, 1));
-		sb_out_text(o, sb_col_text(st, 2));
-		sb_out_textn(o, sqlite3_column_blob(st, 3), (size_t)sqlite3_column_bytes(st, 3));
-		sb_out_int(o, sqlite3_column_int64(st, 4));
-		sb_out_row(o);
-	}
-	sb_out_end(o);
-	sb_db_close(db);
-	return cli_report(&cli->err);
+	return cli_list(cli, lo.fmt, cols, sizeof cols / sizeof cols[0], "reject_list", bind_batch, &lo);
 }
 
 const sb_command sb_ledger_commands[] = {

@@ -118,31 +118,13 @@ static int parse(sb_cli *cli, int argc, char **argv, const struct option *opts,
 	return 0;
 }
 
-/* Print a nullable integer column. */
-static void out_opt_int(sb_out *o, sqlite3_stmt *st, int col)
+/* Bind the instant of the cards in force (and --all). */
+static void bind_rates(sb_db *db, sqlite3_stmt *st, const void *ctx)
 {
-	if (sb_col_is_null(st, col))
-		sb_out_null(o);
-	else
-		sb_out_int(o, sqlite3_column_int64(st, col));
-}
+	const rates_opts *ro = ctx;
 
-/* Print a nullable rate column. */
-static void out_opt_rate(sb_out *o, sqlite3_stmt *st, int col)
-{
-	if (sb_col_is_null(st, col))
-		sb_out_null(o);
-	else
-		sb_out_money(o, sqlite3_column_int64(st, col));
-}
-
-/* Print a nullable yes/no column. */
-static void out_opt_bool(sb_out *o, sqlite3_stmt *st, int col)
-{
-	if (sb_col_is_null(st, col))
-		sb_out_null(o);
-	else
-		sb_out_bool(o, sqlite3_column_int(st, col) != 0);
+	sb_bind_i64(db, st, ":all", ro->all);
+	sb_bind_i64(db, st, ":at_ms", ro->has_at ? ro->at_ms : sb_now_ms());
 }
 
 /* rates: list the cards in force (or all of them). */
@@ -154,33 +136,11 @@ static int cmd_rates(sb_cli *cli, int argc, char **argv)
 		{"usd_per_gb_second", COL_RATE, 0}, {"free", COL_BOOL, 0},
 	};
 	rates_opts ro = {.fmt = FMT_TABLE};
-	sb_db *db = NULL;
-	sqlite3_stmt *st;
-	sb_out *o;
 	int first = 0, rc = parse(cli, argc, argv, rates_list_options, &ro, 0, &first);
 
 	if (rc != 0)
 		return rc;
-	if (cli_open(cli, 0, &db) != SB_OK || (st = sb_db_stmt(db, "rate_card_list", &cli->err)) == NULL) {
-		sb_db_close(db);
-		return cli_report(&cli->err);
-	}
-	sb_bind_i64(db, st, ":all", ro.all);
-	sb_bind_i64(db, st, ":at_ms", ro.has_at ? ro.at_ms : sb_now_ms());
-	o = sb_out_new(ro.fmt, cols, sizeof cols / sizeof cols[0]);
-	while (sb_db_step(db, st, &cli->err) == SQLITE_ROW) {
-		sb_out_text(o, sb_col_text(st, 0));
-		sb_out_text(o, sb_col_text(st, 1));
-		sb_out_time(o, sqlite3_column_int64(st, 2));
-		sb_out_money(o, sqlite3_column_int64(st, 3));
-		out_opt_rate(o, st, 4);
-		out_opt_rate(o, st, 5);
-		sb_out_bool(o, sqlite3_column_int(st, 6) != 0);
-		sb_out_row(o);
-	}
-	sb_out_end(o);
-	sb_db_close(db);
-	return cli_report(&cli->err);
+	return cli_list(cli, ro.fmt, cols, sizeof cols / sizeof cols[0], "rate_card_list", bind_rates, &ro);
 }
 
 /* rates set BACKEND: store a card and reprice the runs it covers. */
@@ -232,6 +192,19 @@ static int cmd_rates_import(sb_cli *cli, int argc, char **argv)
 	return cli_report(&cli->err);
 }
 
+/* Bind the requirements of backends. */
+static void bind_backends(sb_db *db, sqlite3_stmt *st, const void *ctx)
+{
+	const rates_opts *ro = ctx;
+
+	sb_bind_i64(db, st, ":at_ms", sb_now_ms());
+	sb_bind_i64(db, st, ":network", ro->network);
+	sb_bind_i64(db, st, ":persistent", ro->persistent);
+	sb_bind_i64_opt(db, st, ":min_cpu", ro->has_min_cpu, ro->min_cpu);
+	sb_bind_i64_opt(db, st, ":min_memory_mb", ro->has_min_mem, ro->min_mem);
+	sb_bind_text_opt(db, st, ":region", ro->region);
+}
+
 /* backends: the backends that satisfy the requirements, cheapest first. */
 static int cmd_backends(sb_cli *cli, int argc, char **argv)
 {
@@ -241,38 +214,11 @@ static int cmd_backends(sb_cli *cli, int argc, char **argv)
 		{"max_cpu", COL_INT, 0}, {"max_memory_mb", COL_INT, 0},
 	};
 	rates_opts ro = {.fmt = FMT_TABLE};
-	sb_db *db = NULL;
-	sqlite3_stmt *st;
-	sb_out *o;
 	int first = 0, rc = parse(cli, argc, argv, backends_options, &ro, 0, &first);
 
 	if (rc != 0)
 		return rc;
-	if (cli_open(cli, 0, &db) != SB_OK || (st = sb_db_stmt(db, "backend_list", &cli->err)) == NULL) {
-		sb_db_close(db);
-		return cli_report(&cli->err);
-	}
-	sb_bind_i64(db, st, ":at_ms", sb_now_ms());
-	sb_bind_i64(db, st, ":network", ro.network);
-	sb_bind_i64(db, st, ":persistent", ro.persistent);
-	sb_bind_i64_opt(db, st, ":min_cpu", ro.has_min_cpu, ro.min_cpu);
-	sb_bind_i64_opt(db, st, ":min_memory_mb", ro.has_min_mem, ro.min_mem);
-	sb_bind_text_opt(db, st, ":region", ro.region);
-	o = sb_out_new(ro.fmt, cols, sizeof cols / sizeof cols[0]);
-	while (sb_db_step(db, st, &cli->err) == SQLITE_ROW) {
-		sb_out_text(o, sb_col_text(st, 0));
-		out_opt_bool(o, st, 1);
-		out_opt_rate(o, st, 2);
-		out_opt_rate(o, st, 3);
-		out_opt_bool(o, st, 4);
-		out_opt_bool(o, st, 5);
-		out_opt_int(o, st, 6);
-		out_opt_int(o, st, 7);
-		sb_out_row(o);
-	}
-	sb_out_end(o);
-	sb_db_close(db);
-	return cli_report(&cli->err);
+	return cli_list(cli, ro.fmt, cols, sizeof cols / sizeof cols[0], "backend_list", bind_backends, &ro);
 }
 
 /* prices: list the model price table. */
@@ -283,28 +229,11 @@ static int cmd_prices(sb_cli *cli, int argc, char **argv)
 		{"updated_at", COL_TIME, 0},
 	};
 	rates_opts ro = {.fmt = FMT_TABLE};
-	sb_db *db = NULL;
-	sqlite3_stmt *st;
-	sb_out *o;
 	int first = 0, rc = parse(cli, argc, argv, rates_list_options, &ro, 0, &first);
 
 	if (rc != 0)
 		return rc;
-	if (cli_open(cli, 0, &db) != SB_OK || (st = sb_db_stmt(db, "model_price_list", &cli->err)) == NULL) {
-		sb_db_close(db);
-		return cli_report(&cli->err);
-	}
-	o = sb_out_new(ro.fmt, cols, sizeof cols / sizeof cols[0]);
-	while (sb_db_step(db, st, &cli->err) == SQLITE_ROW) {
-		sb_out_text(o, sb_col_text(st, 0));
-		sb_out_money(o, sqlite3_column_int64(st, 1));
-		sb_out_money(o, sqlite3_column_int64(st, 2));
-		sb_out_time(o, sqlite3_column_int64(st, 3));
-		sb_out_row(o);
-	}
-	sb_out_end(o);
-	sb_db_close(db);
-	return cli_report(&cli->err);
+	return cli_list(cli, ro.fmt, cols, sizeof cols / sizeof cols[0], "model_price_list", NULL, NULL);
 }
 
 /* prices set MODEL: the model's token prices per million tokens. */

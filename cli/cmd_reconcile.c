@@ -258,31 +258,21 @@ static int cmd_reconciliations(sb_cli *cli, int argc, char **argv)
 		{"backends", COL_INT, 0}, {"flagged", COL_INT, 0},
 	};
 	recon_cli rc = {0};
-	sb_db *db = NULL;
-	sqlite3_stmt *st;
-	sb_out *o;
 	int first = 0, status = parse(cli, argc, argv, &rc, 0, &first);
 
 	if (status != 0)
 		return status;
-	if (cli_open(cli, 0, &db) != SB_OK || (st = sb_db_stmt(db, "recon_list", &cli->err)) == NULL) {
-		sb_db_close(db);
-		return cli_report(&cli->err);
-	}
-	o = sb_out_new(rc.fmt, cols, sizeof cols / sizeof cols[0]);
-	while (sb_db_step(db, st, &cli->err) == SQLITE_ROW) {
-		sb_out_int(o, sqlite3_column_int64(st, 0));
-		for (int c = 1; c <= 3; c++)
-			sb_out_time(o, sqlite3_column_int64(st, c));
-		sb_out_money(o, sqlite3_column_int64(st, 4));
-		sb_out_money(o, sqlite3_column_int64(st, 5));
-		sb_out_int(o, sqlite3_column_int64(st, 6));
-		sb_out_int(o, sqlite3_column_int64(st, 7));
-		sb_out_row(o);
-	}
-	sb_out_end(o);
-	sb_db_close(db);
-	return cli_report(&cli->err);
+	return cli_list(cli, rc.fmt, cols, sizeof cols / sizeof cols[0], "recon_list", NULL, NULL);
+}
+
+/* Bind the period of report drift and whether only daily results count. */
+static void bind_drift(sb_db *db, sqlite3_stmt *st, const void *ctx)
+{
+	const recon_cli *rc = ctx;
+
+	sb_bind_i64(db, st, ":from_ms", rc->o.period.from_ms);
+	sb_bind_i64(db, st, ":to_ms", rc->o.period.to_ms);
+	sb_bind_i64(db, st, ":daily", strcmp(rc->by, "day") == 0);
 }
 
 /* report drift: drift per backend over time, from stored reconciliations. */
@@ -294,43 +284,13 @@ static int cmd_report_drift(sb_cli *cli, int argc, char **argv)
 		{"drift_usd", COL_MONEY, 0}, {"reconciliation", COL_INT, 0},
 	};
 	recon_cli rc = {0};
-	sb_db *db = NULL;
-	sqlite3_stmt *st;
-	sb_out *o;
 	int first = 0, status = parse(cli, argc, argv, &rc, 0, &first);
 
 	if (status != 0)
 		return status;
 	if (!rc.has_period)
 		return cli_usage(cli, "--period is required");
-	if (cli_open(cli, 0, &db) != SB_OK || (st = sb_db_stmt(db, "recon_drift", &cli->err)) == NULL) {
-		sb_db_close(db);
-		return cli_report(&cli->err);
-	}
-	sb_bind_i64(db, st, ":from_ms", rc.o.period.from_ms);
-	sb_bind_i64(db, st, ":to_ms", rc.o.period.to_ms);
-	o = sb_out_new(rc.fmt, cols, sizeof cols / sizeof cols[0]);
-	while (sb_db_step(db, st, &cli->err) == SQLITE_ROW) {
-		if (strcmp(rc.by, "day") == 0 &&
-		    sqlite3_column_int64(st, 1) - sqlite3_column_int64(st, 0) != SB_MS_PER_DAY)
-			continue;
-		sb_out_time(o, sqlite3_column_int64(st, 0));
-		sb_out_time(o, sqlite3_column_int64(st, 1));
-		sb_out_text(o, sb_col_text(st, 2));
-		sb_out_text(o, sb_col_text(st, 3));
-		sb_out_money(o, sqlite3_column_int64(st, 4));
-		for (int c = 5; c <= 6; c++) {
-			if (sb_col_is_null(st, c))
-				sb_out_null(o);
-			else
-				sb_out_money(o, sqlite3_column_int64(st, c));
-		}
-		sb_out_int(o, sqlite3_column_int64(st, 7));
-		sb_out_row(o);
-	}
-	sb_out_end(o);
-	sb_db_close(db);
-	return cli_report(&cli->err);
+	return cli_list(cli, rc.fmt, cols, sizeof cols / sizeof cols[0], "recon_drift", bind_drift, &rc);
 }
 
 /* tolerance set BACKEND: per-backend tolerances. */
@@ -370,28 +330,11 @@ static int cmd_tolerance(sb_cli *cli, int argc, char **argv)
 		{"updated_at", COL_TIME, 0},
 	};
 	recon_cli rc = {0};
-	sb_db *db = NULL;
-	sqlite3_stmt *st;
-	sb_out *o;
 	int first = 0, status = parse(cli, argc, argv, &rc, 0, &first);
 
 	if (status != 0)
 		return status;
-	if (cli_open(cli, 0, &db) != SB_OK || (st = sb_db_stmt(db, "tolerance_all", &cli->err)) == NULL) {
-		sb_db_close(db);
-		return cli_report(&cli->err);
-	}
-	o = sb_out_new(rc.fmt, cols, sizeof cols / sizeof cols[0]);
-	while (sb_db_step(db, st, &cli->err) == SQLITE_ROW) {
-		sb_out_text(o, sb_col_text(st, 0));
-		sb_out_money(o, sqlite3_column_int64(st, 1));
-		sb_out_money(o, sqlite3_column_int64(st, 2));
-		sb_out_time(o, sqlite3_column_int64(st, 3));
-		sb_out_row(o);
-	}
-	sb_out_end(o);
-	sb_db_close(db);
-	return cli_report(&cli->err);
+	return cli_list(cli, rc.fmt, cols, sizeof cols / sizeof cols[0], "tolerance_all", NULL, NULL);
 }
 
 const sb_command sb_reconcile_commands[] = {

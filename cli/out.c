@@ -208,6 +208,54 @@ void sb_out_row(sb_out *o)
 	}
 }
 
+void sb_out_stmt(sb_out *o, sqlite3_stmt *st)
+{
+	for (size_t i = 0; i < o->n_cols; i++) {
+		int c = (int)i;
+		if (sqlite3_column_type(st, c) == SQLITE_NULL) {
+			sb_out_null(o);
+			continue;
+		}
+		switch (o->cols[i].type) {
+		case COL_INT: sb_out_int(o, sqlite3_column_int64(st, c)); break;
+		case COL_MONEY:
+		case COL_RATE: sb_out_money(o, sqlite3_column_int64(st, c)); break;
+		case COL_TIME: sb_out_time(o, sqlite3_column_int64(st, c)); break;
+		case COL_BOOL: sb_out_bool(o, sqlite3_column_int64(st, c) != 0); break;
+		case COL_TEXT:
+			sb_out_textn(o, sqlite3_column_blob(st, c), (size_t)sqlite3_column_bytes(st, c));
+			break;
+		}
+	}
+	sb_out_row(o);
+}
+
+int cli_list(sb_cli *cli, sb_format fmt, const sb_col *cols, size_t n, const char *query,
+             sb_list_bind bind, const void *ctx)
+{
+	sb_db *db = NULL;
+	sqlite3_stmt *st;
+	sb_out *o;
+
+	if (cli_open(cli, 0, &db) != SB_OK || (st = sb_db_stmt(db, query, &cli->err)) == NULL) {
+		sb_db_close(db);
+		return cli_report(&cli->err);
+	}
+	if (bind != NULL)
+		bind(db, st, ctx);
+	if ((o = sb_out_new(fmt, cols, n)) == NULL) {
+		sb_db_close(db);
+		sb_fail(&cli->err, SB_EINTERNAL, "out of memory");
+		return cli_report(&cli->err);
+	}
+	while (sb_db_step(db, st, &cli->err) == SQLITE_ROW)
+		sb_out_stmt(o, st);
+	sqlite3_reset(st);
+	sb_out_end(o);
+	sb_db_close(db);
+	return cli_report(&cli->err);
+}
+
 /* Print the stored table with aligned columns: numbers to the right. */
 static void print_table(sb_out *o)
 {

@@ -52,6 +52,21 @@ void sb_out_row(sb_out *o);
 /* Finish the listing (print a table, close a JSON array) and free o. */
 void sb_out_end(sb_out *o);
 
+/* Print the current row of st as one row of o: column i of st in column
+ * i of the listing, printed by the listing column's type (NULL as null, a
+ * BLOB in a text column as its bytes). */
+void sb_out_stmt(sb_out *o, sqlite3_stmt *st);
+
+/* Binds the parameters of a listing's query; ctx is cli_list's. */
+typedef void (*sb_list_bind)(sb_db *db, sqlite3_stmt *st, const void *ctx);
+
+/* The whole of a listing command: open the ledger, run
+ * sql/queries/QUERY.sql with its parameters bound by bind (NULL when it
+ * has none), print every row with sb_out_stmt, close.  Returns the exit
+ * status. */
+int cli_list(sb_cli *cli, sb_format fmt, const sb_col *cols, size_t n, const char *query,
+             sb_list_bind bind, const void *ctx);
+
 /* Write s as a CSV field to f (quoted when it holds , " CR or LF). */
 void sb_csv_field(FILE *f, const char *s);
 
