@@ -94,7 +94,7 @@ static void write_row(FILE *out, const sb_period *period, const focus_row *r)
 	sb_money_format(micro_min * 1000, 6, qty);
 	sb_money_format(r->billed_nanos, 9, billed);
 	sb_money_format(r->computed_nanos, 9, computed);
-	snprintf(desc, sizeof desc, "Sandbox compute on %s, %s%s: %lld run%s", r->backend,
+	snprintf(desc, sizeof desc, "Sandbox compute on %s %s%s (%lld run%s)", r->backend,
 	         r->session_id != NULL ? "session " : "", r->session_id != NULL ? r->session_id : "no session",
 	         (long long)r->runs, r->runs == 1 ? "" : "s");
 	fprintf(out, "%s,USD,%s,%s,Usage,,", billed, sb_time_format(period->from_ms, bfrom),

@@ -928,7 +928,9 @@ static int load_stored(sb_db *db, const sb_invoice_opts *o, stored **out, size_t
 }
 
 /* Add to a the line `now` minus `then` (either may be NULL) when it is
- * not all zero. */
+ * not all zero.  A token line on both is priced now at the prices the
+ * invoice used, so that a later change of the price table is no
+ * adjustment: only more (or fewer) tokens are. */
 static int add_delta(sb_invoice_adjust *a, const sb_invoice_line *then, const sb_invoice_line *now,
                      sb_err *e)
 {
@@ -943,6 +945,14 @@ static int add_delta(sb_invoice_adjust *a, const sb_invoice_line *then, const sb
 		d.output_tokens = now->output_tokens;
 		d.amount_nanos = now->amount_nanos;
 		d.runs = now->runs;
+		if (then != NULL && now->kind == SB_INV_TOKENS) {
+			int64_t nanos = 0;
+			if (sb_div_round_even((__int128)now->input_tokens * then->input_per_m_nanos +
+			                      (__int128)now->output_tokens * then->output_per_m_nanos,
+			                      1000000, &nanos) != SB_MONEY_OK ||
+			    to_cent(nanos, &d.amount_nanos, "a token cost", e) != SB_OK)
+				return e->code;
+		}
 	}
 	if (then != NULL) {
 		d.quantity_milli -= then->quantity_milli;
