@@ -465,10 +465,18 @@ static charge *charge_for(charge **list, size_t *n, size_t i, const char *backen
 	return c;
 }
 
+/* Order of owners: by customer, so that ties of the largest remainder go
+ * to the customer first by name. */
+static int owner_cmp(const void *pa, const void *pb)
+{
+	return strcmp(((const owner *)pa)->customer, ((const owner *)pb)->customer);
+}
+
 /* Split amount (units of the caller) over owners in proportion to their
  * computed cost, else their exec time, else their runs; *by names the
- * weight used.  Writes out[0..n). */
-static int split(int64_t amount, const owner *owners, size_t n, int64_t *out, const char **by,
+ * weight used.  Sorts owners by customer first; writes out[0..n) in that
+ * order. */
+static int split(int64_t amount, owner *owners, size_t n, int64_t *out, const char **by,
                  sb_err *e)
 {
 	int64_t *w = calloc(n > 0 ? n : 1, sizeof *w);
@@ -476,6 +484,7 @@ static int split(int64_t amount, const owner *owners, size_t n, int64_t *out, co
 
 	if (w == NULL)
 		return sb_fail(e, SB_EINTERNAL, "out of memory");
+	qsort(owners, n, sizeof *owners, owner_cmp);
 	for (int pass = 0; pass < 3 && rc == SB_ALLOC_NO_WEIGHT; pass++) {
 		for (size_t k = 0; k < n; k++)
 			w[k] = pass == 0 ? owners[k].computed_nanos : pass == 1 ? owners[k].exec_ms : owners[k].runs;
@@ -564,7 +573,7 @@ typedef struct billed_ctx {
 } billed_ctx;
 
 /* Charge the owners of one billed amount (a session's) their shares. */
-static int charge_owners(billed_ctx *c, const char *backend, int64_t amount, const owner *owners,
+static int charge_owners(billed_ctx *c, const char *backend, int64_t amount, owner *owners,
                          size_t n)
 {
 	int64_t *shares = calloc(n, sizeof *shares);
