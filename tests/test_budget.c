@@ -1,0 +1,189 @@
+/* test_budget.c: report budget (reconcile/budget.c) on a fixture worked
+ * out by hand.  Prices: m1 1.00 in / 2.00 out USD per million tokens; mx
+ * has none.  Cards: the seeded ones (e2b 0.06/min, modal 0.10/min, local
+ * free).  Limit: 30 minutes.
+ *
+ *   R1 e2b s1 10:00-10:40 (40 min), budget 2.00, m1 1,000,000 in / 100,000 out
+ *      token  1,000,000 x 1 + 100,000 x 2 = 1,200,000 micro-USD = 1.200000000
+ *      compute lifetime 40 x 0.06 = 2.400000000 (no bill, no own billed)
+ *      total 3.60 > 2.00: over by 1.600000000; past 30 min: a cap saves
+ *      10 x 0.06 = 0.600000000
+ *   R2 e2b s2 5 min, own billed 0.25, budget 1.00, no tokens
+ *      compute billed 0.250000000, total 0.25: within budget
+ *   R3, R4 modal s3: 1 min and 2 min; the provider billed s3 1.00
+ *      split 1 : 2 by lifetime: quotas 333,333,333.3 and 666,666,666.7
+ *      nanodollars -> floors 333,333,333 + 666,666,666, one left to the
+ *      larger remainder (R4): 0.333333333 and 0.666666667 (basis billed)
+ *   R5 daytona s5, no ended_at, computed 0.05, budget 0.01, mx 10 in (no
+ *      price): token unknown; compute computed 0.050000000; the known part
+ *      0.05 > 0.01: over by 0.040000000
+ *   R6 local s6 45 min, free: compute lifetime 0; past 30 min, a cap saves 0
+ *
+ *   totals: token (known) 1.200000000, unknown overall; compute 2.40 + 0.25
+ *   + 0.333333333 + 0.666666667 + 0.05 + 0 = 3.700000000; savings 0.60;
+ *   over budget R1, R5; past the limit R1, R6; budgets 2.00 + 1.00 + 0.01.
+ */
+#include "tests/support/support.h"
+
+#include <string.h>
+
+#include "ledger/period.h"
+#include "reconcile/budget.h"
+
+static const char fixture[] =
+	"{\"run_id\":\"R1\",\"backend\":\"e2b\",\"session_id\":\"s1\",\"started_at\":\"2026-11-05T10:00:00Z\","
+	"\"ended_at\":\"2026-11-05T10:40:00Z\",\"budget_usd\":2.0,"
+	"\"token_usage\":{\"model\":\"m1\",\"input_tokens\":1000000,\"output_tokens\":100000},"
+	"\"sandbox_usage\":{\"exec_count\":1,\"total_duration_ms\":60000,\"computed_cost_usd\":0.06}}\n"
+	"{\"run_id\":\"R2\",\"backend\":\"e2b\",\"session_id\":\"s2\",\"started_at\":\"2026-11-05T11:00:00Z\","
+	"\"ended_at\":\"2026-11-05T11:05:00Z\",\"budget_usd\":1.0,"
+	"\"sandbox_usage\":{\"exec_count\":1,\"total_duration_ms\":60000,\"computed_cost_usd\":0.06,"
+	"\"billed_cost_usd\":0.25}}\n"
+	"{\"run_id\":\"R3\",\"backend\":\"modal\",\"session_id\":\"s3\",\"started_at\":\"2026-11-06T10:00:00Z\","
+	"\"ended_at\":\"2026-11-06T10:01:00Z\",\"sandbox_usage\":{\"exec_count\":1,\"total_duration_ms\":30000,"
+	"\"computed_cost_usd\":0.05}}\n"
+	"{\"run_id\":\"R4\",\"backend\":\"modal\",\"session_id\":\"s3\",\"started_at\":\"2026-11-06T11:00:00Z\","
+	"\"ended_at\":\"2026-11-06T11:02:00Z\",\"sandbox_usage\":{\"exec_count\":1,\"total_duration_ms\":30000,"
+	"\"computed_cost_usd\":0.05}}\n"
+	"{\"run_id\":\"R5\",\"backend\":\"daytona\",\"session_id\":\"s5\",\"started_at\":\"2026-11-07T10:00:00Z\","
+	"\"budget_usd\":0.01,\"token_usage\":{\"model\":\"mx\",\"input_tokens\":10,\"output_tokens\":0},"
+	"\"sandbox_usage\":{\"exec_count\":1,\"total_duration_ms\":37500,\"computed_cost_usd\":0.05}}\n"
+	"{\"run_id\":\"R6\",\"backend\":\"local\",\"session_id\":\"s6\",\"started_at\":\"2026-11-08T10:00:00Z\","
+	"\"ended_at\":\"2026-11-08T10:45:00Z\",\"sandbox_usage\":{\"exec_count\":1,\"total_duration_ms\":1000,"
+	"\"computed_cost_usd\":0}}";
+
+/* The ledger with the fixture, the prices and the bill of s3. */
+static int ledger_setup(void **state)
+{
+	sb_db *db = support_memory_ledger();
+
+	support_add_runs(db, fixture);
+	support_exec(db, "INSERT INTO model_price VALUES ('m1', 1000000000, 2000000000, 0)");
+	support_exec(db, "INSERT INTO batch (batch_id, kind, format, source, status, started_ms)"
+	                 " VALUES (9000, 'billing', 'record', 'test', 'complete', 0)");
+	support_exec(db, "INSERT INTO billing_line (format, line_key, batch_id, line_no, backend, session_id,"
+	                 " start_ms, end_ms, kind, amount_nanos, currency, correction, source_row)"
+	                 " VALUES ('record', 'b1', 9000, 1, 'modal', 's3', 1793959200000, 1793966400000,"
+	                 " 'billed', 1000000000, 'USD', 0, 'x')");
+	*state = db;
+	return 0;
+}
+
+static int ledger_teardown(void **state)
+{
+	sb_db_close(*state);
+	return 0;
+}
+
+/* The run of b with run_id. */
+static const sb_budget_run *run_of(const sb_budget *b, const char *run_id)
+{
+	for (size_t i = 0; i < b->n_runs; i++)
+		if (strcmp(b->runs[i].run_id, run_id) == 0)
+			return &b->runs[i];
+	fail_msg("no run %s", run_id);
+	return NULL;
+}
+
+/* Every figure of the fixture, against the hand calculation above. */
+static void test_meters(void **state)
+{
+	sb_period p;
+	sb_budget *b = NULL;
+	const sb_budget_run *r;
+	sb_err e;
+	int rc;
+
+	sb_err_clear(&e);
+	assert_int_equal(sb_period_parse("2026-11", 0, &p, &e), SB_OK);
+	rc = sb_budget_build(*state, &p, 30 * 60000, &b, &e);
+	assert_sb_ok(&e, rc);
+	assert_int_equal(b->n_runs, 6);
+
+	r = run_of(b, "R1");
+	assert_true(r->has_token);
+	assert_int_equal(r->token_nanos, 1200000000);
+	assert_string_equal(r->compute_basis, "lifetime");
+	assert_int_equal(r->compute_nanos, 2400000000);
+	assert_int_equal(r->total_nanos, 3600000000);
+	assert_true(r->over_budget);
+	assert_int_equal(r->over_nanos, 1600000000);
+	assert_true(r->over_lifetime);
+	assert_true(r->has_savings);
+	assert_int_equal(r->savings_nanos, 600000000);
+
+	r = run_of(b, "R2");
+	assert_string_equal(r->compute_basis, "billed");
+	assert_int_equal(r->compute_nanos, 250000000);
+	assert_false(r->over_budget);
+	assert_false(r->over_lifetime);
+
+	r = run_of(b, "R3");
+	assert_string_equal(r->compute_basis, "billed");
+	assert_int_equal(r->compute_nanos, 333333333);
+	assert_false(r->has_budget);
+	r = run_of(b, "R4");
+	assert_string_equal(r->compute_basis, "billed");
+	assert_int_equal(r->compute_nanos, 666666667);
+
+	r = run_of(b, "R5");
+	assert_false(r->has_token);
+	assert_false(r->has_lifetime);
+	assert_string_equal(r->compute_basis, "computed");
+	assert_int_equal(r->compute_nanos, 50000000);
+	assert_true(r->over_budget);
+	assert_int_equal(r->over_nanos, 40000000);
+
+	r = run_of(b, "R6");
+	assert_string_equal(r->compute_basis, "lifetime");
+	assert_int_equal(r->compute_nanos, 0);
+	assert_true(r->over_lifetime);
+	assert_true(r->has_savings);
+	assert_int_equal(r->savings_nanos, 0);
+
+	assert_false(b->has_token);
+	assert_int_equal(b->token_nanos, 1200000000);
+	assert_int_equal(b->compute_nanos, 3700000000);
+	assert_int_equal(b->savings_nanos, 600000000);
+	assert_int_equal(b->budget_nanos, 3010000000);
+	assert_int_equal(b->budgeted_runs, 3);
+	assert_int_equal(b->over_budget, 2);
+	assert_int_equal(b->over_lifetime, 2);
+	assert_int_equal(b->n_unpriced, 1);
+	assert_string_equal(b->unpriced[0], "mx");
+	sb_budget_free(b);
+}
+
+/* A higher limit lists nobody; an empty period lists nothing. */
+static void test_limits(void **state)
+{
+	sb_period p;
+	sb_budget *b = NULL;
+	sb_err e;
+	int rc;
+
+	sb_err_clear(&e);
+	assert_int_equal(sb_period_parse("2026-11", 0, &p, &e), SB_OK);
+	rc = sb_budget_build(*state, &p, 60 * 60000, &b, &e);
+	assert_sb_ok(&e, rc);
+	assert_int_equal(b->over_lifetime, 0);
+	assert_int_equal(b->savings_nanos, 0);
+	sb_budget_free(b);
+	assert_int_equal(sb_period_parse("2026-12", 0, &p, &e), SB_OK);
+	rc = sb_budget_build(*state, &p, 30 * 60000, &b, &e);
+	assert_sb_ok(&e, rc);
+	assert_int_equal(b->n_runs, 0);
+	assert_true(b->has_token);
+	assert_int_equal(b->total_nanos, 0);
+	sb_budget_free(b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_meters, ledger_setup, ledger_teardown),
+		cmocka_unit_test_setup_teardown(test_limits, ledger_setup, ledger_teardown),
+	};
+
+	return cmocka_run_group_tests_name("budget", tests, NULL, NULL);
+}
