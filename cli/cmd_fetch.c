@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/fetch.h"
@@ -193,6 +194,11 @@ static int cmd_fetch(sb_cli *cli, int argc, char **argv)
 			return cli_usage(cli, "--from is for fetch catalog");
 		if (sb_card_from_text(&card, p->name, NULL, "0", false, NULL, NULL, fc.o.from, 0, &fe) != SB_OK)
 			return cli_usage(cli, "--from '%s' is not a date or timestamp", fc.o.from);
+	}
+	if (fc.o.http.ca_file != NULL && access(fc.o.http.ca_file, R_OK) != 0) {
+		cli_warn("%s: %s (--cacert or SBLEDGER_CA_BUNDLE: a CA bundle in PEM)", fc.o.http.ca_file,
+		         strerror(errno));
+		return SB_ENOINPUT;
 	}
 	cli_fetch_events(&fc.cf, &fc.o);
 	if (cli_open(cli, 0, &db) != SB_OK)

@@ -18,3 +18,4 @@ DEEPINFRA_API_KEY=k1 sb fetch catalog --provider deepinfra --from someday
 DEEPINFRA_API_KEY=k1 sb fetch usage --provider deepinfra --period 2026-11 --from 2026-11-01
 DEEPINFRA_API_KEY=k1 SBLEDGER_HTTP_BACKOFF_MS=fast sb fetch catalog --provider deepinfra
 sqlite3 sbledger.db "SELECT COUNT(*) FROM batch"
+DEEPINFRA_API_KEY=k1 sb fetch catalog --provider deepinfra --cacert missing.pem
