@@ -735,7 +735,7 @@ static int fail_status(sb_http *h, sb_err *e)
 		return sb_fail(e, SB_EREFUSED, "%s refused the key in %s: %s%s; check the key, or "
 		               "make a new one", who, key, st, said);
 	case 402:
-		return sb_fail(e, SB_EREFUSED, "%s says the account is suspended (%s)%s: settle the "
+		return sb_fail(e, SB_EREFUSED, "%s says the account is suspended: %s%s; settle the "
 		               "account's payment with %s, then run this again", who, st, said, who);
 	case 403:
 		return sb_fail(e, SB_EREFUSED, "%s: the key in %s may not read %s: %s%s; give the "
@@ -800,7 +800,7 @@ static int open_page(sb_http *h, const char *url, sb_err *e)
 			why = curl_reason(h);
 			trace(h, "failed: %s", why);
 			if (attempt >= attempts)
-				return sb_fail(e, SB_ETEMP, "%s: %s, %d %s; try again later", url, why, attempts,
+				return sb_fail(e, SB_ETEMP, "%s: %s (%d %s); try again later", url, why, attempts,
 				               attempts == 1 ? "attempt" : "attempts");
 			wait = backoff(h, attempt, 0);
 			if (h->o.events.on_retry != NULL)
@@ -827,7 +827,7 @@ static int open_page(sb_http *h, const char *url, sb_err *e)
 				retry_after_ms = ra > 86400 ? 86400000L : (long)ra * 1000L;
 		}
 		if (attempt >= attempts)
-			return sb_fail(e, SB_ETEMP, "%s: %s, %d %s; try again later", url, st, attempts,
+			return sb_fail(e, SB_ETEMP, "%s: %s (%d %s); try again later", url, st, attempts,
 			               attempts == 1 ? "attempt" : "attempts");
 		wait = backoff(h, attempt, retry_after_ms);
 		if (h->o.events.on_retry != NULL)

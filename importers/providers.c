@@ -311,8 +311,10 @@ static int import_billing(sb_db *db, const sb_endpoint *ep, sb_http *h, const sb
 		if (e->code == SB_OK && se.code != SB_OK)
 			sb_fail(e, se.code, "%s", se.msg);
 	}
-	if (path[0] != '\0')
+	if (path[0] != '\0') {
 		rename_in(e->msg, sizeof e->msg, path, r->url);
+		rename_in(e->msg, sizeof e->msg, "nothing of the file was", "nothing of the response was");
+	}
 	unspool(path, fd);
 	r->batch_id = ir.batch.id;
 	r->already = ir.already;

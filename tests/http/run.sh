@@ -42,7 +42,7 @@ cleanup() {
 	for pid in $server $tls_server $holder; do
 		kill "$pid" 2>/dev/null
 	done
-	rm -rf "$work"
+	[ -n "${KEEP:-}" ] || rm -rf "$work"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -239,7 +239,7 @@ eq billing-cut-lines "$(q "$L" "SELECT COUNT(*) FROM billing_line")" "$lines"
 eq billing-cut-batches "$(q "$L" "SELECT COUNT(*) FROM batch")" "$batches"
 
 t billing-cutclose 65 --db "$L" fetch billing --provider vercel --period 2026-11-05 --base-url "$U/cutclose"
-has billing-cutclose err "nothing of the file was imported"
+has billing-cutclose err "nothing of the response was imported"
 eq billing-cutclose-lines "$(q "$L" "SELECT COUNT(*) FROM billing_line")" "$lines"
 eq billing-cutclose-batch "$(q "$L" "SELECT status || ' ' || source FROM batch ORDER BY batch_id DESC LIMIT 1")" \
 	"failed $U/cutclose/v1/billing/charges?from=2026-11-05T00%3a00%3a00Z&to=2026-11-06T00%3a00%3a00Z"
@@ -265,7 +265,7 @@ has retry503 err "503 Service Unavailable; retry 1 of 4 in"
 
 batches=$(q "$L" "SELECT COUNT(*) FROM batch")
 te s503 75 "SBLEDGER_HTTP_RETRIES=2" --db "$L" fetch billing --provider vercel --period 2026-11-05 --base-url "$U/s503.a"
-has s503 err "503 Service Unavailable, 3 attempts; try again later"
+has s503 err "503 Service Unavailable (3 attempts); try again later"
 eq s503-requests "$(grep -c '^s503.a ' "$work/http.log")" 3
 eq s503-batches "$(q "$L" "SELECT COUNT(*) FROM batch")" "$batches"
 
@@ -274,7 +274,7 @@ has s401 err "deepinfra refused the key in DEEPINFRA_API_KEY: 401 Unauthorized (
 eq s401-requests "$(grep -c '^s401 ' "$work/http.log")" 1
 
 t s402 69 --db "$L" fetch billing --provider vercel --period 2026-11-05 --base-url "$U/s402"
-has s402 err "vercel says the account is suspended (402 Payment Required)"
+has s402 err "vercel says the account is suspended: 402 Payment Required"
 
 t s403 69 --db "$L" fetch usage --provider deepinfra --period 2026-11 --base-url "$U/s403"
 has s403 err "403 Forbidden"
@@ -292,7 +292,7 @@ t slow 75 --db "$L" fetch catalog --provider deepinfra --base-url "$U/slow" --ti
 has slow err "try again later"
 
 t refused 75 --db "$L" fetch catalog --provider deepinfra --base-url "http://127.0.0.1:1/ok" --retries 1
-has refused err "2 attempts; try again later"
+has refused err "(2 attempts); try again later"
 
 t plain-http 64 --db "$L" fetch catalog --provider deepinfra --base-url "http://provider.invalid/ok"
 has plain-http err "refusing to send DEEPINFRA_API_KEY over plain http"
