@@ -522,7 +522,7 @@ static size_t on_body(char *p, size_t size, size_t n, void *ud)
 /* ---- one transfer ------------------------------------------------------- */
 
 /* Start fetching url (a fresh transfer on the kept connection pool). */
-static int start(sb_http *h, const char *url, bool collect_only, sb_err *e)
+static int start(sb_http *h, const char *url, sb_err *e)
 {
 	CURL *c = h->easy;
 
@@ -534,7 +534,7 @@ static int start(sb_http *h, const char *url, bool collect_only, sb_err *e)
 	h->start = h->end = 0;
 	h->paused = h->done = h->too_big = false;
 	h->result = CURLE_OK;
-	h->collect_only = collect_only;
+	h->collect_only = false;
 	h->page_bytes = 0;
 	h->status = 0;
 	h->reason[0] = '\0';
@@ -792,7 +792,7 @@ static int open_page(sb_http *h, const char *url, sb_err *e)
 		long retry_after_ms = 0, wait;
 		const char *why;
 		trace(h, "GET %s%s", url, attempt > 1 ? " (again)" : "");
-		if (start(h, url, false, e) != SB_OK || pump(h, e) != SB_OK)
+		if (start(h, url, e) != SB_OK || pump(h, e) != SB_OK)
 			return e->code;
 		if (h->done && h->result != CURLE_OK && h->end == h->start) {
 			if (!transport_retryable(h->result) || h->too_big)
