@@ -349,6 +349,10 @@ eq nightly-json "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); 
 eq nightly-csv "$(head -1 "$R/2026-11/summary.csv")" \
 	"key,runs,exec_count,total_duration_ms,cpu_ms,memory_peak_mb,bytes_read,bytes_written,computed_cost_usd,billed_cost_usd,card_cost_usd,token_cost_usd"
 has nightly out "reports in $R/2026-11/"
+"$SB" --db "$N" report summary --period 2026-11 --format csv >"$work/out/summary.csv" 2>/dev/null
+if cmp -s "$work/out/summary.csv" "$R/2026-11/summary.csv"; then pass; else fail "nightly: summary.csv differs from report summary --format csv" nightly; fi
+"$SB" --db "$N" reconcile --period 2026-11 --format json --dry-run >"$work/out/reconcile.json" 2>/dev/null
+if cmp -s "$work/out/reconcile.json" "$R/2026-11/reconcile.json"; then pass; else fail "nightly: reconcile.json differs from reconcile --format json" nightly; fi
 batches=$(q "$N" "SELECT COUNT(*) FROM batch")
 eq nightly-batches "$batches" 7
 eq nightly-stored "$(q "$N" "SELECT COUNT(*) FROM reconciliation")" 1
