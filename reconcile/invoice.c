@@ -594,10 +594,33 @@ static int charge_owners(billed_ctx *c, const char *backend, int64_t amount, own
 	return c->e->code;
 }
 
-/* True when two session ids (either may be NULL) are the same. */
-static bool same_session(const char *a, const char *b)
+/* Order of session rows: backend, then session (NULL first), as
+ * invoice_sessions sorts them. */
+static int srow_key_cmp(const char *backend, const char *session, const srow *r)
 {
-	return a == NULL ? b == NULL : b != NULL && strcmp(a, b) == 0;
+	int cmp = strcmp(backend, r->backend);
+
+	if (cmp != 0)
+		return cmp;
+	if (session == NULL || r->session_id == NULL)
+		return (session != NULL) - (r->session_id != NULL);
+	return strcmp(session, r->session_id);
+}
+
+/* The index of the first row of (backend, session) in c->rows, or
+ * c->n_rows when it has none (binary search: the rows are sorted). */
+static size_t rows_find(const billed_ctx *c, const char *backend, const char *session)
+{
+	size_t lo = 0, hi = c->n_rows;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (srow_key_cmp(backend, session, &c->rows[mid]) > 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < c->n_rows && srow_key_cmp(backend, session, &c->rows[lo]) == 0 ? lo : c->n_rows;
 }
 
 /* A backend whose lines name sessions: charge each session's billed to
@@ -615,10 +638,9 @@ static int charge_sessions(billed_ctx *c, const sb_recon_backend *b, __int128 *s
 		if (strcmp(rs->backend, b->backend) != 0 || !rs->has_billed)
 			continue;
 		*sessions_sum += rs->billed_nanos;
-		for (size_t k = 0; k < c->n_rows; k++)
-			if (strcmp(c->rows[k].backend, b->backend) == 0 &&
-			    same_session(c->rows[k].session_id, rs->session_id) &&
-			    add_owner(&owners, &n, &c->rows[k].o, c->e) != SB_OK)
+		for (size_t k = rows_find(c, b->backend, rs->session_id);
+		     k < c->n_rows && srow_key_cmp(b->backend, rs->session_id, &c->rows[k]) == 0; k++)
+			if (add_owner(&owners, &n, &c->rows[k].o, c->e) != SB_OK)
 				break;
 		if (n == 0 && rs->session_id != NULL && c->e->code == SB_OK &&
 		    session_owners(c->db, c->o, b->backend, rs->session_id, &found, &n_found, c->e) == SB_OK) {
