@@ -258,7 +258,7 @@ int sb_db_open(const char *path, int flags, int busy_ms, sb_db **out, sb_err *e)
 		if ((flags & SB_DB_CREATE) && create_file(path, &db->created, e) != SB_OK)
 			goto fail;
 	}
-	rc = sqlite3_open_v2(db->path, &db->conn, SQLITE_OPEN_READWRITE, NULL);
+	rc = sqlite3_open_v2(db->path, &db->conn, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
 	if (rc != SQLITE_OK) {
 		sb_db_error(db, rc, "opening the ledger", e);
 		goto fail;
@@ -442,6 +442,49 @@ void sb_bind_text_opt(sb_db *db, sqlite3_stmt *st, const char *name, const char 
 		sb_bind_text(db, st, name, v);
 	else
 		sb_bind_null(db, st, name);
+}
+
+int sb_db_param(sb_db *db, sqlite3_stmt *st, const char *name, sb_err *e)
+{
+	int i = sqlite3_bind_parameter_index(st, name);
+
+	(void)db;
+	if (i == 0)
+		sb_fail(e, SB_EINTERNAL, "statement has no parameter %s: %s", name, sqlite3_sql(st));
+	return i;
+}
+
+void sb_bindi_i64(sb_db *db, sqlite3_stmt *st, int i, int64_t v)
+{
+	int rc = sqlite3_bind_int64(st, i, v);
+
+	if (rc != SQLITE_OK)
+		bound(db, rc, sqlite3_bind_parameter_name(st, i));
+}
+
+void sb_bindi_i64_opt(sb_db *db, sqlite3_stmt *st, int i, bool has, int64_t v)
+{
+	int rc = has ? sqlite3_bind_int64(st, i, v) : sqlite3_bind_null(st, i);
+
+	if (rc != SQLITE_OK)
+		bound(db, rc, sqlite3_bind_parameter_name(st, i));
+}
+
+void sb_bindi_text(sb_db *db, sqlite3_stmt *st, int i, const char *v)
+{
+	int rc = v != NULL ? sqlite3_bind_text(st, i, v, -1, SQLITE_STATIC) : sqlite3_bind_null(st, i);
+
+	if (rc != SQLITE_OK)
+		bound(db, rc, sqlite3_bind_parameter_name(st, i));
+}
+
+void sb_bindi_textn(sb_db *db, sqlite3_stmt *st, int i, const char *v, size_t len)
+{
+	int rc = v != NULL ? sqlite3_bind_text64(st, i, v, len, SQLITE_STATIC, SQLITE_UTF8)
+	                   : sqlite3_bind_null(st, i);
+
+	if (rc != SQLITE_OK)
+		bound(db, rc, sqlite3_bind_parameter_name(st, i));
 }
 
 int sb_db_step(sb_db *db, sqlite3_stmt *st, sb_err *e)

@@ -80,6 +80,18 @@ void sb_bind_i64_opt(sb_db *db, sqlite3_stmt *st, const char *name, bool has, in
 /* Bind the string v, or NULL when v is NULL. */
 void sb_bind_text_opt(sb_db *db, sqlite3_stmt *st, const char *name, const char *v);
 
+/* Binding by position, for a statement bound row after row in a hot loop
+ * (the run writer): sb_db_param resolves a name once, a name the
+ * statement lacks being SB_EINTERNAL in e (returns 0); the sb_bindi_*
+ * calls then skip the lookup by name.  Errors are kept as with the named
+ * binds.  Text is bound SQLITE_STATIC: v must stay valid until the
+ * statement has been stepped and reset.  A NULL v binds NULL. */
+int sb_db_param(sb_db *db, sqlite3_stmt *st, const char *name, sb_err *e);
+void sb_bindi_i64(sb_db *db, sqlite3_stmt *st, int i, int64_t v);
+void sb_bindi_i64_opt(sb_db *db, sqlite3_stmt *st, int i, bool has, int64_t v);
+void sb_bindi_text(sb_db *db, sqlite3_stmt *st, int i, const char *v);
+void sb_bindi_textn(sb_db *db, sqlite3_stmt *st, int i, const char *v, size_t len);
+
 /* Step st: SQLITE_ROW or SQLITE_DONE, or -1 with e filled (a pending bind
  * error, or the SQLite error mapped by sb_db_error). */
 int sb_db_step(sb_db *db, sqlite3_stmt *st, sb_err *e);

@@ -8,6 +8,37 @@
 #include "ledger/money.h"
 #include "ledger/timefmt.h"
 
+/* The parameters of sql/queries/run_insert.sql, in the order of the
+ * RUN_* positions below. */
+static const char *const run_params[] = {
+	":run_id", ":batch_id", ":line_no", ":backend", ":session_id", ":plan", ":started_ms",
+	":started_day", ":ended_ms", ":model", ":input_tokens", ":output_tokens", ":budget_nanos",
+	":exec_count", ":total_duration_ms", ":cpu_ms", ":memory_peak_mb", ":bytes_read",
+	":bytes_written", ":computed_nanos", ":billed_nanos", ":card_nanos", ":lifetime_nanos",
+	":has_executions", ":fingerprint", ":tags", ":extra"};
+enum {
+	RUN_RUN_ID, RUN_BATCH_ID, RUN_LINE_NO, RUN_BACKEND, RUN_SESSION_ID, RUN_PLAN,
+	RUN_STARTED_MS, RUN_STARTED_DAY, RUN_ENDED_MS, RUN_MODEL, RUN_INPUT_TOKENS,
+	RUN_OUTPUT_TOKENS, RUN_BUDGET_NANOS, RUN_EXEC_COUNT, RUN_TOTAL_DURATION_MS, RUN_CPU_MS,
+	RUN_MEMORY_PEAK_MB, RUN_BYTES_READ, RUN_BYTES_WRITTEN, RUN_COMPUTED_NANOS,
+	RUN_BILLED_NANOS, RUN_CARD_NANOS, RUN_LIFETIME_NANOS, RUN_HAS_EXECUTIONS,
+	RUN_FINGERPRINT, RUN_TAGS, RUN_EXTRA, RUN_NPARAMS
+};
+
+/* The parameters of sql/queries/execution_insert.sql (EXEC_* positions). */
+static const char *const exec_params[] = {
+	":rid", ":seq", ":command", ":exit_code", ":duration_ms", ":cpu_ms", ":memory_peak_mb",
+	":bytes_read", ":bytes_written", ":cost_nanos", ":extra"};
+enum {
+	EXEC_RID, EXEC_SEQ, EXEC_COMMAND, EXEC_EXIT_CODE, EXEC_DURATION_MS, EXEC_CPU_MS,
+	EXEC_MEMORY_PEAK_MB, EXEC_BYTES_READ, EXEC_BYTES_WRITTEN, EXEC_COST_NANOS, EXEC_EXTRA,
+	EXEC_NPARAMS
+};
+
+/* The parameters of sql/queries/run_tag_insert.sql (TAG_* positions). */
+static const char *const tag_params[] = {":rid", ":name", ":value"};
+enum { TAG_RID, TAG_NAME, TAG_VALUE, TAG_NPARAMS };
+
 struct sb_run_writer {
 	sb_db *db;                 /* the ledger */
 	const sb_rates *rates;     /* cards for the card cost */
@@ -15,7 +46,21 @@ struct sb_run_writer {
 	sqlite3_stmt *run_insert;  /* sql/queries/run_insert.sql */
 	sqlite3_stmt *exec_insert; /* sql/queries/execution_insert.sql */
 	sqlite3_stmt *tag_insert;  /* sql/queries/run_tag_insert.sql */
+	int run_at[RUN_NPARAMS];   /* positions of run_params in run_insert */
+	int exec_at[EXEC_NPARAMS]; /* positions of exec_params in exec_insert */
+	int tag_at[TAG_NPARAMS];   /* positions of tag_params in tag_insert */
 };
+
+/* Resolve the n parameter names of st into at[]; SB_EINTERNAL when one
+ * is missing. */
+static int resolve(sb_db *db, sqlite3_stmt *st, const char *const *names, int *at, size_t n,
+                   sb_err *e)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((at[i] = sb_db_param(db, st, names[i], e)) == 0)
+			return e->code;
+	return SB_OK;
+}
 
 int sb_run_writer_new(sb_db *db, const sb_rates *rates, int64_t batch_id,
                       sb_run_writer **out, sb_err *e)
@@ -30,7 +75,10 @@ int sb_run_writer_new(sb_db *db, const sb_rates *rates, int64_t batch_id,
 	w->batch_id = batch_id;
 	if ((w->run_insert = sb_db_stmt(db, "run_insert", e)) == NULL ||
 	    (w->exec_insert = sb_db_stmt(db, "execution_insert", e)) == NULL ||
-	    (w->tag_insert = sb_db_stmt(db, "run_tag_insert", e)) == NULL) {
+	    (w->tag_insert = sb_db_stmt(db, "run_tag_insert", e)) == NULL ||
+	    resolve(db, w->run_insert, run_params, w->run_at, RUN_NPARAMS, e) != SB_OK ||
+	    resolve(db, w->exec_insert, exec_params, w->exec_at, EXEC_NPARAMS, e) != SB_OK ||
+	    resolve(db, w->tag_insert, tag_params, w->tag_at, TAG_NPARAMS, e) != SB_OK) {
 		free(w);
 		return e->code;
 	}
@@ -70,34 +118,35 @@ static int insert_run(sb_run_writer *w, const sb_run *run, int64_t line_no,
 	bool lifetime_priced = card != NULL && run->has_ended &&
 	                       sb_card_cost_for_ms(card, run->ended_ms - run->started_ms,
 	                                           &lifetime_nanos) == SB_MONEY_OK;
+	const int *at = w->run_at;
 
-	sb_bind_text(db, st, ":run_id", run->run_id);
-	sb_bind_i64(db, st, ":batch_id", w->batch_id);
-	sb_bind_i64(db, st, ":line_no", line_no);
-	sb_bind_text(db, st, ":backend", run->backend);
-	sb_bind_text_opt(db, st, ":session_id", run->session_id);
-	sb_bind_text_opt(db, st, ":plan", run->plan);
-	sb_bind_i64(db, st, ":started_ms", run->started_ms);
-	sb_bind_text(db, st, ":started_day", sb_date_format(run->started_ms, day));
-	sb_bind_i64_opt(db, st, ":ended_ms", run->has_ended, run->ended_ms);
-	sb_bind_text_opt(db, st, ":model", run->model);
-	sb_bind_i64(db, st, ":input_tokens", run->input_tokens);
-	sb_bind_i64(db, st, ":output_tokens", run->output_tokens);
-	sb_bind_i64_opt(db, st, ":budget_nanos", run->has_budget, run->budget_nanos);
-	sb_bind_i64(db, st, ":exec_count", run->exec_count);
-	sb_bind_i64(db, st, ":total_duration_ms", run->total_duration_ms);
-	sb_bind_i64(db, st, ":cpu_ms", run->cpu_ms);
-	sb_bind_i64(db, st, ":memory_peak_mb", run->memory_peak_mb);
-	sb_bind_i64(db, st, ":bytes_read", run->bytes_read);
-	sb_bind_i64(db, st, ":bytes_written", run->bytes_written);
-	sb_bind_i64(db, st, ":computed_nanos", run->computed_nanos);
-	sb_bind_i64_opt(db, st, ":billed_nanos", run->has_billed, run->billed_nanos);
-	sb_bind_i64_opt(db, st, ":card_nanos", priced, card_nanos);
-	sb_bind_i64_opt(db, st, ":lifetime_nanos", lifetime_priced, lifetime_nanos);
-	sb_bind_i64(db, st, ":has_executions", run->n_execs > 0);
-	sb_bind_text(db, st, ":fingerprint", run->fingerprint);
-	sb_bind_text_opt(db, st, ":tags", run->tags_json);
-	sb_bind_text_opt(db, st, ":extra", run->extra);
+	sb_bindi_text(db, st, at[RUN_RUN_ID], run->run_id);
+	sb_bindi_i64(db, st, at[RUN_BATCH_ID], w->batch_id);
+	sb_bindi_i64(db, st, at[RUN_LINE_NO], line_no);
+	sb_bindi_text(db, st, at[RUN_BACKEND], run->backend);
+	sb_bindi_text(db, st, at[RUN_SESSION_ID], run->session_id);
+	sb_bindi_text(db, st, at[RUN_PLAN], run->plan);
+	sb_bindi_i64(db, st, at[RUN_STARTED_MS], run->started_ms);
+	sb_bindi_text(db, st, at[RUN_STARTED_DAY], sb_date_format(run->started_ms, day));
+	sb_bindi_i64_opt(db, st, at[RUN_ENDED_MS], run->has_ended, run->ended_ms);
+	sb_bindi_text(db, st, at[RUN_MODEL], run->model);
+	sb_bindi_i64(db, st, at[RUN_INPUT_TOKENS], run->input_tokens);
+	sb_bindi_i64(db, st, at[RUN_OUTPUT_TOKENS], run->output_tokens);
+	sb_bindi_i64_opt(db, st, at[RUN_BUDGET_NANOS], run->has_budget, run->budget_nanos);
+	sb_bindi_i64(db, st, at[RUN_EXEC_COUNT], run->exec_count);
+	sb_bindi_i64(db, st, at[RUN_TOTAL_DURATION_MS], run->total_duration_ms);
+	sb_bindi_i64(db, st, at[RUN_CPU_MS], run->cpu_ms);
+	sb_bindi_i64(db, st, at[RUN_MEMORY_PEAK_MB], run->memory_peak_mb);
+	sb_bindi_i64(db, st, at[RUN_BYTES_READ], run->bytes_read);
+	sb_bindi_i64(db, st, at[RUN_BYTES_WRITTEN], run->bytes_written);
+	sb_bindi_i64(db, st, at[RUN_COMPUTED_NANOS], run->computed_nanos);
+	sb_bindi_i64_opt(db, st, at[RUN_BILLED_NANOS], run->has_billed, run->billed_nanos);
+	sb_bindi_i64_opt(db, st, at[RUN_CARD_NANOS], priced, card_nanos);
+	sb_bindi_i64_opt(db, st, at[RUN_LIFETIME_NANOS], lifetime_priced, lifetime_nanos);
+	sb_bindi_i64(db, st, at[RUN_HAS_EXECUTIONS], run->n_execs > 0);
+	sb_bindi_text(db, st, at[RUN_FINGERPRINT], run->fingerprint);
+	sb_bindi_text(db, st, at[RUN_TAGS], run->tags_json);
+	sb_bindi_text(db, st, at[RUN_EXTRA], run->extra);
 	if (sb_db_run(db, st, e) != SB_OK)
 		return e->code;
 	*inserted = sqlite3_changes(sb_db_handle(db)) == 1;
@@ -109,31 +158,30 @@ static int insert_children(sb_run_writer *w, const sb_run *run, int64_t rid, sb_
 {
 	sb_db *db = w->db;
 	sqlite3_stmt *st = w->exec_insert;
+	const int *at = w->exec_at;
 
 	for (size_t i = 0; i < run->n_execs; i++) {
 		const sb_exec *x = &run->execs[i];
-		sb_bind_i64(db, st, ":rid", rid);
-		sb_bind_i64(db, st, ":seq", (int64_t)i);
-		if (x->command != NULL)
-			sb_bind_textn(db, st, ":command", x->command, x->command_len);
-		else
-			sb_bind_null(db, st, ":command");
-		sb_bind_i64_opt(db, st, ":exit_code", x->has_exit_code, x->exit_code);
-		sb_bind_i64(db, st, ":duration_ms", x->duration_ms);
-		sb_bind_i64(db, st, ":cpu_ms", x->cpu_ms);
-		sb_bind_i64(db, st, ":memory_peak_mb", x->memory_peak_mb);
-		sb_bind_i64(db, st, ":bytes_read", x->bytes_read);
-		sb_bind_i64(db, st, ":bytes_written", x->bytes_written);
-		sb_bind_i64_opt(db, st, ":cost_nanos", x->has_cost, x->cost_nanos);
-		sb_bind_text_opt(db, st, ":extra", x->extra);
+		sb_bindi_i64(db, st, at[EXEC_RID], rid);
+		sb_bindi_i64(db, st, at[EXEC_SEQ], (int64_t)i);
+		sb_bindi_textn(db, st, at[EXEC_COMMAND], x->command, x->command_len);
+		sb_bindi_i64_opt(db, st, at[EXEC_EXIT_CODE], x->has_exit_code, x->exit_code);
+		sb_bindi_i64(db, st, at[EXEC_DURATION_MS], x->duration_ms);
+		sb_bindi_i64(db, st, at[EXEC_CPU_MS], x->cpu_ms);
+		sb_bindi_i64(db, st, at[EXEC_MEMORY_PEAK_MB], x->memory_peak_mb);
+		sb_bindi_i64(db, st, at[EXEC_BYTES_READ], x->bytes_read);
+		sb_bindi_i64(db, st, at[EXEC_BYTES_WRITTEN], x->bytes_written);
+		sb_bindi_i64_opt(db, st, at[EXEC_COST_NANOS], x->has_cost, x->cost_nanos);
+		sb_bindi_text(db, st, at[EXEC_EXTRA], x->extra);
 		if (sb_db_run(db, st, e) != SB_OK)
 			return e->code;
 	}
 	st = w->tag_insert;
+	at = w->tag_at;
 	for (size_t i = 0; i < run->n_tags; i++) {
-		sb_bind_i64(db, st, ":rid", rid);
-		sb_bind_text(db, st, ":name", run->tags[i].name);
-		sb_bind_text(db, st, ":value", run->tags[i].value);
+		sb_bindi_i64(db, st, at[TAG_RID], rid);
+		sb_bindi_text(db, st, at[TAG_NAME], run->tags[i].name);
+		sb_bindi_text(db, st, at[TAG_VALUE], run->tags[i].value);
 		if (sb_db_run(db, st, e) != SB_OK)
 			return e->code;
 	}

@@ -83,7 +83,7 @@ CREATE TABLE execution (
     cost_nanos        INTEGER,                   -- cost_usd, NULL when the SDK had no rate card
     extra             TEXT,                      -- unknown fields as a JSON object, NULL when none
     PRIMARY KEY (rid, seq)
-);
+) WITHOUT ROWID;
 
 -- The tags of a run, one row per tag, for grouping by tag:NAME.
 CREATE TABLE run_tag (
@@ -91,7 +91,7 @@ CREATE TABLE run_tag (
     name              TEXT NOT NULL,             -- tag name
     value             TEXT NOT NULL,             -- tag value (numbers and booleans as their JSON text)
     PRIMARY KEY (rid, name)
-);
+) WITHOUT ROWID;
 
 -- Versions of runs replaced by import runs --replace, kept for audit.
 CREATE TABLE run_history (
