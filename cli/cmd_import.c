@@ -221,7 +221,7 @@ static int cmd_import_billing(sb_cli *cli, int argc, char **argv)
 }
 
 const sb_command sb_import_commands[] = {
-	{"import runs", cmd_import_runs, CMD_WRITES, "[--strict] [--replace] [--force] FILE...",
+	{"import runs", cmd_import_runs, CMD_WRITES, "[--strict] [--replace] [--force] [--chunk N] FILE...",
 	 "Import run-usage records (JSON Lines, one run per line; - reads standard\n"
 	 "input).  Each file is a batch; a file already imported whole is not read\n"
 	 "again.  A run_id already in the ledger is a duplicate when the record is\n"

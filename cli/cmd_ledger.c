@@ -117,7 +117,8 @@ static int cmd_check(sb_cli *cli, int argc, char **argv)
 	if (cli->err.code != SB_OK)
 		return cli_report(&cli->err);
 	if (problems > 0) {
-		cli_warn("%s: %lld problems found", cli->db_path, (long long)problems);
+		cli_warn("%s: %lld %s found", cli->db_path, (long long)problems,
+		         problems == 1 ? "problem" : "problems");
 		return SB_EDATA;
 	}
 	return 0;

@@ -96,8 +96,12 @@ static const struct option backends_options[] = {
 	{NULL, 0, NULL, 0},
 };
 
-static const struct option prices_options[] = {
+static const struct option format_options[] = {
 	{"format", required_argument, NULL, 'f'},
+	{NULL, 0, NULL, 0},
+};
+
+static const struct option prices_options[] = {
 	{"input-per-m", required_argument, NULL, 'i'},
 	{"output-per-m", required_argument, NULL, 'o'},
 	{NULL, 0, NULL, 0},
@@ -229,7 +233,7 @@ static int cmd_prices(sb_cli *cli, int argc, char **argv)
 		{"updated_at", COL_TIME, 0},
 	};
 	rates_opts ro = {.fmt = FMT_TABLE};
-	int first = 0, rc = parse(cli, argc, argv, rates_list_options, &ro, 0, &first);
+	int first = 0, rc = parse(cli, argc, argv, format_options, &ro, 0, &first);
 
 	if (rc != 0)
 		return rc;
@@ -280,7 +284,8 @@ const sb_command sb_rates_commands[] = {
 	 "Store the rate cards of a JSON array (the fields of 'rates set', or what\n"
 	 "'rates --format json' prints), all of them or none.\n"},
 	{"backends", cmd_backends, 0,
-	 "[--network] [--persistent] [--min-cpu N] [--min-memory-mb N] [--region R]",
+	 "[--network] [--persistent] [--min-cpu N] [--min-memory-mb N] [--region R]\n"
+	 "                 [--format table|csv|json]",
 	 "List the backends whose capabilities satisfy the requirements, cheapest\n"
 	 "first by rate_key (ties by name).  A requirement on a capability the\n"
 	 "ledger does not know is not satisfied.\n"},

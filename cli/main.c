@@ -70,8 +70,8 @@ int cli_usage(sb_cli *cli, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	if (cli->cmd != NULL)
-		fprintf(stderr, "usage: sbledger %s %s\n(see 'sbledger %s --help')\n", cli->cmd->name,
-		        cli->cmd->usage, cli->cmd->name);
+		fprintf(stderr, "usage: sbledger %s%s%s\n(see 'sbledger %s --help')\n", cli->cmd->name,
+		        cli->cmd->usage[0] ? " " : "", cli->cmd->usage, cli->cmd->name);
 	else
 		fputs("usage: sbledger [--db PATH] COMMAND [OPTIONS] [ARGS] (see 'sbledger --help')\n", stderr);
 	return SB_EUSAGE;
@@ -139,7 +139,8 @@ int cli_int(sb_cli *cli, const char *name, const char *arg, int64_t *out)
 /* Print the help of cmd on stdout. */
 static void print_help(const sb_command *cmd)
 {
-	printf("usage: sbledger [--db PATH] %s %s\n\n%s", cmd->name, cmd->usage, cmd->help);
+	printf("usage: sbledger [--db PATH] %s%s%s\n\n%s", cmd->name, cmd->usage[0] ? " " : "",
+	       cmd->usage, cmd->help);
 	if (cmd->help[0] != '\0' && cmd->help[strlen(cmd->help) - 1] != '\n')
 		putchar('\n');
 }
@@ -181,7 +182,7 @@ static void print_commands(FILE *f)
 	      "The ledger is --db PATH, else $SBLEDGER_DB, else ./sbledger.db.\n\ncommands:\n", f);
 	for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
 		for (const sb_command *c = groups[g]; c->name != NULL; c++)
-			fprintf(f, "  %-16s %s\n", c->name, c->usage);
+			fprintf(f, "  %-16s%s%s\n", c->name, c->usage[0] ? " " : "", c->usage);
 	fputs("\n'sbledger COMMAND --help' tells more.  Exit status: 0 ok, 1 drift flagged,\n"
 	      "64 usage, 65 bad input, 66 missing input, 69 provider refused, 70 internal,\n"
 	      "74 I/O error, 75 try again later.\n", f);
