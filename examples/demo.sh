@@ -23,5 +23,14 @@ step prices set gpt-5.6-terra --input-per-m 1.25 --output-per-m 10
 step prices set claude-x-mini --input-per-m 0.80 --output-per-m 4
 step report summary --period 2026-11 --by backend
 step report summary --period 2026-11 --by tag:customer --format csv
+cp "$samples"/billing-* "$samples"/deepinfra-usage.json .
+step import billing --format record billing-record.jsonl
+step import billing --format focus billing-focus.csv
+step import billing --format modal billing-modal.json
+step import billing --format daytona billing-daytona.json
+step import billing --format e2b-events billing-e2b-events.json
+step import billing --format deepinfra-usage deepinfra-usage.json
+step reconcile --period 2026-11
+step invoice --period 2026-11 --by tag:customer --customer acme
 step check
 printf '\nThe demo ledger is %s; try: SBLEDGER_DB=%s ./sbledger batches\n' "$SBLEDGER_DB" "$SBLEDGER_DB"
