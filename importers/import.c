@@ -7,7 +7,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "importers/arena.h"
 #include "importers/billing.h"
+#include "importers/pool.h"
 #include "importers/records.h"
 #include "importers/runs_jsonl.h"
 #include "importers/source.h"
@@ -18,7 +20,12 @@
 
 enum {
 	DEFAULT_CHUNK = 5000,
-	DEFAULT_MAX_LINE = 64 << 20
+	DEFAULT_MAX_LINE = 64 << 20,
+	MAX_THREADS = 64,          /* parsing threads at most */
+	JOB_RECORDS = 256,         /* records per job handed to a parsing thread */
+	JOB_BYTES = 256 << 10,     /* bytes of records per job (one record may be longer) */
+	JOB_KEEP = 4 << 20,        /* a job's buffers larger than this are freed after use */
+	JOB_ARENA = 256 << 10      /* first block of a job's arena */
 };
 
 /* What the handler did with one record. */
@@ -44,6 +51,19 @@ typedef struct handler {
 	 * used as a message buffer); return an error code only when the
 	 * import cannot go on */
 	int (*handle)(void *ctx, const sb_rec *rec, enum outcome *out, sb_err *why, sb_err *e);
+	/* Parsing on worker threads (all NULL: every record goes to handle).
+	 * handle is then parse and store in one.  worker_new makes one
+	 * thread's parsing state (NULL when out of memory); parse reads a
+	 * record's text on that thread into *parsed, allocated in arena (the
+	 * job's, reset once the writer is done with it), or returns SB_EDATA
+	 * with the reason in why, or SB_EINTERNAL; store then stores it on the
+	 * writer's thread, as handle does. */
+	void *(*worker_new)(void *ctx);
+	void (*worker_free)(void *worker);
+	int (*parse)(void *worker, const char *text, size_t len, sb_arena *arena, void **parsed,
+	             sb_err *why);
+	int (*store)(void *ctx, const sb_rec *rec, void *parsed, enum outcome *out, sb_err *why,
+	             sb_err *e);
 	void *ctx;                 /* passed back to each */
 } handler;
 
@@ -60,6 +80,8 @@ typedef struct driver {
 	const char *source;        /* the source's name for messages */
 	sb_batch *b;               /* the batch and its counts */
 	spool sp;                  /* rejects while strict */
+	int64_t in_chunk;          /* records since the last commit */
+	int64_t total;             /* the input's size for progress (0: unknown) */
 } driver;
 
 /* An input being read: the source, its first bytes, the record reader. */
@@ -208,13 +230,47 @@ static int reject_file(driver *d, const input *in, sb_err *e)
 	return reject(d, 1, in->bad.msg, head, len, (int64_t)len, e);
 }
 
-/* Read every record of in from the batch's resume point and hand each to
- * h, committing every chunk records unless strict. */
-static int read_records(driver *d, input *in, const handler *h, int64_t total, sb_err *e)
+/* Settle one record read: count what the handler did with it (out; why
+ * the reason of a rejected one), unless it was not counted (a blank line);
+ * keep it when rejected; move the batch's resume point past it; and
+ * commit every chunk records unless strict.  Records must be settled in
+ * the order of the input, so that a commit always covers a prefix of it. */
+static int settle(driver *d, const sb_rec *rec, bool counted, enum outcome out,
+                  const char *why, sb_err *e)
 {
 	const sb_import_opts *o = d->o;
 	int64_t chunk = o->chunk > 0 ? o->chunk : DEFAULT_CHUNK;
-	int64_t in_chunk = 0;
+
+	if (counted) {
+		switch (out) {
+		case STORED: d->b->accepted++; break;
+		case REPLACED: d->b->accepted++; d->b->replaced++; break;
+		case DUPLICATE: d->b->duplicates++; break;
+		case SKIPPED: d->b->skipped++; break;
+		case REJECTED:
+			if (reject(d, rec->lineno, why, rec->text, rec->len, rec->full_len, e) != SB_OK)
+				return e->code;
+			break;
+		}
+		d->in_chunk++;
+	}
+	d->b->resume_offset = rec->next_offset;
+	d->b->resume_line = rec->next_line;
+	if (!o->strict && d->in_chunk >= chunk) {
+		d->in_chunk = 0;
+		if (sb_batch_save(d->db, d->b, e) != SB_OK || sb_db_commit(d->db, e) != SB_OK ||
+		    sb_db_begin(d->db, e) != SB_OK)
+			return e->code;
+		if (o->events.on_progress != NULL)
+			o->events.on_progress(o->events.ctx, d->source, rec->next_offset, d->total);
+	}
+	return SB_OK;
+}
+
+/* Read every record of in from the batch's resume point and hand each to
+ * h on this thread, committing every chunk records unless strict. */
+static int read_records(driver *d, input *in, const handler *h, sb_err *e)
+{
 	sb_rec rec;
 	bool eof = false;
 	sb_err why;
@@ -222,35 +278,238 @@ static int read_records(driver *d, input *in, const handler *h, int64_t total, s
 	sb_err_clear(&why);
 	while (sb_records_next(in->rr, &rec, &eof, &why, e) == SB_OK && !eof) {
 		enum outcome out = REJECTED;
-		if (rec.row != NULL || why.code != SB_OK || !blank(rec.text, rec.len)) {
-			if (why.code == SB_OK &&
-			    h->handle(h->ctx, &rec, &out, &why, e) != SB_OK)
-				break;
-			switch (out) {
-			case STORED: d->b->accepted++; break;
-			case REPLACED: d->b->accepted++; d->b->replaced++; break;
-			case DUPLICATE: d->b->duplicates++; break;
-			case SKIPPED: d->b->skipped++; break;
-			case REJECTED:
-				if (reject(d, rec.lineno, why.msg, rec.text, rec.len, rec.full_len, e) != SB_OK)
-					return e->code;
-				break;
-			}
-			in_chunk++;
-		}
+		bool counted = rec.row != NULL || why.code != SB_OK || !blank(rec.text, rec.len);
+		if (counted && why.code == SB_OK && h->handle(h->ctx, &rec, &out, &why, e) != SB_OK)
+			break;
+		if (settle(d, &rec, counted, out, why.msg, e) != SB_OK)
+			break;
 		sb_err_clear(&why);
-		d->b->resume_offset = rec.next_offset;
-		d->b->resume_line = rec.next_line;
-		if (!o->strict && in_chunk >= chunk) {
-			in_chunk = 0;
-			if (sb_batch_save(d->db, d->b, e) != SB_OK || sb_db_commit(d->db, e) != SB_OK ||
-			    sb_db_begin(d->db, e) != SB_OK)
-				break;
-			if (o->events.on_progress != NULL)
-				o->events.on_progress(o->events.ctx, d->source, rec.next_offset, total);
-		}
 	}
 	return e->code;
+}
+
+/* One record of a job. */
+typedef struct job_rec {
+	size_t at;                 /* its text: the job's text from here */
+	size_t len;                /* bytes of text */
+	int64_t lineno;            /* as in sb_rec */
+	int64_t next_offset;
+	int64_t next_line;
+	bool too_long;
+	int64_t full_len;
+	bool counted;              /* not a blank line */
+	int rc;                    /* SB_OK: parsed; SB_EDATA: rejected for why;
+	                              another code: the import cannot go on (why) */
+	const char *why;           /* the reason (in the job's arena), or NULL */
+	void *parsed;              /* what parse made (in the job's arena) */
+} job_rec;
+
+/* Records on their way from the reader through a parsing thread to the
+ * writer. */
+typedef struct job {
+	const handler *h;          /* the format */
+	char *text;                /* the records' bytes, one after another */
+	size_t text_len;           /* bytes used */
+	size_t text_cap;           /* bytes allocated */
+	job_rec *recs;             /* the records, in input order */
+	size_t n_recs;             /* records used */
+	sb_arena *arena;           /* parse results and reasons */
+} job;
+
+/* A copy of msg in arena, or a fixed text when out of memory. */
+static const char *keep_reason(sb_arena *arena, const char *msg)
+{
+	const char *copy = sb_arena_strndup(arena, msg, strlen(msg));
+
+	return copy != NULL ? copy : "out of memory";
+}
+
+/* The pool's function: parse every counted record of a job (sb_pool_fn). */
+static void parse_job(void *worker, void *arg)
+{
+	job *j = arg;
+	sb_err why;
+
+	for (size_t i = 0; i < j->n_recs; i++) {
+		job_rec *r = &j->recs[i];
+		if (!r->counted || r->why != NULL)
+			continue;
+		sb_err_clear(&why);
+		r->rc = j->h->parse(worker, j->text + r->at, r->len, j->arena, &r->parsed, &why);
+		if (r->rc != SB_OK)
+			r->why = keep_reason(j->arena, why.msg);
+	}
+}
+
+/* Free a job; NULL is allowed. */
+static void job_free(job *j)
+{
+	if (j == NULL)
+		return;
+	free(j->text);
+	free(j->recs);
+	sb_arena_free(j->arena);
+	free(j);
+}
+
+/* A new empty job for handler h, or NULL. */
+static job *job_new(const handler *h)
+{
+	job *j = calloc(1, sizeof *j);
+
+	if (j == NULL)
+		return NULL;
+	j->h = h;
+	j->recs = malloc(JOB_RECORDS * sizeof *j->recs);
+	j->arena = sb_arena_new(JOB_ARENA);
+	if (j->recs == NULL || j->arena == NULL) {
+		job_free(j);
+		return NULL;
+	}
+	return j;
+}
+
+/* Empty j for reuse, giving back a buffer grown past JOB_KEEP by a huge
+ * record. */
+static void job_clear(job *j)
+{
+	j->n_recs = 0;
+	j->text_len = 0;
+	if (j->text_cap > JOB_KEEP) {
+		free(j->text);
+		j->text = NULL;
+		j->text_cap = 0;
+	}
+	sb_arena_reset(j->arena);
+}
+
+/* Append rec (and why, a fault of the input's shape) to j. */
+static int job_add(job *j, const sb_rec *rec, const sb_err *why, sb_err *e)
+{
+	job_rec *r = &j->recs[j->n_recs];
+	bool counted = rec->row != NULL || why->code != SB_OK || !blank(rec->text, rec->len);
+
+	if (j->text_cap - j->text_len < rec->len) {
+		size_t cap = j->text_cap > 0 ? j->text_cap : JOB_BYTES;
+		char *text;
+		while (cap - j->text_len < rec->len)
+			cap *= 2;
+		if ((text = realloc(j->text, cap)) == NULL)
+			return sb_fail(e, SB_EINTERNAL, "out of memory");
+		j->text = text;
+		j->text_cap = cap;
+	}
+	if (rec->len > 0)
+		memcpy(j->text + j->text_len, rec->text, rec->len);
+	*r = (job_rec){j->text_len, rec->len, rec->lineno, rec->next_offset, rec->next_line,
+	               rec->too_long, rec->full_len, counted, SB_OK, NULL, NULL};
+	if (why->code != SB_OK) {
+		r->rc = why->code;
+		r->why = keep_reason(j->arena, why->msg);
+	}
+	j->text_len += rec->len;
+	j->n_recs++;
+	return SB_OK;
+}
+
+/* Fill j with the next records of in: up to JOB_RECORDS of them or
+ * JOB_BYTES of text; *eof at the end of input. */
+static int job_fill(job *j, input *in, bool *eof, sb_err *e)
+{
+	sb_rec rec;
+	sb_err why;
+
+	sb_err_clear(&why);
+	while (j->n_recs < JOB_RECORDS && j->text_len < JOB_BYTES) {
+		if (sb_records_next(in->rr, &rec, eof, &why, e) != SB_OK || *eof)
+			break;
+		if (job_add(j, &rec, &why, e) != SB_OK)
+			break;
+		sb_err_clear(&why);
+	}
+	return e->code;
+}
+
+/* Store the records of a parsed job in order and settle each. */
+static int store_job(driver *d, const handler *h, const job *j, sb_err *e)
+{
+	sb_err why;
+
+	for (size_t i = 0; i < j->n_recs; i++) {
+		const job_rec *r = &j->recs[i];
+		sb_rec rec = {j->text + r->at, r->len, r->lineno, r->next_offset, r->next_line,
+		              r->too_long, r->full_len, NULL, NULL};
+		enum outcome out = REJECTED;
+		const char *reason = r->why;
+		sb_err_clear(&why);
+		if (r->counted && r->rc != SB_OK && r->rc != SB_EDATA)
+			return sb_fail(e, r->rc, "%s", r->why);
+		if (r->counted && r->rc == SB_OK) {
+			if (h->store(h->ctx, &rec, r->parsed, &out, &why, e) != SB_OK)
+				return e->code;
+			reason = why.msg;
+		}
+		if (settle(d, &rec, r->counted, out, reason != NULL ? reason : "", e) != SB_OK)
+			return e->code;
+	}
+	return SB_OK;
+}
+
+/* read_records with n threads parsing: this thread reads records into
+ * jobs, the pool parses them, and this thread stores them in the order of
+ * the input, so the ledger, the counts, the rejects and every commit's
+ * resume point are those of read_records. */
+static int read_records_parallel(driver *d, input *in, const handler *h, size_t n, sb_err *e)
+{
+	size_t n_jobs = 2 * n + 2;
+	void *workers[MAX_THREADS] = {NULL};
+	job *jobs[2 * MAX_THREADS + 2] = {NULL};
+	job *idle[2 * MAX_THREADS + 2];
+	size_t n_idle = 0;
+	sb_pool *pool = NULL;
+	bool eof = false;
+
+	for (size_t i = 0; i < n; i++)
+		if ((workers[i] = h->worker_new(h->ctx)) == NULL)
+			sb_fail(e, SB_EINTERNAL, "out of memory");
+	for (size_t i = 0; i < n_jobs && e->code == SB_OK; i++)
+		if ((jobs[i] = idle[n_idle++] = job_new(h)) == NULL)
+			sb_fail(e, SB_EINTERNAL, "out of memory");
+	if (e->code == SB_OK)
+		sb_pool_new(n, parse_job, workers, n_jobs, &pool, e);
+	while (e->code == SB_OK) {
+		job *j;
+		while (!eof && n_idle > 0) {
+			j = idle[n_idle - 1];
+			if (job_fill(j, in, &eof, e) != SB_OK || j->n_recs == 0)
+				break;
+			n_idle--;
+			sb_pool_submit(pool, j);
+		}
+		if (e->code != SB_OK || (j = sb_pool_wait(pool)) == NULL)
+			break;
+		store_job(d, h, j, e);
+		job_clear(j);
+		idle[n_idle++] = j;
+	}
+	sb_pool_free(pool);
+	for (size_t i = 0; i < n_jobs; i++)
+		job_free(jobs[i]);
+	for (size_t i = 0; i < n; i++)
+		if (workers[i] != NULL)
+			h->worker_free(workers[i]);
+	return e->code;
+}
+
+/* How many threads parse (1: none is started). */
+static size_t parse_threads(const sb_import_opts *o, const handler *h)
+{
+	size_t n;
+
+	if (h->parse == NULL)
+		return 1;
+	n = o->threads > 0 ? (size_t)o->threads : sb_pool_cpus();
+	return n > MAX_THREADS ? MAX_THREADS : n;
 }
 
 /* The first pass of a handler that has one: every good record of the
@@ -285,9 +544,9 @@ static int import_file(sb_db *db, const char *kind, const char *format, const ch
 	char sha[65] = "", sha_read[65] = "";
 	bool is_stdin = strcmp(path, "-") == 0;
 	size_t max_record = (size_t)(o->max_line > 0 ? o->max_line : DEFAULT_MAX_LINE);
-	driver d = {db, o, path, &r->batch, {NULL}};
+	driver d = {db, o, path, &r->batch, {NULL}, 0, 0};
+	size_t threads = parse_threads(o, h);
 	input in = {0};
-	int64_t total = 0;
 	struct stat st;
 	char options[64];
 	const char *status;
@@ -302,7 +561,7 @@ static int import_file(sb_db *db, const char *kind, const char *format, const ch
 		if (r->already > 0)
 			return SB_OK;
 		if (stat(path, &st) == 0)
-			total = (int64_t)st.st_size;
+			d.total = (int64_t)st.st_size;
 	}
 	if (h->scan != NULL) {
 		if (is_stdin)
@@ -324,7 +583,8 @@ static int import_file(sb_db *db, const char *kind, const char *format, const ch
 		goto done;
 	if (h->begin(h->ctx, db, r->batch.id, e) != SB_OK ||
 	    (in.bad.code != SB_OK && reject_file(&d, &in, e) != SB_OK) ||
-	    (in.rr != NULL && read_records(&d, &in, h, total, e) != SB_OK)) {
+	    (in.rr != NULL && threads <= 1 && read_records(&d, &in, h, e) != SB_OK) ||
+	    (in.rr != NULL && threads > 1 && read_records_parallel(&d, &in, h, threads, e) != SB_OK)) {
 		sb_db_rollback(db);
 		goto done;
 	}
@@ -382,21 +642,15 @@ static int begin_runs(void *ctx, sb_db *db, int64_t batch_id, sb_err *e)
 	return sb_run_writer_new(db, c->rates, batch_id, &c->writer, e);
 }
 
-/* Handle one run record (see handler). */
-static int handle_run(void *ctx, const sb_rec *rec, enum outcome *out, sb_err *why, sb_err *e)
+/* Store a parsed run (see handler). */
+static int store_run(void *ctx, const sb_rec *rec, void *parsed, enum outcome *out, sb_err *why,
+                     sb_err *e)
 {
 	runs_ctx *c = ctx;
-	sb_run run;
 	enum sb_store stored;
-	int64_t line_no = rec->lineno;
-	int rc = sb_run_parse(c->parser, rec->text, rec->len, &run, why);
 
 	*out = REJECTED;
-	if (rc == SB_EINTERNAL)
-		return sb_fail(e, rc, "%s", why->msg);
-	if (rc != SB_OK)
-		return SB_OK;
-	if (sb_run_store(c->writer, &run, line_no, c->replace, &stored, why->msg,
+	if (sb_run_store(c->writer, parsed, rec->lineno, c->replace, &stored, why->msg,
 	                 sizeof why->msg, e) != SB_OK)
 		return e->code;
 	switch (stored) {
@@ -408,11 +662,53 @@ static int handle_run(void *ctx, const sb_rec *rec, enum outcome *out, sb_err *w
 	return SB_OK;
 }
 
+/* Parse and store one run record on the writer's thread (see handler). */
+static int handle_run(void *ctx, const sb_rec *rec, enum outcome *out, sb_err *why, sb_err *e)
+{
+	runs_ctx *c = ctx;
+	sb_run run;
+	int rc = sb_run_parse(c->parser, rec->text, rec->len, &run, why);
+
+	*out = REJECTED;
+	if (rc == SB_EINTERNAL)
+		return sb_fail(e, rc, "%s", why->msg);
+	if (rc != SB_OK)
+		return SB_OK;
+	return store_run(ctx, rec, &run, out, why, e);
+}
+
+/* A parsing thread's parser (see handler). */
+static void *run_worker_new(void *ctx)
+{
+	(void)ctx;
+	return sb_run_parser_new();
+}
+
+/* Free it (see handler). */
+static void run_worker_free(void *worker)
+{
+	sb_run_parser_free(worker);
+}
+
+/* Parse one run record on a parsing thread, into arena (see handler). */
+static int parse_run(void *worker, const char *text, size_t len, sb_arena *arena, void **parsed,
+                     sb_err *why)
+{
+	sb_run run, *kept = NULL;
+	int rc = sb_run_parse(worker, text, len, &run, why);
+
+	if (rc == SB_OK)
+		rc = sb_run_keep(&run, arena, &kept, why);
+	*parsed = kept;
+	return rc;
+}
+
 int sb_import_runs(sb_db *db, const char *path, const sb_import_opts *opts,
                    sb_import_result *r, sb_err *e)
 {
 	runs_ctx c = {NULL, sb_run_parser_new(), NULL, opts->replace};
-	handler h = {SB_REC_LINES, false, NULL, 0, "line", NULL, NULL, begin_runs, handle_run, &c};
+	handler h = {SB_REC_LINES, false, NULL, 0, "line", NULL, NULL, begin_runs, handle_run,
+	             run_worker_new, run_worker_free, parse_run, store_run, &c};
 
 	memset(r, 0, sizeof *r);
 	if (c.parser == NULL)
@@ -560,7 +856,8 @@ int sb_import_billing(sb_db *db, const char *format, const char *path,
 		return sb_fail(e, SB_EUSAGE, "unknown billing format '%s' (one of %s)", format,
 		               sb_bill_format_names());
 	h = (handler){f->shapes, true, f->member, f->csv_flags, "record", header_billing,
-	              opts->supersede ? scan_billing : NULL, begin_billing, handle_billing, &c};
+	              opts->supersede ? scan_billing : NULL, begin_billing, handle_billing,
+	              NULL, NULL, NULL, NULL, &c};
 	if ((c.parser = sb_bill_parser_new(f, &bo)) == NULL)
 		sb_fail(e, SB_EINTERNAL, "out of memory");
 	else

@@ -9,18 +9,18 @@
 #include <jansson.h>
 #include <openssl/evp.h>
 
+#include "importers/arena.h"
 #include "ledger/money.h"
 #include "ledger/timefmt.h"
 
+enum { ARENA_BLOCK = 64 * 1024 };
+
 struct sb_run_parser {
-	json_t *root;          /* the line's JSON, owning the strings handed out */
+	sb_arena *arena;       /* the line's JSON values and texts, reset per line */
 	sb_exec *execs;        /* executions of the current record */
 	size_t execs_cap;      /* allocated entries */
 	sb_tag *tags;          /* tags of the current record */
 	size_t tags_cap;       /* allocated entries */
-	char **owned;          /* texts allocated for the current record */
-	size_t n_owned;        /* entries used */
-	size_t owned_cap;      /* allocated entries */
 	EVP_MD_CTX *sha;       /* for the fingerprint */
 };
 
@@ -79,55 +79,25 @@ sb_run_parser *sb_run_parser_new(void)
 
 	if (p == NULL)
 		return NULL;
+	sb_arena_json_install();
 	p->sha = EVP_MD_CTX_new();
-	if (p->sha == NULL) {
-		free(p);
+	p->arena = sb_arena_new(ARENA_BLOCK);
+	if (p->sha == NULL || p->arena == NULL) {
+		sb_run_parser_free(p);
 		return NULL;
 	}
 	return p;
-}
-
-/* Release what the previous record held. */
-static void reset(sb_run_parser *p)
-{
-	json_decref(p->root);
-	p->root = NULL;
-	for (size_t i = 0; i < p->n_owned; i++)
-		free(p->owned[i]);
-	p->n_owned = 0;
 }
 
 void sb_run_parser_free(sb_run_parser *p)
 {
 	if (p == NULL)
 		return;
-	reset(p);
-	free(p->owned);
+	sb_arena_free(p->arena);
 	free(p->execs);
 	free(p->tags);
 	EVP_MD_CTX_free(p->sha);
 	free(p);
-}
-
-/* Keep text (allocated) until the next record; NULL stays NULL.  Returns
- * text, or NULL after freeing it when out of memory (*oom set). */
-static char *own(sb_run_parser *p, char *text, bool *oom)
-{
-	if (text == NULL)
-		return NULL;
-	if (p->n_owned == p->owned_cap) {
-		size_t cap = p->owned_cap ? 2 * p->owned_cap : 16;
-		char **owned = realloc(p->owned, cap * sizeof *owned);
-		if (owned == NULL) {
-			free(text);
-			*oom = true;
-			return NULL;
-		}
-		p->owned = owned;
-		p->owned_cap = cap;
-	}
-	p->owned[p->n_owned++] = text;
-	return text;
 }
 
 /* True when key is one of keys. */
@@ -157,6 +127,17 @@ static json_t *unknown_members(json_t *obj, const char *const *keys)
 	return extra;
 }
 
+/* obj[key], or NULL; counts a member found in *seen, so that a caller
+ * knows whether obj has members it did not ask for (json_object_size). */
+static json_t *member(json_t *obj, const char *key, size_t *seen)
+{
+	json_t *v = json_object_get(obj, key);
+
+	if (v != NULL)
+		(*seen)++;
+	return v;
+}
+
 /* Name of a JSON value's type, for messages. */
 static const char *type_name(const json_t *v)
 {
@@ -175,9 +156,9 @@ static const char *type_name(const json_t *v)
 /* Read obj[key] as a string of 1..max bytes without NUL into *out (NULL
  * when absent or null and not required). */
 static int get_string(json_t *obj, const char *key, const char *path, bool required,
-                      size_t max, const char **out, sb_err *e)
+                      size_t max, const char **out, size_t *seen, sb_err *e)
 {
-	json_t *v = json_object_get(obj, key);
+	json_t *v = member(obj, key, seen);
 	size_t len;
 
 	*out = NULL;
@@ -201,9 +182,10 @@ static int get_string(json_t *obj, const char *key, const char *path, bool requi
 
 /* Read obj[key] as a non-negative integer (a counter) into *out, 0 when
  * absent.  An integral real (3.0) is accepted; a fraction is not. */
-static int get_count(json_t *obj, const char *key, const char *path, int64_t *out, sb_err *e)
+static int get_count(json_t *obj, const char *key, const char *path, int64_t *out,
+                     size_t *seen, sb_err *e)
 {
-	json_t *v = json_object_get(obj, key);
+	json_t *v = member(obj, key, seen);
 
 	*out = 0;
 	if (v == NULL)
@@ -233,9 +215,9 @@ static int get_count(json_t *obj, const char *key, const char *path, int64_t *ou
  * *has is false when absent or null, which is an error unless nullable.
  * A missing non-nullable amount is 0. */
 static int get_amount(json_t *obj, const char *key, const char *path, bool nullable,
-                      bool *has, int64_t *nanos, sb_err *e)
+                      bool *has, int64_t *nanos, size_t *seen, sb_err *e)
 {
-	json_t *v = json_object_get(obj, key);
+	json_t *v = member(obj, key, seen);
 
 	*has = false;
 	*nanos = 0;
@@ -272,13 +254,13 @@ static int get_amount(json_t *obj, const char *key, const char *path, bool nulla
 /* Read obj[key] as an RFC 3339 timestamp with offset into *ms; *has is
  * false when absent or null (an error when required). */
 static int get_time(json_t *obj, const char *key, bool required, bool *has, int64_t *ms,
-                    sb_err *e)
+                    size_t *seen, sb_err *e)
 {
 	const char *text = NULL;
 	int rc;
 
 	*has = false;
-	if ((rc = get_string(obj, key, "", required, 64, &text, e)) != SB_OK || text == NULL)
+	if ((rc = get_string(obj, key, "", required, 64, &text, seen, e)) != SB_OK || text == NULL)
 		return rc;
 	switch (sb_time_parse(text, strlen(text), 0, ms)) {
 	case SB_TIME_OK:
@@ -308,56 +290,57 @@ static bool reserve_execs(sb_run_parser *p, size_t n)
 	return true;
 }
 
-/* Dump v compactly with sorted keys, owned by p; NULL stays NULL. */
-static const char *dump(sb_run_parser *p, json_t *v, bool *oom)
+/* Dump v compactly with sorted keys, into the parser's arena (it is
+ * entered while a record is parsed); NULL stays NULL. */
+static const char *dump(json_t *v, bool *oom)
 {
 	char *text;
 
 	if (v == NULL)
 		return NULL;
 	text = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
-	if (text == NULL) {
+	if (text == NULL)
 		*oom = true;
-		return NULL;
-	}
-	return own(p, text, oom);
+	return text;
 }
 
 /* Parse executions[i] into *x. */
-static int parse_exec(sb_run_parser *p, json_t *obj, size_t i, sb_exec *x, bool *oom, sb_err *e)
+static int parse_exec(json_t *obj, size_t i, sb_exec *x, bool *oom, sb_err *e)
 {
 	char path[64];
 	json_t *v;
 	json_t *extra;
+	size_t seen = 0;
 
 	snprintf(path, sizeof path, "sandbox_usage.executions[%zu].", i);
 	memset(x, 0, sizeof *x);
 	if (!json_is_object(obj))
 		return sb_fail(e, SB_EDATA, "sandbox_usage.executions[%zu] must be an object, not %s", i, type_name(obj));
-	v = json_object_get(obj, "command");
+	v = member(obj, "command", &seen);
 	if (v != NULL && !json_is_null(v)) {
 		if (!json_is_string(v))
 			return sb_fail(e, SB_EDATA, "%scommand must be a string, not %s", path, type_name(v));
 		x->command = json_string_value(v);
 		x->command_len = json_string_length(v);
 	}
-	v = json_object_get(obj, "exit_code");
+	v = member(obj, "exit_code", &seen);
 	if (v != NULL && !json_is_null(v)) {
 		if (!json_is_integer(v))
 			return sb_fail(e, SB_EDATA, "%sexit_code must be an integer, not %s", path, type_name(v));
 		x->has_exit_code = true;
 		x->exit_code = (int64_t)json_integer_value(v);
 	}
-	if (get_count(obj, "duration_ms", path, &x->duration_ms, e) != SB_OK ||
-	    get_count(obj, "cpu_ms", path, &x->cpu_ms, e) != SB_OK ||
-	    get_count(obj, "memory_peak_mb", path, &x->memory_peak_mb, e) != SB_OK ||
-	    get_count(obj, "bytes_read", path, &x->bytes_read, e) != SB_OK ||
-	    get_count(obj, "bytes_written", path, &x->bytes_written, e) != SB_OK ||
-	    get_amount(obj, "cost_usd", path, true, &x->has_cost, &x->cost_nanos, e) != SB_OK)
+	if (get_count(obj, "duration_ms", path, &x->duration_ms, &seen, e) != SB_OK ||
+	    get_count(obj, "cpu_ms", path, &x->cpu_ms, &seen, e) != SB_OK ||
+	    get_count(obj, "memory_peak_mb", path, &x->memory_peak_mb, &seen, e) != SB_OK ||
+	    get_count(obj, "bytes_read", path, &x->bytes_read, &seen, e) != SB_OK ||
+	    get_count(obj, "bytes_written", path, &x->bytes_written, &seen, e) != SB_OK ||
+	    get_amount(obj, "cost_usd", path, true, &x->has_cost, &x->cost_nanos, &seen, e) != SB_OK)
 		return e->code;
-	extra = unknown_members(obj, exec_keys);
-	x->extra = dump(p, extra, oom);
-	json_decref(extra);
+	if (json_object_size(obj) > seen) {
+		extra = unknown_members(obj, exec_keys);
+		x->extra = dump(extra, oom);
+	}
 	return SB_OK;
 }
 
@@ -441,7 +424,7 @@ static int parse_tags(sb_run_parser *p, json_t *tags, sb_run *run, bool *oom, sb
 		} else if (json_is_object(v) || json_is_array(v)) {
 			return sb_fail(e, SB_EDATA, "tags.%s must be a string, not %s", key, type_name(v));
 		} else {
-			value = dump(p, v, oom);
+			value = dump(v, oom);
 			if (value == NULL)
 				return SB_OK;
 		}
@@ -451,23 +434,26 @@ static int parse_tags(sb_run_parser *p, json_t *tags, sb_run *run, bool *oom, sb
 	}
 	run->tags = p->tags;
 	run->n_tags = n;
-	run->tags_json = dump(p, tags, oom);
+	run->tags_json = dump(tags, oom);
 	return SB_OK;
 }
 
 /* Parse token_usage into run; unknown members go to *extra_tokens. */
 static int parse_tokens(json_t *tu, sb_run *run, json_t **extra_tokens, sb_err *e)
 {
+	size_t seen = 0;
+
 	*extra_tokens = NULL;
 	if (tu == NULL || json_is_null(tu))
 		return SB_OK;
 	if (!json_is_object(tu))
 		return sb_fail(e, SB_EDATA, "token_usage must be an object, not %s", type_name(tu));
-	if (get_string(tu, "model", "token_usage.", false, 256, &run->model, e) != SB_OK ||
-	    get_count(tu, "input_tokens", "token_usage.", &run->input_tokens, e) != SB_OK ||
-	    get_count(tu, "output_tokens", "token_usage.", &run->output_tokens, e) != SB_OK)
+	if (get_string(tu, "model", "token_usage.", false, 256, &run->model, &seen, e) != SB_OK ||
+	    get_count(tu, "input_tokens", "token_usage.", &run->input_tokens, &seen, e) != SB_OK ||
+	    get_count(tu, "output_tokens", "token_usage.", &run->output_tokens, &seen, e) != SB_OK)
 		return e->code;
-	*extra_tokens = unknown_members(tu, token_keys);
+	if (json_object_size(tu) > seen)
+		*extra_tokens = unknown_members(tu, token_keys);
 	return SB_OK;
 }
 
@@ -549,26 +535,30 @@ static void fingerprint(sb_run_parser *p, sb_run *run)
 }
 
 /* Parse sandbox_usage into run. */
-static int parse_usage(sb_run_parser *p, json_t *su, sb_run *run, bool *oom, sb_err *e)
+static int parse_usage(sb_run_parser *p, json_t *su, sb_run *run, json_t **extra_usage,
+                       bool *oom, sb_err *e)
 {
 	const char *path = "sandbox_usage.";
 	json_t *execs;
 	bool has;
+	size_t seen = 0;
 
 	if (su == NULL)
 		return sb_fail(e, SB_EDATA, "sandbox_usage is missing (required)");
 	if (!json_is_object(su))
 		return sb_fail(e, SB_EDATA, "sandbox_usage must be an object, not %s", type_name(su));
-	if (get_count(su, "exec_count", path, &run->exec_count, e) != SB_OK ||
-	    get_count(su, "total_duration_ms", path, &run->total_duration_ms, e) != SB_OK ||
-	    get_count(su, "cpu_ms", path, &run->cpu_ms, e) != SB_OK ||
-	    get_count(su, "memory_peak_mb", path, &run->memory_peak_mb, e) != SB_OK ||
-	    get_count(su, "bytes_read", path, &run->bytes_read, e) != SB_OK ||
-	    get_count(su, "bytes_written", path, &run->bytes_written, e) != SB_OK ||
-	    get_amount(su, "computed_cost_usd", path, false, &has, &run->computed_nanos, e) != SB_OK ||
-	    get_amount(su, "billed_cost_usd", path, true, &run->has_billed, &run->billed_nanos, e) != SB_OK)
+	if (get_count(su, "exec_count", path, &run->exec_count, &seen, e) != SB_OK ||
+	    get_count(su, "total_duration_ms", path, &run->total_duration_ms, &seen, e) != SB_OK ||
+	    get_count(su, "cpu_ms", path, &run->cpu_ms, &seen, e) != SB_OK ||
+	    get_count(su, "memory_peak_mb", path, &run->memory_peak_mb, &seen, e) != SB_OK ||
+	    get_count(su, "bytes_read", path, &run->bytes_read, &seen, e) != SB_OK ||
+	    get_count(su, "bytes_written", path, &run->bytes_written, &seen, e) != SB_OK ||
+	    get_amount(su, "computed_cost_usd", path, false, &has, &run->computed_nanos, &seen, e) != SB_OK ||
+	    get_amount(su, "billed_cost_usd", path, true, &run->has_billed, &run->billed_nanos, &seen, e) != SB_OK)
 		return e->code;
-	execs = json_object_get(su, "executions");
+	execs = member(su, "executions", &seen);
+	if (json_object_size(su) > seen)
+		*extra_usage = unknown_members(su, usage_keys);
 	if (execs != NULL && !json_is_null(execs)) {
 		size_t n;
 		if (!json_is_array(execs))
@@ -579,7 +569,7 @@ static int parse_usage(sb_run_parser *p, json_t *su, sb_run *run, bool *oom, sb_
 			return SB_OK;
 		}
 		for (size_t i = 0; i < n; i++)
-			if (parse_exec(p, json_array_get(execs, i), i, &p->execs[i], oom, e) != SB_OK)
+			if (parse_exec(json_array_get(execs, i), i, &p->execs[i], oom, e) != SB_OK)
 				return e->code;
 		run->execs = p->execs;
 		run->n_execs = n;
@@ -590,13 +580,13 @@ static int parse_usage(sb_run_parser *p, json_t *su, sb_run *run, bool *oom, sb_
 }
 
 /* The unknown fields of the record as one object: top-level members as
- * they are, unknown members of sandbox_usage and token_usage under those
- * keys.  New reference or NULL. */
-static json_t *collect_extra(json_t *root, json_t *extra_tokens)
+ * they are (root_extra: root has members beyond those it was asked for),
+ * unknown members of sandbox_usage and token_usage under those keys.  NULL
+ * when there are none. */
+static json_t *collect_extra(json_t *root, bool root_extra, json_t *extra_usage,
+                             json_t *extra_tokens)
 {
-	json_t *extra = unknown_members(root, run_keys);
-	json_t *su = json_object_get(root, "sandbox_usage");
-	json_t *extra_usage = json_is_object(su) ? unknown_members(su, usage_keys) : NULL;
+	json_t *extra = root_extra ? unknown_members(root, run_keys) : NULL;
 
 	if ((extra_usage != NULL || extra_tokens != NULL) && extra == NULL)
 		extra = json_object();
@@ -604,50 +594,113 @@ static json_t *collect_extra(json_t *root, json_t *extra_tokens)
 		json_object_set(extra, "sandbox_usage", extra_usage);
 	if (extra != NULL && extra_tokens != NULL)
 		json_object_set(extra, "token_usage", extra_tokens);
-	json_decref(extra_usage);
 	return extra;
 }
 
-int sb_run_parse(sb_run_parser *p, const char *text, size_t len, sb_run *run, sb_err *e)
+/* A copy of the NUL-terminated s in a (NULL stays NULL); *oom set when
+ * out of memory. */
+static const char *keep_str(sb_arena *a, const char *s, bool *oom)
+{
+	char *copy;
+
+	if (s == NULL)
+		return NULL;
+	if ((copy = sb_arena_strndup(a, s, strlen(s))) == NULL)
+		*oom = true;
+	return copy;
+}
+
+int sb_run_keep(const sb_run *run, sb_arena *a, sb_run **out, sb_err *e)
+{
+	sb_run *r = sb_arena_alloc(a, sizeof *r);
+	sb_exec *execs = NULL;
+	sb_tag *tags = NULL;
+	bool oom = r == NULL;
+
+	*out = NULL;
+	if (!oom && run->n_execs > 0 && (execs = sb_arena_alloc(a, run->n_execs * sizeof *execs)) == NULL)
+		oom = true;
+	if (!oom && run->n_tags > 0 && (tags = sb_arena_alloc(a, run->n_tags * sizeof *tags)) == NULL)
+		oom = true;
+	if (oom)
+		return sb_fail(e, SB_EINTERNAL, "out of memory");
+	*r = *run;
+	r->run_id = keep_str(a, run->run_id, &oom);
+	r->backend = keep_str(a, run->backend, &oom);
+	r->session_id = keep_str(a, run->session_id, &oom);
+	r->plan = keep_str(a, run->plan, &oom);
+	r->model = keep_str(a, run->model, &oom);
+	r->tags_json = keep_str(a, run->tags_json, &oom);
+	r->extra = keep_str(a, run->extra, &oom);
+	for (size_t i = 0; i < run->n_execs && !oom; i++) {
+		const sb_exec *x = &run->execs[i];
+		execs[i] = *x;
+		if (x->command != NULL && (execs[i].command = sb_arena_strndup(a, x->command, x->command_len)) == NULL)
+			oom = true;
+		execs[i].extra = keep_str(a, x->extra, &oom);
+	}
+	for (size_t i = 0; i < run->n_tags && !oom; i++) {
+		tags[i].name = keep_str(a, run->tags[i].name, &oom);
+		tags[i].value = keep_str(a, run->tags[i].value, &oom);
+	}
+	r->execs = execs;
+	r->tags = tags;
+	if (oom)
+		return sb_fail(e, SB_EINTERNAL, "out of memory");
+	*out = r;
+	return SB_OK;
+}
+
+/* sb_run_parse with the parser's arena entered: every JSON value made
+ * here dies with the arena's next reset, so none is freed. */
+static int parse(sb_run_parser *p, const char *text, size_t len, sb_run *run, sb_err *e)
 {
 	json_error_t jerr;
-	json_t *root, *extra, *extra_tokens = NULL;
+	json_t *root, *extra_usage = NULL, *extra_tokens = NULL;
 	const char *backend = NULL;
 	bool oom = false, has_start;
+	size_t seen = 0;
 
-	reset(p);
-	memset(run, 0, sizeof *run);
-	root = p->root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (root == NULL)
 		return sb_fail(e, SB_EDATA, "not valid JSON: %s (column %d)", jerr.text, jerr.column);
 	if (!json_is_object(root))
 		return sb_fail(e, SB_EDATA, "not a JSON object but %s (one run record per line)", type_name(root));
-	if (get_string(root, "run_id", "", true, 256, &run->run_id, e) != SB_OK ||
-	    get_string(root, "backend", "", true, 64, &backend, e) != SB_OK)
+	if (get_string(root, "run_id", "", true, 256, &run->run_id, &seen, e) != SB_OK ||
+	    get_string(root, "backend", "", true, 64, &backend, &seen, e) != SB_OK)
 		return e->code;
 	run->backend = sb_backend_from_sdk(backend);
 	if (!sb_backend_id_valid(run->backend))
 		return sb_fail(e, SB_EDATA, "backend '%s' is not a backend id ([a-z0-9_-], at most 64) nor an SDK client class", backend);
-	if (get_string(root, "session_id", "", false, 256, &run->session_id, e) != SB_OK ||
-	    get_string(root, "plan", "", false, 128, &run->plan, e) != SB_OK ||
-	    get_time(root, "started_at", true, &has_start, &run->started_ms, e) != SB_OK ||
-	    get_time(root, "ended_at", false, &run->has_ended, &run->ended_ms, e) != SB_OK)
+	if (get_string(root, "session_id", "", false, 256, &run->session_id, &seen, e) != SB_OK ||
+	    get_string(root, "plan", "", false, 128, &run->plan, &seen, e) != SB_OK ||
+	    get_time(root, "started_at", true, &has_start, &run->started_ms, &seen, e) != SB_OK ||
+	    get_time(root, "ended_at", false, &run->has_ended, &run->ended_ms, &seen, e) != SB_OK)
 		return e->code;
 	if (run->has_ended && run->ended_ms < run->started_ms)
 		return sb_fail(e, SB_EDATA, "ended_at precedes started_at");
-	if (parse_tags(p, json_object_get(root, "tags"), run, &oom, e) != SB_OK ||
-	    parse_tokens(json_object_get(root, "token_usage"), run, &extra_tokens, e) != SB_OK ||
-	    get_amount(root, "budget_usd", "", true, &run->has_budget, &run->budget_nanos, e) != SB_OK ||
-	    parse_usage(p, json_object_get(root, "sandbox_usage"), run, &oom, e) != SB_OK) {
-		json_decref(extra_tokens);
+	if (parse_tags(p, member(root, "tags", &seen), run, &oom, e) != SB_OK ||
+	    parse_tokens(member(root, "token_usage", &seen), run, &extra_tokens, e) != SB_OK ||
+	    get_amount(root, "budget_usd", "", true, &run->has_budget, &run->budget_nanos, &seen, e) != SB_OK ||
+	    parse_usage(p, member(root, "sandbox_usage", &seen), run, &extra_usage, &oom, e) != SB_OK)
 		return e->code;
-	}
-	extra = collect_extra(root, extra_tokens);
-	json_decref(extra_tokens);
-	run->extra = dump(p, extra, &oom);
-	json_decref(extra);
+	run->extra = dump(collect_extra(root, json_object_size(root) > seen, extra_usage, extra_tokens),
+	                  &oom);
 	if (oom)
 		return sb_fail(e, SB_EINTERNAL, "out of memory");
 	fingerprint(p, run);
 	return SB_OK;
+}
+
+int sb_run_parse(sb_run_parser *p, const char *text, size_t len, sb_run *run, sb_err *e)
+{
+	sb_arena *prev;
+	int rc;
+
+	sb_arena_reset(p->arena);
+	memset(run, 0, sizeof *run);
+	prev = sb_arena_json_enter(p->arena);
+	rc = parse(p, text, len, run, e);
+	sb_arena_json_leave(prev);
+	return rc;
 }

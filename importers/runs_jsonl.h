@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+#include "importers/arena.h"
 #include "ledger/err.h"
 #include "ledger/runs.h"
 
@@ -25,6 +26,11 @@ void sb_run_parser_free(sb_run_parser *p);
  * rule returns SB_EDATA with the reason in e ("sandbox_usage.exec_count is
  * 3 but executions has 2 entries"); SB_EINTERNAL when out of memory. */
 int sb_run_parse(sb_run_parser *p, const char *text, size_t len, sb_run *run, sb_err *e);
+
+/* A deep copy of run (its strings, executions and tags) in arena a, for
+ * a record parsed on one thread and stored on another: *out lives until
+ * a is reset.  SB_EINTERNAL when out of memory. */
+int sb_run_keep(const sb_run *run, sb_arena *a, sb_run **out, sb_err *e);
 
 /* The backend id for a backend field: an SDK client class name mapped to
  * its id ("E2bSandboxClient" -> "e2b"), else name itself.  Borrowed. */
