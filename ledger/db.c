@@ -19,6 +19,10 @@ enum { MAX_STMTS = 128 };
 /* The page cache of a connection that writes: 16 MiB (the default is 2). */
 #define WRITE_CACHE_PRAGMA "PRAGMA cache_size = -16384"
 
+/* The memory map of a connection that does not take the write lock (the
+ * reports): up to 2 GiB of the file. */
+#define READ_MMAP_PRAGMA "PRAGMA mmap_size = 2147418112"
+
 struct cached_stmt {
 	const char *name;    /* query name (static storage from sb_sqlfiles) */
 	sqlite3_stmt *st;    /* prepared statement */
@@ -282,6 +286,11 @@ int sb_db_open(const char *path, int flags, int busy_ms, sb_db **out, sb_err *e)
 		/* a writer's page cache: fewer index pages read back and written
 		 * twice during a large import, within its memory budget */
 		if ((flags & SB_DB_WRITE) && sb_db_exec(db, WRITE_CACHE_PRAGMA, e) != SB_OK)
+			goto fail;
+		/* reports read the ledger through memory maps: a month of runs
+		 * found through an index is pages in random order, each a
+		 * pread() of 4 KiB and a copy otherwise */
+		if (!(flags & SB_DB_WRITE) && sb_db_exec(db, READ_MMAP_PRAGMA, e) != SB_OK)
 			goto fail;
 	}
 	if (migrate(db, e) != SB_OK)

@@ -111,10 +111,15 @@ int sb_summary_build(sb_db *db, const sb_period *period, const char *by,
 	s->period = *period;
 	snprintf(s->by, sizeof s->by, "%s", by);
 	sb_usage_zero(&s->total);
-	if ((st = sb_db_stmt(db, "summary", e)) == NULL)
-		goto fail;
-	sb_bind_text(db, st, ":by", strncmp(by, "tag:", 4) == 0 ? "tag" : by);
-	sb_bind_text(db, st, ":tag", strncmp(by, "tag:", 4) == 0 ? by + 4 : "");
+	if (strncmp(by, "tag:", 4) == 0) {
+		if ((st = sb_db_stmt(db, "summary_tag", e)) == NULL)
+			goto fail;
+		sb_bind_text(db, st, ":tag", by + 4);
+	} else {
+		if ((st = sb_db_stmt(db, "summary", e)) == NULL)
+			goto fail;
+		sb_bind_text(db, st, ":by", by);
+	}
 	sb_bind_i64(db, st, ":from_ms", period->from_ms);
 	sb_bind_i64(db, st, ":to_ms", period->to_ms);
 	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {

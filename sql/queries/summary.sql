@@ -1,14 +1,14 @@
 -- The runs started in [:from_ms, :to_ms) grouped by a key and by model,
 -- ordered by key then model.  :by chooses the key: 'backend', 'day' (UTC
--- date), 'model', 'session', or 'tag' (the value of tag :tag).  Runs
--- without the key group under '(none)', or '(untagged)' for a tag.
+-- date), 'model' or 'session'; runs without the key group under '(none)'.
+-- (Grouping by a tag is summary_tag.sql: the join to run_tag costs a
+-- lookup per run, which the other keys need not pay.)
 -- card_priced < runs means some run has no card cost.
 SELECT CASE :by
          WHEN 'backend' THEN r.backend
          WHEN 'day' THEN r.started_day
          WHEN 'model' THEN COALESCE(r.model, '(none)')
-         WHEN 'session' THEN COALESCE(r.session_id, '(none)')
-         ELSE COALESCE(t.value, '(untagged)')
+         ELSE COALESCE(r.session_id, '(none)')
        END AS group_key,
        r.model,
        COUNT(*) AS runs,
@@ -25,7 +25,6 @@ SELECT CASE :by
        SUM(r.input_tokens),
        SUM(r.output_tokens)
   FROM run r
-  LEFT JOIN run_tag t ON t.rid = r.rid AND t.name = :tag
  WHERE r.started_ms >= :from_ms AND r.started_ms < :to_ms
  GROUP BY group_key, r.model
  ORDER BY group_key, r.model;

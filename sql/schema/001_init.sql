@@ -92,6 +92,8 @@ CREATE TABLE run_tag (
     value             TEXT NOT NULL,             -- tag value (numbers and booleans as their JSON text)
     PRIMARY KEY (rid, name)
 ) WITHOUT ROWID;
+-- The runs with a tag value (invoices: does a customer exist, which do).
+CREATE INDEX run_tag_by_value ON run_tag (name, value);
 
 -- Versions of runs replaced by import runs --replace, kept for audit.
 CREATE TABLE run_history (

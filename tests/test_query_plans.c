@@ -1,0 +1,148 @@
+/* test_query_plans.c: the report queries use the indexes.
+ *
+ * Reports and invoices run over months of runs: a query that filters runs
+ * by period, session or tag must find them through an index, never by
+ * reading a whole table.  For each query below, EXPLAIN QUERY PLAN on a
+ * fresh ledger (the schema as shipped; the ledger is never ANALYZEd, so
+ * these are the plans users get) must hold no "SCAN" step, only SEARCHes
+ * through an index or the primary key (and temporary b-trees for GROUP BY
+ * and ORDER BY, which sort what the searches found).  A query added to
+ * sql/queries that reads run, execution, run_tag or billing_line belongs
+ * in this list.  No timing is asserted anywhere.
+ */
+#include "tests/support/support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ledger/sqlfiles.h"
+
+/* Queries that read the large tables (sql/queries/NAME.sql). */
+static const char *const report_queries[] = {
+	"budget_runs",
+	"billing_line_list",
+	"export_focus_runs",
+	"invoice_compute",
+	"invoice_late_runs",
+	"invoice_session_owners",
+	"invoice_sessions",
+	"invoice_tag_value_known",
+	"invoice_tag_values",
+	"invoice_tokens",
+	"recon_lines",
+	"recon_runs",
+	"recon_sessions",
+	"run_lookup",
+	"run_reprice_list",
+	"summary",
+	"summary_tag",
+	NULL,
+};
+
+static sb_db *db;
+
+static int setup(void **state)
+{
+	(void)state;
+	db = support_memory_ledger();
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	sb_db_close(db);
+	return 0;
+}
+
+/* The plan of sql/queries/NAME.sql, one step per line, allocated. */
+static char *plan_of(const char *name)
+{
+	char full[128], *plan = NULL, *sql;
+	const char *text;
+	sqlite3_stmt *st = NULL;
+	size_t len = 0;
+	FILE *out;
+	int rc;
+
+	snprintf(full, sizeof full, "queries/%s", name);
+	text = sb_sql(full);
+	if (text == NULL)
+		fail_msg("no sql/%s.sql in this binary", full);
+	sql = sqlite3_mprintf("EXPLAIN QUERY PLAN %s", text);
+	assert_non_null(sql);
+	rc = sqlite3_prepare_v2(sb_db_handle(db), sql, -1, &st, NULL);
+	sqlite3_free(sql);
+	assert_sqlite_ok(sb_db_handle(db), rc);
+	out = open_memstream(&plan, &len);
+	assert_non_null(out);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		fprintf(out, "%s\n", (const char *)sqlite3_column_text(st, 3));
+	assert_int_equal(rc, SQLITE_DONE);
+	sqlite3_finalize(st);
+	fclose(out);
+	return plan;
+}
+
+/* Every report query finds its rows through indexes. */
+static void test_no_table_scans(void **state)
+{
+	int bad = 0;
+
+	(void)state;
+	for (const char *const *q = report_queries; *q != NULL; q++) {
+		char *plan = plan_of(*q);
+		for (const char *line = plan; *line != '\0';) {
+			const char *nl = strchr(line, '\n');
+			size_t n = nl != NULL ? (size_t)(nl - line) : strlen(line);
+			if (strncmp(line, "SCAN ", 5) == 0) {
+				print_error("sql/queries/%s.sql reads a whole table: %.*s\n", *q, (int)n, line);
+				bad++;
+			}
+			line += n + (nl != NULL ? 1 : 0);
+		}
+		free(plan);
+	}
+	assert_int_equal(bad, 0);
+}
+
+/* The period queries start from the index on started_ms, the session
+ * queries from the one on (backend, session_id). */
+static void test_index_choice(void **state)
+{
+	static const struct {
+		const char *query;    /* sql/queries/NAME.sql */
+		const char *step;     /* a step its plan must hold */
+	} expect[] = {
+		{"summary", "USING INDEX run_by_started (started_ms>? AND started_ms<?)"},
+		{"summary_tag", "USING INDEX run_by_started (started_ms>? AND started_ms<?)"},
+		{"recon_runs", "USING INDEX run_by_started (started_ms>? AND started_ms<?)"},
+		{"invoice_compute", "USING INDEX run_by_started (started_ms>? AND started_ms<?)"},
+		{"invoice_tokens", "USING INDEX run_by_started (started_ms>? AND started_ms<?)"},
+		{"recon_runs", "USING INDEX billing_line_by_session (backend=? AND session_id=?)"},
+		{"recon_lines", "USING INDEX billing_line_by_start (start_ms>? AND start_ms<?)"},
+		{"invoice_session_owners", "USING INDEX run_by_session (backend=? AND session_id=?)"},
+		{"invoice_tag_values", "USING COVERING INDEX run_tag_by_value (name=?)"},
+		{"invoice_tag_value_known", "USING COVERING INDEX run_tag_by_value (name=? AND value=?)"},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof expect / sizeof expect[0]; i++) {
+		char *plan = plan_of(expect[i].query);
+		if (strstr(plan, expect[i].step) == NULL)
+			fail_msg("sql/queries/%s.sql: no step '%s' in its plan:\n%s", expect[i].query,
+			         expect[i].step, plan);
+		free(plan);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_no_table_scans),
+		cmocka_unit_test(test_index_choice),
+	};
+
+	return cmocka_run_group_tests_name("query_plans", tests, setup, teardown);
+}
