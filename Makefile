@@ -45,7 +45,7 @@ TESTS    := $(patsubst tests/%.c,$(BUILD)/san/tests/%,$(TEST_SRC))
 
 DEPS_OK  := $(BUILD)/deps.ok
 
-.PHONY: all deps check unit cli-tests http-tests html-tests demo bench fuzz install clean
+.PHONY: all deps check unit cli-tests http-tests html-tests fuzz-check demo bench fuzz install clean
 .SECONDARY:
 
 all: $(DEPS_OK) sbledger
@@ -103,6 +103,46 @@ http-tests: $(BUILD)/san/sbledger
 # Chromium cannot be installed).
 html-tests: $(BUILD)/san/sbledger
 	@SBLEDGER=$(abspath $(BUILD)/san/sbledger) sh tests/html/render.sh
+
+# libFuzzer targets (clang), one per parser: tests/fuzz/fuzz_NAME.c over
+# the library built with -fsanitize=fuzzer-no-link; fuzz_billing.c is
+# built once per billing format.  `make fuzz` runs each FUZZ_SECONDS;
+# `make check` replays each corpus and fuzzes FUZZ_CHECK_SECONDS
+# (tests/fuzz/run.sh).
+FUZZ_CC            ?= clang
+FUZZ_SECONDS       ?= 60
+FUZZ_CHECK_SECONDS ?= 3
+FUZZFLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined \
+             -fno-sanitize-recover=all -fno-omit-frame-pointer \
+             -Wno-unknown-warning-option
+FUZZ_BILLING := record focus modal daytona e2b_events deepinfra_usage
+FUZZ_NAMES := money timestamp period lines csv jsonarray runs \
+              $(addprefix billing_,$(FUZZ_BILLING))
+FUZZ_LIB   := $(call objs,$(BUILD)/fuzz,$(LIB_SRC)) $(BUILD)/fuzz/sql_embed.o
+FUZZERS    := $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_NAMES))
+
+$(BUILD)/fuzz/sql_embed.o: $(BUILD)/sql_embed.c
+	$(FUZZ_CC) $(BASEFLAGS) $(FUZZFLAGS) -c -o $@ $<
+
+$(BUILD)/fuzz/%.o: %.c $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(BASEFLAGS) $(FUZZFLAGS) -c -o $@ $<
+
+$(BUILD)/fuzz/fuzz_billing_%: $(BUILD)/fuzz/billing_%.o $(FUZZ_LIB)
+	$(FUZZ_CC) $(FUZZFLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS)
+
+$(BUILD)/fuzz/billing_%.o: tests/fuzz/fuzz_billing.c $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(BASEFLAGS) $(FUZZFLAGS) -DFUZZ_FORMAT='"$(subst _,-,$*)"' -c -o $@ $<
+
+$(BUILD)/fuzz/fuzz_%: $(BUILD)/fuzz/tests/fuzz/fuzz_%.o $(FUZZ_LIB)
+	$(FUZZ_CC) $(FUZZFLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS)
+
+fuzz: $(DEPS_OK) $(FUZZERS)
+	@sh tests/fuzz/run.sh --seconds $(FUZZ_SECONDS) $(FUZZERS)
+
+fuzz-check: $(DEPS_OK) $(FUZZERS)
+	@sh tests/fuzz/run.sh --check --seconds $(FUZZ_CHECK_SECONDS) $(FUZZERS)
 
 demo: $(DEPS_OK) sbledger
 	@sh examples/demo.sh ./sbledger
