@@ -127,12 +127,16 @@ int sb_lines_next(sb_lines *lr, sb_line *out, bool *eof, sb_err *e)
 			if (avail >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0) {
 				lr->start += 3;
 				lr->offset += 3;
+				scanned = 0;   /* counted from the old start */
 				continue;
 			}
 		}
 		if (nl != NULL || (lr->at_eof && avail > 0)) {
 			size_t len = nl != NULL ? (size_t)(nl - line) : avail;
 			size_t used = nl != NULL ? len + 1 : len;
+			/* a newline among the first bytes: no BOM there, and
+			 * none to look for after this line */
+			lr->bom_checked = true;
 			if (len > 0 && line[len - 1] == '\r')
 				len--;
 			out->text = line;
