@@ -45,7 +45,7 @@ TESTS    := $(patsubst tests/%.c,$(BUILD)/san/tests/%,$(TEST_SRC))
 
 DEPS_OK  := $(BUILD)/deps.ok
 
-.PHONY: all deps check unit cli-tests http-tests html-tests fuzz-check demo bench fuzz install clean
+.PHONY: all deps check unit cli-tests http-tests html-tests fuzz-check failmalloc failmalloc-check demo bench fuzz install clean
 .SECONDARY:
 
 all: $(DEPS_OK) sbledger
@@ -137,6 +137,20 @@ $(BUILD)/fuzz/billing_%.o: tests/fuzz/fuzz_billing.c $(DEPS_OK)
 
 $(BUILD)/fuzz/fuzz_%: $(BUILD)/fuzz/tests/fuzz/fuzz_%.o $(FUZZ_LIB)
 	$(FUZZ_CC) $(FUZZFLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS)
+
+# Allocation failure injected (tests/reliability/failmalloc.sh): every
+# allocation of import and reconcile made to fail in turn (`make
+# failmalloc`), or every FAILMALLOC_EVERY-th (make check).
+FAILMALLOC_EVERY ?= 97
+$(BUILD)/reliability/failmalloc.so: tests/reliability/failmalloc.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O1 -g -shared -fPIC -Wall -Wextra -Werror -o $@ $< -ldl
+
+failmalloc: $(BUILD)/san/sbledger $(BUILD)/reliability/failmalloc.so
+	@SBLEDGER=$(abspath $(BUILD)/san/sbledger) sh tests/reliability/failmalloc.sh
+
+failmalloc-check: $(BUILD)/san/sbledger $(BUILD)/reliability/failmalloc.so
+	@SBLEDGER=$(abspath $(BUILD)/san/sbledger) sh tests/reliability/failmalloc.sh --every $(FAILMALLOC_EVERY)
 
 fuzz: $(DEPS_OK) $(FUZZERS)
 	@sh tests/fuzz/run.sh --seconds $(FUZZ_SECONDS) $(FUZZERS)
