@@ -233,11 +233,17 @@ static int cmd_reconcile(sb_cli *cli, int argc, char **argv)
 	}
 	if (rc.fmt == FMT_JSON) {
 		json_t *json = sb_recon_json(r);
-		char *text = json_dumps(json, JSON_INDENT(1));
-		if (text != NULL)
-			puts(text);
-		free(text);
+		char *text = json != NULL ? json_dumps(json, JSON_INDENT(1)) : NULL;
 		json_decref(json);
+		if (text == NULL) {
+			sb_fail(&cli->err, SB_EINTERNAL, "out of memory while writing the result%s",
+			        r->recon_id > 0 ? " (it was stored: see 'sbledger reconciliations')" : "");
+			sb_recon_free(r);
+			sb_db_close(db);
+			return cli_report(&cli->err);
+		}
+		puts(text);
+		free(text);
 	} else {
 		print_table(r);
 		if (r->recon_id > 0)

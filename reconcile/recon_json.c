@@ -7,6 +7,22 @@
 #include "ledger/money.h"
 #include "ledger/timefmt.h"
 
+/* Set member key of o to v, a new reference that is consumed; *ok becomes
+ * false when v or o is NULL or the member cannot be added (out of memory),
+ * so that a result is never printed or stored with members missing. */
+static void put(json_t *o, const char *key, json_t *v, bool *ok)
+{
+	if (json_object_set_new(o, key, v) != 0)
+		*ok = false;
+}
+
+/* Append v (consumed) to the array list, as put does. */
+static void append(json_t *list, json_t *v, bool *ok)
+{
+	if (json_array_append_new(list, v) != 0)
+		*ok = false;
+}
+
 /* A money member: 9 decimals, or null. */
 static json_t *money(bool has, int64_t nanos)
 {
@@ -39,7 +55,7 @@ static json_t *ratio(int64_t ppb)
 }
 
 /* The explanation object, or null. */
-static json_t *explain(const sb_recon_backend *b)
+static json_t *explain(const sb_recon_backend *b, bool *ok)
 {
 	const sb_explain *x = &b->explain;
 	json_t *o;
@@ -47,55 +63,55 @@ static json_t *explain(const sb_recon_backend *b)
 	if (!x->has)
 		return json_null();
 	o = json_object();
-	json_object_set_new(o, "exec_minutes", minutes(x->exec_ms));
-	json_object_set_new(o, "lifetime_minutes", minutes(x->lifetime_ms));
-	json_object_set_new(o, "lifetime_cost_usd", money(x->has_lifetime_cost, x->lifetime_nanos));
-	json_object_set_new(o, "idle_cost_usd", money(x->has_idle, x->idle_nanos));
-	json_object_set_new(o, "card_usd_per_minute", money(x->has_card_rate, x->card_rate_nanos));
-	json_object_set_new(o, "implied_usd_per_minute", money(x->has_implied, x->implied_rate_nanos));
-	json_object_set_new(o, "verdict", x->verdict != NULL ? json_string(x->verdict) : json_null());
+	put(o, "exec_minutes", minutes(x->exec_ms), ok);
+	put(o, "lifetime_minutes", minutes(x->lifetime_ms), ok);
+	put(o, "lifetime_cost_usd", money(x->has_lifetime_cost, x->lifetime_nanos), ok);
+	put(o, "idle_cost_usd", money(x->has_idle, x->idle_nanos), ok);
+	put(o, "card_usd_per_minute", money(x->has_card_rate, x->card_rate_nanos), ok);
+	put(o, "implied_usd_per_minute", money(x->has_implied, x->implied_rate_nanos), ok);
+	put(o, "verdict", x->verdict != NULL ? json_string(x->verdict) : json_null(), ok);
 	return o;
 }
 
 /* One backend's object. */
-static json_t *backend(const sb_recon_backend *b)
+static json_t *backend(const sb_recon_backend *b, bool *ok)
 {
 	json_t *o = json_object();
 	char rel[SB_MONEY_BUFSZ];
 	int64_t drift = 0;
 	bool has_drift = b->has_billed && sb_money_sub(b->billed_nanos, b->computed_nanos, &drift) == SB_MONEY_OK;
 
-	json_object_set_new(o, "backend", json_string(b->backend));
-	json_object_set_new(o, "status", json_string(b->status));
-	json_object_set_new(o, "basis", b->basis != NULL ? json_string(b->basis) : json_null());
-	json_object_set_new(o, "runs", json_integer(b->runs));
-	json_object_set_new(o, "sessions", json_integer(b->sessions));
-	json_object_set_new(o, "exec_count", json_integer(b->exec_count));
-	json_object_set_new(o, "computed_cost_usd", money(true, b->computed_nanos));
-	json_object_set_new(o, "billed_cost_usd", money(b->has_billed, b->billed_nanos));
-	json_object_set_new(o, "drift_usd", money(has_drift, drift));
-	json_object_set_new(o, "drift_rel", b->has_drift_rel && b->drift_rel_micro < INT64_MAX / 1000 &&
+	put(o, "backend", json_string(b->backend), ok);
+	put(o, "status", json_string(b->status), ok);
+	put(o, "basis", b->basis != NULL ? json_string(b->basis) : json_null(), ok);
+	put(o, "runs", json_integer(b->runs), ok);
+	put(o, "sessions", json_integer(b->sessions), ok);
+	put(o, "exec_count", json_integer(b->exec_count), ok);
+	put(o, "computed_cost_usd", money(true, b->computed_nanos), ok);
+	put(o, "billed_cost_usd", money(b->has_billed, b->billed_nanos), ok);
+	put(o, "drift_usd", money(has_drift, drift), ok);
+	put(o, "drift_rel", b->has_drift_rel && b->drift_rel_micro < INT64_MAX / 1000 &&
 	                                            b->drift_rel_micro > INT64_MIN / 1000
 	                                        ? json_string(sb_money_format(b->drift_rel_micro * 1000, 6, rel))
-	                                        : json_null());
-	json_object_set_new(o, "tax_usd", money(b->has_tax, b->tax_nanos));
-	json_object_set_new(o, "explain", explain(b));
+	                                        : json_null(), ok);
+	put(o, "tax_usd", money(b->has_tax, b->tax_nanos), ok);
+	put(o, "explain", explain(b, ok), ok);
 	return o;
 }
 
 /* One session's object. */
-static json_t *session(const sb_recon_session *s)
+static json_t *session(const sb_recon_session *s, bool *ok)
 {
 	json_t *o = json_object();
 	int64_t drift = 0;
 	bool has_drift = s->has_billed && sb_money_sub(s->billed_nanos, s->computed_nanos, &drift) == SB_MONEY_OK;
 
-	json_object_set_new(o, "session_id", s->session_id != NULL ? json_string(s->session_id) : json_null());
-	json_object_set_new(o, "backend", json_string(s->backend));
-	json_object_set_new(o, "status", json_string(s->status));
-	json_object_set_new(o, "computed_cost_usd", money(true, s->computed_nanos));
-	json_object_set_new(o, "billed_cost_usd", money(s->has_billed, s->billed_nanos));
-	json_object_set_new(o, "drift_usd", money(has_drift, drift));
+	put(o, "session_id", s->session_id != NULL ? json_string(s->session_id) : json_null(), ok);
+	put(o, "backend", json_string(s->backend), ok);
+	put(o, "status", json_string(s->status), ok);
+	put(o, "computed_cost_usd", money(true, s->computed_nanos), ok);
+	put(o, "billed_cost_usd", money(s->has_billed, s->billed_nanos), ok);
+	put(o, "drift_usd", money(has_drift, drift), ok);
 	return o;
 }
 
@@ -103,21 +119,26 @@ json_t *sb_recon_json(const sb_recon *r)
 {
 	json_t *root = json_object(), *list;
 	char from[SB_TIME_BUFSZ], to[SB_TIME_BUFSZ];
+	bool ok = true;
 
-	json_object_set_new(root, "period", json_pack("{s:s, s:s}",
+	put(root, "period", json_pack("{s:s, s:s}",
 	        "from", sb_time_format(r->opts.period.from_ms, from),
-	        "to", sb_time_format(r->opts.period.to_ms, to)));
-	json_object_set_new(root, "tolerance", json_pack("{s:o, s:o}",
-	        "abs_usd", money(true, r->opts.abs_nanos), "rel", ratio(r->opts.rel_ppb)));
+	        "to", sb_time_format(r->opts.period.to_ms, to)), &ok);
+	put(root, "tolerance", json_pack("{s:o, s:o}",
+	        "abs_usd", money(true, r->opts.abs_nanos), "rel", ratio(r->opts.rel_ppb)), &ok);
 	list = json_array();
 	for (size_t i = 0; i < r->n_backends; i++)
-		json_array_append_new(list, backend(&r->backends[i]));
-	json_object_set_new(root, "backends", list);
+		append(list, backend(&r->backends[i], &ok), &ok);
+	put(root, "backends", list, &ok);
 	list = json_array();
 	for (size_t i = 0; i < r->n_sessions; i++)
-		json_array_append_new(list, session(&r->sessions[i]));
-	json_object_set_new(root, "sessions", list);
-	json_object_set_new(root, "flagged", json_integer(r->flagged));
+		append(list, session(&r->sessions[i], &ok), &ok);
+	put(root, "sessions", list, &ok);
+	put(root, "flagged", json_integer(r->flagged), &ok);
+	if (!ok) {
+		json_decref(root);
+		return NULL;
+	}
 	return root;
 }
 
