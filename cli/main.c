@@ -14,6 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <openssl/crypto.h>
+
 #include "cli/cli.h"
 #include "ledger/money.h"
 #include "ledger/period.h"
@@ -296,6 +298,14 @@ int main(int argc, char **argv)
 	cli.busy_ms = 30000;
 	cli.stderr_tty = isatty(STDERR_FILENO) != 0;
 
+	/* libcrypto's default context (SHA-256 of files, records and lines)
+	 * made now: when memory runs out while OpenSSL 3 makes it on first
+	 * use, a later call dereferences its missing lock */
+	if (OSSL_LIB_CTX_get0_global_default() == NULL) {
+		cli_warn("out of memory (initializing libcrypto)");
+		status = SB_EINTERNAL;
+		goto out;
+	}
 	status = global_options(&cli, &argc, argv);
 	if (status != 0) {
 		if (status < 0)
