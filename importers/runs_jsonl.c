@@ -527,8 +527,9 @@ static void fp_cstr(fp_buf *f, const char *s)
 
 /* The fingerprint of the normalized record: equal for records the ledger
  * cannot tell apart (the same values at nanodollar resolution, whatever
- * the key order or number spelling). */
-static void fingerprint(sb_run_parser *p, sb_run *run)
+ * the key order or number spelling).  False when libcrypto could not set
+ * up the digest (out of memory). */
+static bool fingerprint(sb_run_parser *p, sb_run *run)
 {
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned int md_len = 0;
@@ -536,7 +537,8 @@ static void fingerprint(sb_run_parser *p, sb_run *run)
 
 	buf.sha = p->sha;
 	buf.len = 0;
-	EVP_DigestInit_ex(p->sha, EVP_sha256(), NULL);
+	if (EVP_DigestInit_ex(p->sha, EVP_sha256(), NULL) != 1)
+		return false;
 	fp_cstr(sha, run->run_id);
 	fp_cstr(sha, run->backend);
 	fp_cstr(sha, run->session_id);
@@ -570,14 +572,16 @@ static void fingerprint(sb_run_parser *p, sb_run *run)
 	}
 	fp_cstr(sha, run->tags_json);
 	fp_cstr(sha, run->extra);
-	EVP_DigestUpdate(p->sha, buf.buf, buf.len);
-	EVP_DigestFinal_ex(p->sha, md, &md_len);
-	for (unsigned int i = 0; i < md_len && i < 32; i++) {
+	if (EVP_DigestUpdate(p->sha, buf.buf, buf.len) != 1 ||
+	    EVP_DigestFinal_ex(p->sha, md, &md_len) != 1 || md_len != 32)
+		return false;
+	for (unsigned int i = 0; i < md_len; i++) {
 		static const char hex[] = "0123456789abcdef";
 		run->fingerprint[2 * i] = hex[md[i] >> 4];
 		run->fingerprint[2 * i + 1] = hex[md[i] & 15];
 	}
 	run->fingerprint[64] = '\0';
+	return true;
 }
 
 /* Parse sandbox_usage into run. */
@@ -732,9 +736,8 @@ static int parse(sb_run_parser *p, const char *text, size_t len, sb_run *run, sb
 		return e->code;
 	run->extra = dump(collect_extra(root, json_object_size(root) > seen, extra_usage, extra_tokens),
 	                  &oom);
-	if (oom)
+	if (oom || !fingerprint(p, run))
 		return sb_fail(e, SB_EINTERNAL, "out of memory");
-	fingerprint(p, run);
 	return SB_OK;
 }
 

@@ -58,7 +58,7 @@ static void hash_str(EVP_MD_CTX *sha, const char *s)
 		EVP_DigestUpdate(sha, s, len);
 }
 
-void sb_line_hash(const sb_bill_line *line, char key[SB_LINE_KEY_HEX])
+bool sb_line_hash(const sb_bill_line *line, char key[SB_LINE_KEY_HEX])
 {
 	static const char hex[] = "0123456789abcdef";
 	unsigned char md[EVP_MAX_MD_SIZE];
@@ -69,7 +69,7 @@ void sb_line_hash(const sb_bill_line *line, char key[SB_LINE_KEY_HEX])
 	key[SB_LINE_KEY_HEX - 1] = '\0';
 	if (sha == NULL || EVP_DigestInit_ex(sha, EVP_sha256(), NULL) != 1) {
 		EVP_MD_CTX_free(sha);
-		return;
+		return false;
 	}
 	hash_str(sha, line->backend);
 	hash_str(sha, line->session_id);
@@ -89,12 +89,16 @@ void sb_line_hash(const sb_bill_line *line, char key[SB_LINE_KEY_HEX])
 	hash_str(sha, line->invoice_id);
 	hash_str(sha, line->tags);
 	hash_str(sha, line->extra);
-	EVP_DigestFinal_ex(sha, md, &md_len);
+	if (EVP_DigestFinal_ex(sha, md, &md_len) != 1 || md_len != 32) {
+		EVP_MD_CTX_free(sha);
+		return false;
+	}
 	EVP_MD_CTX_free(sha);
-	for (unsigned int i = 0; i < md_len && i < 32; i++) {
+	for (unsigned int i = 0; i < md_len; i++) {
 		key[2 * i] = hex[md[i] >> 4];
 		key[2 * i + 1] = hex[md[i] & 15];
 	}
+	return true;
 }
 
 int sb_line_store(sb_line_writer *w, const sb_bill_line *line, int64_t line_no,
@@ -111,8 +115,8 @@ int sb_line_store(sb_line_writer *w, const sb_bill_line *line, int64_t line_no,
 	    (metered && !line->has_metered))
 		return sb_fail(e, SB_EINTERNAL, "format %s made a line that breaks the ledger's rules (line %lld)",
 		               w->format, (long long)line_no);
-	if (line->line_key == NULL)
-		sb_line_hash(line, key);
+	if (line->line_key == NULL && !sb_line_hash(line, key))
+		return sb_fail(e, SB_EINTERNAL, "out of memory (hashing line %lld)", (long long)line_no);
 	sb_bind_text(db, st, ":format", w->format);
 	sb_bind_text(db, st, ":line_key", line->line_key != NULL ? line->line_key : key);
 	sb_bind_i64(db, st, ":batch_id", w->batch_id);

@@ -75,8 +75,9 @@ int sb_line_store(sb_line_writer *w, const sb_bill_line *line, int64_t line_no,
                   const void *source, size_t source_len, bool *stored, sb_err *e);
 
 /* The SHA-256 of the normalized line (its key when the format has no id)
- * as hex into key. */
-void sb_line_hash(const sb_bill_line *line, char key[SB_LINE_KEY_HEX]);
+ * as hex into key; false when libcrypto could not make it (out of memory),
+ * key then being all zeros, which must never be used as a key. */
+bool sb_line_hash(const sb_bill_line *line, char key[SB_LINE_KEY_HEX]);
 
 /* Mark superseded by batch_id the live lines of earlier batches (ids below
  * batch_id) of format and backend whose charge period lies inside
