@@ -144,6 +144,12 @@ init_ledger() {
 }
 
 # ---- imports -------------------------------------------------------------
+# loadavg: the 1-minute load average: other work on the machine takes
+# cores from the threads, so the figures are read next to it
+loadavg() {
+	cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?'
+}
+LOAD_START=$(loadavg)
 echo "bench: $RUNS runs, $LINES lines, $BYTES bytes; $ROUNDS rounds per tool, alternating"
 LEDGER="$WORK/ledger.db"
 SINGLE="$WORK/single.db"
@@ -224,6 +230,8 @@ peak_mib() {
 }
 
 THREADS=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo '?')
+echo
+echo "machine: $THREADS online CPUs; load average $LOAD_START at the start, $(loadavg) at the end"
 echo
 awk -v runs="$RUNS" -v bytes="$BYTES" -v threads="$THREADS" \
 	-v s_sec="$(median sbledger 1)" -v s_cpu="$(median sbledger 3)" -v s_rss="$(peak_mib sbledger)" \
