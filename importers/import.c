@@ -361,24 +361,28 @@ static job *job_new(const handler *h)
 		return NULL;
 	j->h = h;
 	j->recs = malloc(JOB_RECORDS * sizeof *j->recs);
+	j->text = malloc(JOB_BYTES);
+	j->text_cap = JOB_BYTES;
 	j->arena = sb_arena_new(JOB_ARENA);
-	if (j->recs == NULL || j->arena == NULL) {
+	if (j->recs == NULL || j->text == NULL || j->arena == NULL) {
 		job_free(j);
 		return NULL;
 	}
 	return j;
 }
 
-/* Empty j for reuse, giving back a buffer grown past JOB_KEEP by a huge
- * record. */
+/* Empty j for reuse, shrinking a buffer grown past JOB_KEEP by a huge
+ * record back to JOB_BYTES. */
 static void job_clear(job *j)
 {
 	j->n_recs = 0;
 	j->text_len = 0;
 	if (j->text_cap > JOB_KEEP) {
-		free(j->text);
-		j->text = NULL;
-		j->text_cap = 0;
+		char *text = realloc(j->text, JOB_BYTES);
+		if (text != NULL) {
+			j->text = text;
+			j->text_cap = JOB_BYTES;
+		}
 	}
 	sb_arena_reset(j->arena);
 }
@@ -390,7 +394,7 @@ static int job_add(job *j, const sb_rec *rec, const sb_err *why, sb_err *e)
 	bool counted = rec->row != NULL || why->code != SB_OK || !blank(rec->text, rec->len);
 
 	if (j->text_cap - j->text_len < rec->len) {
-		size_t cap = j->text_cap > 0 ? j->text_cap : JOB_BYTES;
+		size_t cap = j->text_cap;
 		char *text;
 		while (cap - j->text_len < rec->len)
 			cap *= 2;
