@@ -142,12 +142,19 @@ bool sb_arena_owns(const sb_arena *a, const void *p)
 /* The arena this thread's jansson allocations come from, or NULL. */
 static _Thread_local sb_arena *json_arena;
 
-/* jansson's malloc: from the entered arena, else malloc. */
+/* jansson allocations that memory could not serve, on this thread. */
+static _Thread_local unsigned long json_failures;
+
+/* jansson's malloc: from the entered arena, else malloc; a failure is
+ * counted (see sb_arena_json_failures). */
 static void *json_alloc(size_t n)
 {
 	sb_arena *a = json_arena;
+	void *p = a != NULL ? sb_arena_alloc(a, n) : malloc(n);
 
-	return a != NULL ? sb_arena_alloc(a, n) : malloc(n);
+	if (p == NULL)
+		json_failures++;
+	return p;
 }
 
 /* jansson's free: nothing for memory of the entered arena, else free. */
@@ -158,6 +165,11 @@ static void json_release(void *p)
 	if (p == NULL || (a != NULL && sb_arena_owns(a, p)))
 		return;
 	free(p);
+}
+
+unsigned long sb_arena_json_failures(void)
+{
+	return json_failures;
 }
 
 static pthread_once_t json_once = PTHREAD_ONCE_INIT;

@@ -59,4 +59,12 @@ sb_arena *sb_arena_json_enter(sb_arena *a);
 /* Back to the arena entered before (NULL: malloc and free). */
 void sb_arena_json_leave(sb_arena *prev);
 
+/* How many of jansson's allocations on this thread memory could not serve
+ * (once installed).  jansson 2.14 does not say when memory ran out: it
+ * reports a syntax error ("invalid token"), or json_object_set fails and a
+ * member is left out.  A caller reads the count before and after reading
+ * or making JSON, and treats any change as out of memory, never as bad
+ * data nor as a value to store. */
+unsigned long sb_arena_json_failures(void);
+
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "importers/arena.h"
 #include "importers/runs_jsonl.h"
 #include "ledger/fx.h"
 #include "ledger/money.h"
@@ -64,6 +65,7 @@ sb_bill_parser *sb_bill_parser_new(const sb_bill_format *f, const sb_bill_opts *
 
 	if (p == NULL)
 		return NULL;
+	sb_arena_json_install();   /* counts jansson's failed allocations */
 	p->f = f;
 	p->o = *o;
 	return p;
@@ -533,6 +535,7 @@ int sb_bill_parse(sb_bill_parser *p, const sb_rec *rec, const sb_bill_line **lin
                   sb_err *why)
 {
 	sb_scope scope = {NULL, rec->csv, rec->row, ""};
+	unsigned long failures = sb_arena_json_failures();
 	json_error_t jerr;
 	int rc;
 
@@ -541,6 +544,8 @@ int sb_bill_parse(sb_bill_parser *p, const sb_rec *rec, const sb_bill_line **lin
 	*n = 0;
 	if (rec->row == NULL) {
 		p->root = json_loadb(rec->text, rec->len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
+		if (sb_arena_json_failures() != failures)   /* not bad data (see arena.h) */
+			return sb_fail(why, SB_EINTERNAL, "out of memory (reading JSON)");
 		if (p->root == NULL)
 			return sb_fail(why, SB_EDATA, "not valid JSON: %s (column %d)", jerr.text, jerr.column);
 		if (!json_is_object(p->root))
@@ -550,8 +555,10 @@ int sb_bill_parse(sb_bill_parser *p, const sb_rec *rec, const sb_bill_line **lin
 		scope.csv = NULL;
 	}
 	rc = p->f->parse(p, &scope, why);
-	if (rc == SB_OK && p->oom)
+	if (rc != SB_EINTERNAL && (p->oom || sb_arena_json_failures() != failures)) {
+		sb_err_clear(why);
 		rc = sb_fail(why, SB_EINTERNAL, "out of memory");
+	}
 	if (rc != SB_OK)
 		return rc;
 	*lines = p->lines;

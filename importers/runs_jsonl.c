@@ -745,11 +745,17 @@ int sb_run_parse(sb_run_parser *p, const char *text, size_t len, sb_run *run, sb
 {
 	sb_arena *prev;
 	int rc;
+	unsigned long failures = sb_arena_json_failures();
 
 	sb_arena_reset(p->arena);
 	memset(run, 0, sizeof *run);
 	prev = sb_arena_json_enter(p->arena);
 	rc = parse(p, text, len, run, e);
 	sb_arena_json_leave(prev);
+	if (sb_arena_json_failures() != failures) {
+		/* not bad data: jansson ran out of memory (see arena.h) */
+		sb_err_clear(e);
+		rc = sb_fail(e, SB_EINTERNAL, "out of memory (reading JSON)");
+	}
 	return rc;
 }
