@@ -238,8 +238,8 @@ const sb_command sb_import_commands[] = {
 	 "  --force     read a file again though a batch has it already\n"
 	 "  --chunk N   records per commit (default 5000)\n"
 	 "  --threads N threads parsing records (default, or 0: one per online\n"
-	 "              CPU; at most 64); 1 parses on the thread that writes.  The\n"
-	 "              ledger comes out the same whatever N is\n"
+	 "              CPU, at most 8; at most 16); 1 parses on the thread that\n"
+	 "              writes.  The ledger comes out the same whatever N is\n"
 	 "\n"
 	 "Exit 0 when every line was stored or a duplicate, 65 when any was\n"
 	 "rejected or a file held no records, 66 when a file cannot be read.\n"},

@@ -21,7 +21,10 @@
 enum {
 	DEFAULT_CHUNK = 5000,
 	DEFAULT_MAX_LINE = 64 << 20,
-	MAX_THREADS = 64,          /* parsing threads at most */
+	MAX_THREADS = 16,          /* parsing threads at most (2 * 16 + 2 jobs of about
+	                              1 MiB each in flight) */
+	DEFAULT_THREADS_MAX = 8,   /* the default: one per online CPU, up to this many (one
+	                              thread stores; past a few parsers it is the bottleneck) */
 	JOB_RECORDS = 256,         /* records per job handed to a parsing thread */
 	JOB_BYTES = 256 << 10,     /* bytes of records per job (one record may be longer) */
 	JOB_KEEP = 4 << 20,        /* a job's buffers larger than this are freed after use */
@@ -512,8 +515,11 @@ static size_t parse_threads(const sb_import_opts *o, const handler *h)
 
 	if (h->parse == NULL)
 		return 1;
-	n = o->threads > 0 ? (size_t)o->threads : sb_pool_cpus();
-	return n > MAX_THREADS ? MAX_THREADS : n;
+	if (o->threads > 0)
+		n = o->threads > MAX_THREADS ? MAX_THREADS : (size_t)o->threads;
+	else
+		n = sb_pool_cpus() > DEFAULT_THREADS_MAX ? DEFAULT_THREADS_MAX : sb_pool_cpus();
+	return n;
 }
 
 /* The first pass of a handler that has one: every good record of the

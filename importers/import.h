@@ -31,9 +31,10 @@ typedef struct sb_import_opts {
 	bool replace;              /* a conflicting record replaces the stored one */
 	bool force;                /* read a file again though a batch has it */
 	int64_t chunk;             /* records per commit (0: the default) */
-	int64_t threads;           /* runs: threads parsing records (0: one per online CPU;
-	                              1: the thread that writes parses, no thread is started);
-	                              the ledger comes out the same whatever the number */
+	int64_t threads;           /* runs: threads parsing records (0: one per online CPU,
+	                              at most 8; more than 16 counts as 16; 1: the thread that
+	                              writes parses, no thread is started); the ledger comes
+	                              out the same whatever the number */
 	int64_t max_line;          /* longest record in bytes (0: the default, 64 MiB) */
 	bool supersede;            /* billing: a reissued export supersedes the lines of
 	                              earlier batches inside its span (regular files only) */
