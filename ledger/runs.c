@@ -25,15 +25,26 @@ enum {
 	RUN_FINGERPRINT, RUN_TAGS, RUN_EXTRA, RUN_NPARAMS
 };
 
-/* The parameters of sql/queries/execution_insert.sql (EXEC_* positions). */
+/* The parameters of one row of sql/queries/execution_insert.sql (EXEC_*
+ * positions; :rid apart).  Row I of execution_insert_N.sql names them with
+ * I after them (":seq0"). */
 static const char *const exec_params[] = {
-	":rid", ":seq", ":command", ":exit_code", ":duration_ms", ":cpu_ms", ":memory_peak_mb",
+	":seq", ":command", ":exit_code", ":duration_ms", ":cpu_ms", ":memory_peak_mb",
 	":bytes_read", ":bytes_written", ":cost_nanos", ":extra"};
 enum {
-	EXEC_RID, EXEC_SEQ, EXEC_COMMAND, EXEC_EXIT_CODE, EXEC_DURATION_MS, EXEC_CPU_MS,
+	EXEC_SEQ, EXEC_COMMAND, EXEC_EXIT_CODE, EXEC_DURATION_MS, EXEC_CPU_MS,
 	EXEC_MEMORY_PEAK_MB, EXEC_BYTES_READ, EXEC_BYTES_WRITTEN, EXEC_COST_NANOS, EXEC_EXTRA,
 	EXEC_NPARAMS
 };
+
+/* The statements storing executions, by how many rows each stores. */
+static const struct {
+	size_t rows;               /* executions per statement */
+	const char *query;         /* sql/queries/NAME.sql */
+} exec_queries[] = {
+	{8, "execution_insert_8"}, {4, "execution_insert_4"}, {2, "execution_insert_2"},
+	{1, "execution_insert"}};
+enum { EXEC_NQUERIES = 4, EXEC_MAX_ROWS = 8 };
 
 /* The parameters of sql/queries/run_tag_insert.sql (TAG_* positions). */
 static const char *const tag_params[] = {":rid", ":name", ":value"};
@@ -44,10 +55,11 @@ struct sb_run_writer {
 	const sb_rates *rates;     /* cards for the card cost */
 	int64_t batch_id;          /* the batch being imported */
 	sqlite3_stmt *run_insert;  /* sql/queries/run_insert.sql */
-	sqlite3_stmt *exec_insert; /* sql/queries/execution_insert.sql */
+	sqlite3_stmt *exec_insert[EXEC_NQUERIES]; /* exec_queries[i] */
 	sqlite3_stmt *tag_insert;  /* sql/queries/run_tag_insert.sql */
 	int run_at[RUN_NPARAMS];   /* positions of run_params in run_insert */
-	int exec_at[EXEC_NPARAMS]; /* positions of exec_params in exec_insert */
+	int exec_rid_at[EXEC_NQUERIES];  /* position of :rid in exec_insert[i] */
+	int exec_at[EXEC_NQUERIES][EXEC_MAX_ROWS][EXEC_NPARAMS]; /* of row r's exec_params */
 	int tag_at[TAG_NPARAMS];   /* positions of tag_params in tag_insert */
 };
 
@@ -59,6 +71,29 @@ static int resolve(sb_db *db, sqlite3_stmt *st, const char *const *names, int *a
 	for (size_t i = 0; i < n; i++)
 		if ((at[i] = sb_db_param(db, st, names[i], e)) == 0)
 			return e->code;
+	return SB_OK;
+}
+
+/* Prepare the execution statements and resolve their parameters. */
+static int resolve_execs(sb_run_writer *w, sb_err *e)
+{
+	for (size_t q = 0; q < EXEC_NQUERIES; q++) {
+		sqlite3_stmt *st = sb_db_stmt(w->db, exec_queries[q].query, e);
+		if (st == NULL || (w->exec_rid_at[q] = sb_db_param(w->db, st, ":rid", e)) == 0)
+			return e->code;
+		w->exec_insert[q] = st;
+		for (size_t r = 0; r < exec_queries[q].rows; r++) {
+			for (size_t i = 0; i < EXEC_NPARAMS; i++) {
+				char name[32];
+				if (exec_queries[q].rows == 1)
+					snprintf(name, sizeof name, "%s", exec_params[i]);
+				else
+					snprintf(name, sizeof name, "%s%zu", exec_params[i], r);
+				if ((w->exec_at[q][r][i] = sb_db_param(w->db, st, name, e)) == 0)
+					return e->code;
+			}
+		}
+	}
 	return SB_OK;
 }
 
@@ -74,10 +109,9 @@ int sb_run_writer_new(sb_db *db, const sb_rates *rates, int64_t batch_id,
 	w->rates = rates;
 	w->batch_id = batch_id;
 	if ((w->run_insert = sb_db_stmt(db, "run_insert", e)) == NULL ||
-	    (w->exec_insert = sb_db_stmt(db, "execution_insert", e)) == NULL ||
 	    (w->tag_insert = sb_db_stmt(db, "run_tag_insert", e)) == NULL ||
 	    resolve(db, w->run_insert, run_params, w->run_at, RUN_NPARAMS, e) != SB_OK ||
-	    resolve(db, w->exec_insert, exec_params, w->exec_at, EXEC_NPARAMS, e) != SB_OK ||
+	    resolve_execs(w, e) != SB_OK ||
 	    resolve(db, w->tag_insert, tag_params, w->tag_at, TAG_NPARAMS, e) != SB_OK) {
 		free(w);
 		return e->code;
@@ -157,31 +191,42 @@ static int insert_run(sb_run_writer *w, const sb_run *run, int64_t line_no,
 static int insert_children(sb_run_writer *w, const sb_run *run, int64_t rid, sb_err *e)
 {
 	sb_db *db = w->db;
-	sqlite3_stmt *st = w->exec_insert;
-	const int *at = w->exec_at;
+	sqlite3_stmt *st;
+	const int *at;
+	size_t i = 0;
 
-	for (size_t i = 0; i < run->n_execs; i++) {
-		const sb_exec *x = &run->execs[i];
-		sb_bindi_i64(db, st, at[EXEC_RID], rid);
-		sb_bindi_i64(db, st, at[EXEC_SEQ], (int64_t)i);
-		sb_bindi_textn(db, st, at[EXEC_COMMAND], x->command, x->command_len);
-		sb_bindi_i64_opt(db, st, at[EXEC_EXIT_CODE], x->has_exit_code, x->exit_code);
-		sb_bindi_i64(db, st, at[EXEC_DURATION_MS], x->duration_ms);
-		sb_bindi_i64(db, st, at[EXEC_CPU_MS], x->cpu_ms);
-		sb_bindi_i64(db, st, at[EXEC_MEMORY_PEAK_MB], x->memory_peak_mb);
-		sb_bindi_i64(db, st, at[EXEC_BYTES_READ], x->bytes_read);
-		sb_bindi_i64(db, st, at[EXEC_BYTES_WRITTEN], x->bytes_written);
-		sb_bindi_i64_opt(db, st, at[EXEC_COST_NANOS], x->has_cost, x->cost_nanos);
-		sb_bindi_text(db, st, at[EXEC_EXTRA], x->extra);
+	/* the executions 8, 4, 2 and 1 at a time: a statement has a fixed
+	 * cost (cursors, a statement journal, foreign key checks set up)
+	 * besides its rows */
+	while (i < run->n_execs) {
+		size_t q = 0;
+		while (exec_queries[q].rows > run->n_execs - i)
+			q++;
+		st = w->exec_insert[q];
+		sb_bindi_i64(db, st, w->exec_rid_at[q], rid);
+		for (size_t r = 0; r < exec_queries[q].rows; r++, i++) {
+			const sb_exec *x = &run->execs[i];
+			at = w->exec_at[q][r];
+			sb_bindi_i64(db, st, at[EXEC_SEQ], (int64_t)i);
+			sb_bindi_textn(db, st, at[EXEC_COMMAND], x->command, x->command_len);
+			sb_bindi_i64_opt(db, st, at[EXEC_EXIT_CODE], x->has_exit_code, x->exit_code);
+			sb_bindi_i64(db, st, at[EXEC_DURATION_MS], x->duration_ms);
+			sb_bindi_i64(db, st, at[EXEC_CPU_MS], x->cpu_ms);
+			sb_bindi_i64(db, st, at[EXEC_MEMORY_PEAK_MB], x->memory_peak_mb);
+			sb_bindi_i64(db, st, at[EXEC_BYTES_READ], x->bytes_read);
+			sb_bindi_i64(db, st, at[EXEC_BYTES_WRITTEN], x->bytes_written);
+			sb_bindi_i64_opt(db, st, at[EXEC_COST_NANOS], x->has_cost, x->cost_nanos);
+			sb_bindi_text(db, st, at[EXEC_EXTRA], x->extra);
+		}
 		if (sb_db_run(db, st, e) != SB_OK)
 			return e->code;
 	}
 	st = w->tag_insert;
 	at = w->tag_at;
-	for (size_t i = 0; i < run->n_tags; i++) {
+	for (size_t t = 0; t < run->n_tags; t++) {
 		sb_bindi_i64(db, st, at[TAG_RID], rid);
-		sb_bindi_text(db, st, at[TAG_NAME], run->tags[i].name);
-		sb_bindi_text(db, st, at[TAG_VALUE], run->tags[i].value);
+		sb_bindi_text(db, st, at[TAG_NAME], run->tags[t].name);
+		sb_bindi_text(db, st, at[TAG_VALUE], run->tags[t].value);
 		if (sb_db_run(db, st, e) != SB_OK)
 			return e->code;
 	}
