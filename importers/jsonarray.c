@@ -51,6 +51,7 @@ struct sb_jarr {
 	int64_t elem_line;          /* its line */
 	int64_t dropped;            /* bytes of it dropped (too long) */
 	size_t depth;               /* open brackets of the value being scanned */
+	size_t deeper;              /* open brackets past SB_JARR_MAX_DEPTH (not matched) */
 	bool started;               /* the value's first byte was seen */
 	bool in_str;                /* inside a string of it */
 	bool esc;                   /* after a backslash in that string */
@@ -155,7 +156,7 @@ static bool space(char c)
 /* Begin scanning a value. */
 static void value_begin(sb_jarr *ja)
 {
-	ja->depth = 0;
+	ja->depth = ja->deeper = 0;
 	ja->started = ja->in_str = ja->esc = ja->bare = false;
 }
 
@@ -190,9 +191,15 @@ static enum scan value_byte(sb_jarr *ja, char c)
 		}
 	}
 	if (c == '{' || c == '[') {
+		/* deeper than the stack: counted, so that the value's end is
+		 * still found (json_loadb rejects it: jansson's limit is the
+		 * same), and the values after it are read */
 		if (ja->depth == SB_JARR_MAX_DEPTH)
-			return SCAN_BAD;
-		ja->stack[ja->depth++] = c;
+			ja->deeper++;
+		else
+			ja->stack[ja->depth++] = c;
+	} else if ((c == '}' || c == ']') && ja->deeper > 0) {
+		ja->deeper--;
 	} else if (c == '}' || c == ']') {
 		if (ja->depth == 0 || ja->stack[ja->depth - 1] != (c == '}' ? '{' : '['))
 			return SCAN_BAD;

@@ -46,7 +46,10 @@
 /* How much of a too-long element is kept (to store it as a reject). */
 #define SB_JARR_KEEP ((size_t)64 * 1024)
 
-/* Deepest nesting of brackets inside an element (jansson's own limit). */
+/* Deepest nesting of brackets inside an element whose matching is checked
+ * (jansson's own limit).  Brackets deeper than this are counted, not
+ * matched, so that such an element is still handed out whole (json_loadb
+ * then rejects it) and the elements after it are read. */
 #define SB_JARR_MAX_DEPTH 2048
 
 typedef struct sb_jelem {
