@@ -501,6 +501,44 @@ int sb_bill_check_period(const sb_scope *s, const char *start_name, const char *
 	return SB_OK;
 }
 
+/* True when s[0..n) is UTF-8 as RFC 3629 has it: no overlong forms, no
+ * surrogates, nothing past U+10FFFF (what jansson accepts in JSON text, so
+ * that a CSV cell stored can be written out as JSON). */
+static bool utf8_valid(const char *text, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	size_t i = 0;
+
+	while (i < n) {
+		unsigned c = s[i], cp, min;
+		size_t k;
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		if (c >= 0xC2 && c <= 0xDF) {
+			k = 1, cp = c & 0x1F, min = 0x80;
+		} else if (c >= 0xE0 && c <= 0xEF) {
+			k = 2, cp = c & 0x0F, min = 0x800;
+		} else if (c >= 0xF0 && c <= 0xF4) {
+			k = 3, cp = c & 0x07, min = 0x10000;
+		} else {
+			return false;
+		}
+		if (n - i <= k)
+			return false;
+		for (size_t j = 1; j <= k; j++) {
+			if ((s[i + j] & 0xC0) != 0x80)
+				return false;
+			cp = cp << 6 | (s[i + j] & 0x3F);
+		}
+		if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+			return false;
+		i += k + 1;
+	}
+	return true;
+}
+
 int sb_bill_check_header(const sb_bill_format *f, const sb_csv *csv, sb_err *why)
 {
 	char cols[240] = "";
@@ -508,6 +546,9 @@ int sb_bill_check_header(const sb_bill_format *f, const sb_csv *csv, sb_err *why
 	const char *missing = NULL;
 	bool any = f->one_of == NULL;
 
+	for (size_t i = 0; i < n; i++)
+		if (!utf8_valid(sb_csv_column_name(csv, i), strlen(sb_csv_column_name(csv, i))))
+			return sb_fail(why, SB_EDATA, "the header's column %zu is not valid UTF-8", i + 1);
 	for (const char *const *c = f->required; c != NULL && *c != NULL && missing == NULL; c++)
 		if (sb_csv_column(csv, *c) < 0)
 			missing = *c;
@@ -553,6 +594,13 @@ int sb_bill_parse(sb_bill_parser *p, const sb_rec *rec, const sb_bill_line **lin
 			               type_name(p->root));
 		scope.obj = p->root;
 		scope.csv = NULL;
+	} else {
+		/* as JSON text is: what is stored must be writable as JSON */
+		for (size_t i = 0; i < rec->row->nfields; i++)
+			if (rec->row->fields[i].text != NULL &&
+			    !utf8_valid(rec->row->fields[i].text, rec->row->fields[i].len))
+				return sb_fail(why, SB_EDATA, "%s (column %zu) is not valid UTF-8",
+				               sb_csv_column_name(rec->csv, i), i + 1);
 	}
 	rc = p->f->parse(p, &scope, why);
 	if (rc != SB_EINTERNAL && (p->oom || sb_arena_json_failures() != failures)) {
