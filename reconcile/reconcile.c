@@ -147,8 +147,9 @@ static backend_acc *acc_for(recon_ctx *c, const char *backend)
 }
 
 /* The USD value of amount (in currency units x 10^9) at at_ms into *usd,
- * rounded half to even; false when the currency has no rate in force then
- * (or on a database error, which c->e then holds). */
+ * rounded half to even; false when the currency has no rate in force then,
+ * or on a database error or when the value overflows 64-bit nanodollars
+ * (c->e then holds the error). */
 static bool to_usd(recon_ctx *c, const char *currency, int64_t amount, int64_t at_ms, int64_t *usd)
 {
 	int64_t rate = 0;
@@ -160,17 +161,22 @@ static bool to_usd(recon_ctx *c, const char *currency, int64_t amount, int64_t a
 	}
 	if (sb_fx_rate_at(c->db, currency, at_ms, &found, &rate, c->e) != SB_OK || !found)
 		return false;
-	return sb_div_round_even((__int128)amount * rate, SB_NANOS_PER_USD, usd) == SB_MONEY_OK;
+	if (sb_div_round_even((__int128)amount * rate, SB_NANOS_PER_USD, usd) != SB_MONEY_OK) {
+		sb_fail(c->e, SB_EDATA, "the USD value of a line in %s overflows 64-bit nanodollars", currency);
+		return false;
+	}
+	return true;
 }
 
 /* The price of a metered line: vCPU-seconds and GiB-seconds at the rates
  * of the backend's card in force at the charge start, rounded half to even
- * once; false when a needed rate is missing. */
+ * once; false when a needed rate is missing, or when the price overflows
+ * 64-bit nanodollars (c->e then holds the error). */
 static bool price_metered(recon_ctx *c, const char *backend, int64_t at_ms, int64_t vcpu_ms,
                           int64_t memory_mb_ms, int64_t *usd)
 {
 	const sb_card *card = sb_rates_find(c->rates, backend, NULL, at_ms);
-	__int128 num = 0;
+	__int128 cpu = 0, memory = 0, num = 0;
 
 	if (card == NULL)
 		return false;
@@ -180,10 +186,18 @@ static bool price_metered(recon_ctx *c, const char *backend, int64_t at_ms, int6
 	}
 	if ((vcpu_ms != 0 && !card->has_per_cpu_second) || (memory_mb_ms != 0 && !card->has_per_gb_second))
 		return false;
-	/* vcpu_ms / 1000 x cpu rate + memory_mb_ms / 1024 / 1000 x GiB rate */
-	num = (__int128)vcpu_ms * card->per_cpu_second_nanos * 1024 +
-	      (__int128)memory_mb_ms * card->per_gb_second_nanos;
-	return sb_div_round_even(num, 1024000, usd) == SB_MONEY_OK;
+	/* vcpu_ms / 1000 x cpu rate + memory_mb_ms / 1024 / 1000 x GiB rate;
+	 * each product fits in 126 bits, the scaled sum may not */
+	cpu = (__int128)vcpu_ms * card->per_cpu_second_nanos;
+	memory = (__int128)memory_mb_ms * card->per_gb_second_nanos;
+	if (__builtin_mul_overflow(cpu, (__int128)1024, &cpu) ||
+	    __builtin_add_overflow(cpu, memory, &num) ||
+	    sb_div_round_even(num, 1024000, usd) != SB_MONEY_OK) {
+		sb_fail(c->e, SB_EDATA, "the price of a metered line of %s overflows 64-bit nanodollars",
+		        backend);
+		return false;
+	}
+	return true;
 }
 
 /* Add one line (the current row of recon_lines) to sums. */
@@ -202,7 +216,7 @@ static bool add_line(recon_ctx *c, sqlite3_stmt *st, line_sums *s)
 		if (!price_metered(c, backend, start_ms, sqlite3_column_int64(st, 8),
 		                   sqlite3_column_int64(st, 9), &usd)) {
 			s->no_rate = true;
-			return true;
+			return c->e->code == SB_OK;
 		}
 		s->has_metered = true;
 		return add(c, &s->metered_nanos, usd);
