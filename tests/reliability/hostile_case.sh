@@ -1,0 +1,71 @@
+# hostile_case.sh: what the tests/cli/cases/hostile_*.sh cases share.
+#
+# Sourced by a case (run by tests/cli/run.sh, which provides SB, REPO and a
+# fresh directory).  The inputs come from tests/reliability/hostile.py
+# (see there for each KIND); the output is made to be the same on every
+# machine: messages cut to 110 bytes with unprintable bytes shown as '?'.
+
+# hostile_import FORMAT KIND [OPTIONS...]: import the hostile file KIND of
+# FORMAT into a new ./sbledger.db (left for what follows); print the exit
+# status, the batch's counts, which records were stored, the messages,
+# and whether check passes.
+hostile_import() {
+	fmt=$1
+	kind=$2
+	shift 2
+	rm -f sbledger.db sbledger.db-wal sbledger.db-shm sbledger.db-lock
+	"$SB" init >/dev/null
+	python3 "$REPO/tests/reliability/hostile.py" "$fmt" "$kind" >"in.$kind"
+	if [ "$fmt" = runs ]; then
+		"$SB" import runs "$@" "in.$kind" >out 2>err
+	else
+		"$SB" import billing --format "$fmt" "$@" "in.$kind" >out 2>err
+	fi
+	status=$?
+	batch=$(sqlite3 sbledger.db "SELECT MAX(batch_id) FROM batch")
+	echo "$kind: exit $status; $(sqlite3 sbledger.db "
+SELECT accepted || ' accepted, ' || duplicates || ' duplicates, ' || rejected || ' rejected, ' ||
+       skipped || ' skipped, ' || status FROM batch WHERE batch_id = '$batch'")"
+	echo "  stored: $(sqlite3 sbledger.db "
+SELECT COALESCE(group_concat(k, ' '), 'nothing') FROM (
+  SELECT substr(run_id, 1, 24) AS k FROM run WHERE batch_id = '$batch'
+  UNION ALL
+  SELECT substr(COALESCE(session_id, strftime('%Y-%m', start_ms / 1000, 'unixepoch')), 1, 24)
+    FROM billing_line WHERE batch_id = '$batch'
+  ORDER BY 1)" | LC_ALL=C tr -c '\n -~' '?')"
+	cut -c1-110 err | LC_ALL=C tr -c '\n -~' '?' | sed 's/^/  /'
+	if "$SB" check >check.out 2>&1; then echo "  check: ok"; else echo "  check: FAILS"; cat check.out; fi
+	rm -f "in.$kind"
+}
+
+# hostile_memory FORMAT KIND: import the hostile file KIND of FORMAT into
+# a fresh ledger with the optimised build (REPO/sbledger, as users run it;
+# the sanitizers' own memory would count otherwise) and say whether its
+# peak memory stayed under 400 MB (a record is at most 64 MiB).
+hostile_memory() {
+	fmt=$1
+	kind=$2
+	opt=$REPO/sbledger
+	python3 "$REPO/tests/reliability/hostile.py" "$fmt" "$kind" >"mem.$kind"
+	rm -f mem.db mem.db-wal mem.db-shm mem.db-lock
+	if [ ! -x "$opt" ] || ! [ -x /usr/bin/time ]; then
+		echo "$kind: memory not measured (no $opt or /usr/bin/time)"
+		rm -f "mem.$kind"
+		return
+	fi
+	"$opt" --db mem.db init >/dev/null
+	if [ "$fmt" = runs ]; then
+		/usr/bin/time -f '%M' -o mem.kb "$opt" --db mem.db import runs "mem.$kind" >/dev/null 2>&1
+	else
+		/usr/bin/time -f '%M' -o mem.kb "$opt" --db mem.db import billing --format "$fmt" \
+			"mem.$kind" >/dev/null 2>&1
+	fi
+	status=$?
+	kb=$(tail -1 mem.kb)
+	if [ "$kb" -lt 400000 ]; then
+		echo "$kind (optimised build): exit $status, peak memory under 400 MB"
+	else
+		echo "$kind (optimised build): exit $status, peak memory $kb KB, over 400 MB"
+	fi
+	rm -f "mem.$kind" mem.db mem.db-wal mem.db-shm mem.db-lock mem.kb
+}
