@@ -6,6 +6,7 @@
  * Global options may stand before or after the command.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -284,11 +285,36 @@ static int global_options(sb_cli *cli, int *argc, char **argv)
 	return 0;
 }
 
+/* Keep descriptors 0, 1 and 2 taken: one the caller closed would go to
+ * the next file opened (the ledger's write lock, a report) and what is
+ * written to that stream would land in it.  A closed one is given
+ * /dev/null; returns true when standard output was closed, so that the
+ * output is known not to have been written. */
+static bool reserve_std_fds(void)
+{
+	bool stdout_closed = false;
+
+	for (int fd = 0; fd <= 2; fd++) {
+		int null_fd;
+		if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+			continue;
+		if (fd == STDOUT_FILENO)
+			stdout_closed = true;
+		null_fd = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+		if (null_fd >= 0 && null_fd != fd) {
+			dup2(null_fd, fd);
+			close(null_fd);
+		}
+	}
+	return stdout_closed;
+}
+
 int main(int argc, char **argv)
 {
 	sb_cli cli = {0};
 	const sb_command *cmd;
 	int words = 1, status;
+	bool stdout_closed = reserve_std_fds();
 
 	signal(SIGPIPE, SIG_IGN);
 	sb_err_clear(&cli.err);
@@ -335,7 +361,10 @@ int main(int argc, char **argv)
 	if (status < 0)
 		status = 0;
 out:
-	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
+	if (stdout_closed) {
+		cli_warn("cannot write the output: %s", strerror(EBADF));
+		status = sb_code_worst(status, SB_EIO);
+	} else if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
 		cli_warn("cannot write the output: %s", strerror(errno != 0 ? errno : EIO));
 		status = sb_code_worst(status, SB_EIO);
 	}
