@@ -14,7 +14,8 @@
  */
 #include "importers/billing.h"
 
-#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "ledger/money.h"
 #include "ledger/timefmt.h"
@@ -56,23 +57,27 @@ static int parse_month(sb_bill_parser *p, const sb_scope *s, sb_err *why)
 {
 	const char *period = NULL;
 	int64_t amount = 0;
-	unsigned year = 0, month = 0;
-	int used = 0;
+	int year = 0, month = 0;
 	sb_bill_line *line;
 	json_t *extra;
 
 	if (sb_field_string(s, "period", true, 64, &period, why) != SB_OK ||
 	    cents(s, &amount, why) != SB_OK)
 		return why->code;
-	if (sscanf(period, "%4u-%2u%n", &year, &month, &used) != 2 || used != 7 || period[7] != '\0' ||
-	    period[4] != '-' || month < 1 || month > 12 || year < 1970)
+	/* exactly YYYY-MM (sscanf's %u would take a sign or spaces: "-026-10") */
+	if (strlen(period) == 7 && period[4] == '-' && strspn(period, "0123456789") == 4 &&
+	    strspn(period + 5, "0123456789") == 2) {
+		year = atoi(period);
+		month = atoi(period + 5);
+	}
+	if (month < 1 || month > 12 || year < 1970)
 		return sb_fail(why, SB_EDATA, "period '%.40s' is not a month (YYYY-MM)", period);
 	if ((line = sb_bill_emit(p)) == NULL)
 		return sb_fail(why, SB_EINTERNAL, "out of memory");
 	line->backend = "deepinfra";
-	line->start_ms = sb_days_from_civil_ms(year, (int)month, 1);
+	line->start_ms = sb_days_from_civil_ms(year, month, 1);
 	line->end_ms = month == 12 ? sb_days_from_civil_ms(year + 1, 1, 1) :
-	               sb_days_from_civil_ms(year, (int)month + 1, 1);
+	               sb_days_from_civil_ms(year, month + 1, 1);
 	line->has_amount = true;
 	line->amount_nanos = amount;
 	extra = sb_bill_extra(s, month_known, NULL);
