@@ -46,7 +46,7 @@ TESTS    := $(patsubst tests/%.c,$(BUILD)/san/tests/%,$(TEST_SRC))
 DEPS_OK  := $(BUILD)/deps.ok
 
 .PHONY: all deps check unit cli-tests http-tests html-tests fuzz-check failmalloc failmalloc-check demo bench fuzz install clean
-.SECONDARY:
+.SECONDARY: $(OPT_LIB) $(OPT_CLI) $(SAN_LIB) $(SAN_CLI) $(SAN_SUP) $(TESTS:%=%.o)
 
 all: $(DEPS_OK) sbledger
 
