@@ -12,6 +12,9 @@ command -v cc >/dev/null 2>&1 || pkgs="$pkgs gcc"
 command -v python3 >/dev/null 2>&1 || pkgs="$pkgs python3"
 command -v sqlite3 >/dev/null 2>&1 || pkgs="$pkgs sqlite3"
 command -v openssl >/dev/null 2>&1 || pkgs="$pkgs openssl"
+[ -x /usr/bin/time ] || pkgs="$pkgs time"
+command -v valgrind >/dev/null 2>&1 || pkgs="$pkgs valgrind"
+command -v clang >/dev/null 2>&1 || pkgs="$pkgs clang"
 need sqlite3 libsqlite3-dev
 need jansson libjansson-dev
 need libcurl libcurl4-openssl-dev
