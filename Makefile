@@ -45,7 +45,7 @@ TESTS    := $(patsubst tests/%.c,$(BUILD)/san/tests/%,$(TEST_SRC))
 
 DEPS_OK  := $(BUILD)/deps.ok
 
-.PHONY: all deps check unit cli-tests http-tests html-tests fuzz-check failmalloc failmalloc-check demo bench fuzz install clean
+.PHONY: all deps check unit cli-tests http-tests html-tests fuzz-check failmalloc failmalloc-check reliability-tests valgrind-tests demo bench fuzz install clean
 .SECONDARY: $(OPT_LIB) $(OPT_CLI) $(SAN_LIB) $(SAN_CLI) $(SAN_SUP) $(TESTS:%=%.o)
 
 all: $(DEPS_OK) sbledger
@@ -83,8 +83,11 @@ $(BUILD)/san/tests/%: $(BUILD)/san/tests/%.o $(SAN_SUP) $(SAN_LIB)
 	$(CC) $(SANFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)
 
 # Unit tests (cmocka), then the command-line tests, all under the
-# sanitizers.  Each test binary prints cmocka's summary.
-check: $(DEPS_OK) sbledger unit cli-tests http-tests html-tests
+# sanitizers.  Each test binary prints cmocka's summary.  Then the
+# reliability tests (docs/reliability.md): the fuzz corpora and a short
+# burst, allocation failures, kills and processes at once, valgrind.
+check: $(DEPS_OK) sbledger unit cli-tests http-tests html-tests fuzz-check failmalloc-check \
+       reliability-tests valgrind-tests
 	@echo "make check: all tests passed"
 
 unit: $(TESTS)
@@ -151,6 +154,19 @@ failmalloc: $(BUILD)/san/sbledger $(BUILD)/reliability/failmalloc.so
 
 failmalloc-check: $(BUILD)/san/sbledger $(BUILD)/reliability/failmalloc.so
 	@SBLEDGER=$(abspath $(BUILD)/san/sbledger) sh tests/reliability/failmalloc.sh --every $(FAILMALLOC_EVERY)
+
+# Crash safety (SIGKILL at many points) and processes at once, under the
+# sanitizers.
+reliability-tests: $(BUILD)/san/sbledger
+	@SBLEDGER=$(abspath $(BUILD)/san/sbledger) sh tests/reliability/kill.sh
+	@SBLEDGER=$(abspath $(BUILD)/san/sbledger) sh tests/reliability/concurrency.sh
+
+# The command-line tests with ./sbledger under valgrind --leak-check=full:
+# a subset in make check (VALGRIND_CASES=all: every case, twenty minutes).
+VALGRIND_CASES ?= --quick
+valgrind-tests: sbledger
+	@SBLEDGER=$(abspath sbledger) sh tests/reliability/valgrind.sh \
+	  $(if $(filter all,$(VALGRIND_CASES)),,$(VALGRIND_CASES))
 
 fuzz: $(DEPS_OK) $(FUZZERS)
 	@sh tests/fuzz/run.sh --seconds $(FUZZ_SECONDS) $(FUZZERS)

@@ -8,6 +8,8 @@
 # see failmalloc.c).  Scenarios (all by default):
 #
 #   runs        import runs of the sample runs.jsonl (--threads 1)
+#   threads     the same with its default pool of parser threads (which
+#               call fails then depends on the threads' timing)
 #   focus       import billing --format focus of the FOCUS CSV sample
 #   daytona     import billing --format daytona of the JSON array sample
 #   reconcile   reconcile --period 2026-11 of a ledger holding the samples
@@ -51,7 +53,7 @@ while [ $# -gt 0 ]; do
 	*) break ;;
 	esac
 done
-scenarios=${*:-runs focus daytona reconcile}
+scenarios=${*:-runs threads focus daytona reconcile}
 for f in "$SB" "$SHIM"; do
 	[ -e "$f" ] || { echo "failmalloc.sh: no $f (make build/san/sbledger build/reliability/failmalloc.so)" >&2; exit 70; }
 done
@@ -94,6 +96,7 @@ SELECT backend, status, basis, runs, computed_nanos, billed_nanos, drift_nanos
 command_of() {
 	case $1 in
 	runs) echo "import runs --threads 1 runs.jsonl" ;;
+	threads) echo "import runs --threads 2 runs.jsonl" ;;
 	focus) echo "import billing --format focus billing-focus.csv" ;;
 	daytona) echo "import billing --format daytona billing-daytona.json" ;;
 	reconcile) echo "reconcile --period 2026-11 --format json" ;;
