@@ -125,6 +125,7 @@ FUZZ_LIB   := $(call objs,$(BUILD)/fuzz,$(LIB_SRC)) $(BUILD)/fuzz/sql_embed.o
 FUZZERS    := $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_NAMES))
 
 $(BUILD)/fuzz/sql_embed.o: $(BUILD)/sql_embed.c
+	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(BASEFLAGS) $(FUZZFLAGS) -c -o $@ $<
 
 $(BUILD)/fuzz/%.o: %.c $(DEPS_OK)
