@@ -132,10 +132,14 @@ $(BUILD)/fuzz/%.o: %.c $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(BASEFLAGS) $(FUZZFLAGS) -c -o $@ $<
 
-$(BUILD)/fuzz/fuzz_billing_%: $(BUILD)/fuzz/billing_%.o $(FUZZ_LIB)
+# (static patterns: a pattern rule whose prerequisite is one fixed file
+# would match any name, the included .d files too)
+FUZZ_BILLING_OBJS := $(FUZZ_BILLING:%=$(BUILD)/fuzz/billing_%.o)
+$(FUZZ_BILLING:%=$(BUILD)/fuzz/fuzz_billing_%): $(BUILD)/fuzz/fuzz_billing_%: \
+		$(BUILD)/fuzz/billing_%.o $(FUZZ_LIB)
 	$(FUZZ_CC) $(FUZZFLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS)
 
-$(BUILD)/fuzz/billing_%.o: tests/fuzz/fuzz_billing.c $(DEPS_OK)
+$(FUZZ_BILLING_OBJS): $(BUILD)/fuzz/billing_%.o: tests/fuzz/fuzz_billing.c $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(BASEFLAGS) $(FUZZFLAGS) -DFUZZ_FORMAT='"$(subst _,-,$*)"' -c -o $@ $<
 
