@@ -67,6 +67,27 @@ typedef struct recon_ctx {
 	sb_err *e;
 } recon_ctx;
 
+/* Make room for one more element of size bytes in list, which holds n of
+ * *cap allocated (doubling, from 16).  Returns the list, moved perhaps, or
+ * NULL with an error in c->e when out of memory (list is then untouched
+ * and still the caller's). */
+static void *grow(recon_ctx *c, void *list, size_t n, size_t *cap, size_t size)
+{
+	size_t ncap;
+	void *more;
+
+	if (n < *cap)
+		return list;
+	ncap = *cap ? 2 * *cap : 16;
+	more = realloc(list, ncap * size);
+	if (more == NULL) {
+		sb_fail(c->e, SB_EINTERNAL, "out of memory");
+		return NULL;
+	}
+	*cap = ncap;
+	return more;
+}
+
 bool sb_recon_status_flagged(const char *status)
 {
 	return strcmp(status, "over_billed") == 0 || strcmp(status, "under_billed") == 0 ||
@@ -108,7 +129,7 @@ static int load_tables(recon_ctx *c)
 static backend_acc *acc_for(recon_ctx *c, const char *backend)
 {
 	size_t lo = 0, hi = c->n_accs;
-	backend_acc *a;
+	backend_acc *a, *accs;
 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
@@ -120,16 +141,9 @@ static backend_acc *acc_for(recon_ctx *c, const char *backend)
 		else
 			hi = mid;
 	}
-	if (c->n_accs == c->cap_accs) {
-		size_t cap = c->cap_accs ? 2 * c->cap_accs : 16;
-		backend_acc *accs = realloc(c->accs, cap * sizeof *accs);
-		if (accs == NULL) {
-			sb_fail(c->e, SB_EINTERNAL, "out of memory");
-			return NULL;
-		}
-		c->accs = accs;
-		c->cap_accs = cap;
-	}
+	if ((accs = grow(c, c->accs, c->n_accs, &c->cap_accs, sizeof *accs)) == NULL)
+		return NULL;
+	c->accs = accs;
 	memmove(&c->accs[lo + 1], &c->accs[lo], (c->n_accs - lo) * sizeof *c->accs);
 	c->n_accs++;
 	a = &c->accs[lo];
@@ -237,20 +251,13 @@ static bool add_line(recon_ctx *c, sqlite3_stmt *st, line_sums *s)
  * (lines come ordered by session, so it is the last one or a new one). */
 static session_lines *session_of(recon_ctx *c, backend_acc *a, const char *session_id)
 {
-	session_lines *s;
+	session_lines *s, *list;
 
 	if (a->n_sessions > 0 && strcmp(a->sessions[a->n_sessions - 1].session_id, session_id) == 0)
 		return &a->sessions[a->n_sessions - 1];
-	if (a->n_sessions == a->cap_sessions) {
-		size_t cap = a->cap_sessions ? 2 * a->cap_sessions : 16;
-		session_lines *list = realloc(a->sessions, cap * sizeof *list);
-		if (list == NULL) {
-			sb_fail(c->e, SB_EINTERNAL, "out of memory");
-			return NULL;
-		}
-		a->sessions = list;
-		a->cap_sessions = cap;
-	}
+	if ((list = grow(c, a->sessions, a->n_sessions, &a->cap_sessions, sizeof *list)) == NULL)
+		return NULL;
+	a->sessions = list;
 	s = &a->sessions[a->n_sessions];
 	memset(s, 0, sizeof *s);
 	if ((s->session_id = strdup(session_id)) == NULL) {
@@ -425,7 +432,7 @@ static bool list_session(recon_ctx *c, const backend_acc *a, const char *session
                          int64_t billed)
 {
 	sb_recon *r = c->r;
-	sb_recon_session *s;
+	sb_recon_session *s, *list;
 	const char *status = judge(lines, runs, a->out.free, has_billed, billed, computed,
 	                           a->out.abs_nanos, a->out.rel_ppb);
 
@@ -433,16 +440,9 @@ static bool list_session(recon_ctx *c, const backend_acc *a, const char *session
 		r->flagged++;
 	if (strcmp(status, "ok") == 0 && !c->o->all_sessions)
 		return true;
-	if (r->n_sessions == c->cap_sessions) {
-		size_t cap = c->cap_sessions ? 2 * c->cap_sessions : 16;
-		sb_recon_session *list = realloc(r->sessions, cap * sizeof *list);
-		if (list == NULL) {
-			sb_fail(c->e, SB_EINTERNAL, "out of memory");
-			return false;
-		}
-		r->sessions = list;
-		c->cap_sessions = cap;
-	}
+	if ((list = grow(c, r->sessions, r->n_sessions, &c->cap_sessions, sizeof *list)) == NULL)
+		return false;
+	r->sessions = list;
 	s = &r->sessions[r->n_sessions];
 	memset(s, 0, sizeof *s);
 	if (session_id != NULL && (s->session_id = strdup(session_id)) == NULL) {
