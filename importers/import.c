@@ -68,6 +68,8 @@ typedef struct handler {
 	int (*store)(void *ctx, const sb_rec *rec, void *parsed, enum outcome *out, sb_err *why,
 	             sb_err *e);
 	void *ctx;                 /* passed back to each */
+	/* before each commit of what store and handle wrote (NULL: nothing to do) */
+	int (*flush)(void *ctx, sb_err *e);
 } handler;
 
 /* Rejected records of a --strict import, kept in a temporary file until
@@ -85,6 +87,7 @@ typedef struct driver {
 	spool sp;                  /* rejects while strict */
 	int64_t in_chunk;          /* records since the last commit */
 	int64_t total;             /* the input's size for progress (0: unknown) */
+	const struct handler *h;   /* the format's handler */
 } driver;
 
 /* An input being read: the source, its first bytes, the record reader. */
@@ -261,7 +264,8 @@ static int settle(driver *d, const sb_rec *rec, bool counted, enum outcome out,
 	d->b->resume_line = rec->next_line;
 	if (!o->strict && d->in_chunk >= chunk) {
 		d->in_chunk = 0;
-		if (sb_batch_save(d->db, d->b, e) != SB_OK || sb_db_commit(d->db, e) != SB_OK ||
+		if ((d->h->flush != NULL && d->h->flush(d->h->ctx, e) != SB_OK) ||
+		    sb_batch_save(d->db, d->b, e) != SB_OK || sb_db_commit(d->db, e) != SB_OK ||
 		    sb_db_begin(d->db, e) != SB_OK)
 			return e->code;
 		if (o->events.on_progress != NULL)
@@ -554,7 +558,7 @@ static int import_file(sb_db *db, const char *kind, const char *format, const ch
 	char sha[65] = "", sha_read[65] = "";
 	bool is_stdin = strcmp(path, "-") == 0;
 	size_t max_record = (size_t)(o->max_line > 0 ? o->max_line : DEFAULT_MAX_LINE);
-	driver d = {db, o, path, &r->batch, {NULL}, 0, 0};
+	driver d = {db, o, path, &r->batch, {NULL}, 0, 0, h};
 	size_t threads = parse_threads(o, h);
 	input in = {0};
 	struct stat st;
@@ -615,7 +619,8 @@ static int import_file(sb_db *db, const char *kind, const char *format, const ch
 			goto done;
 		}
 	}
-	if (sb_batch_end(db, &r->batch, status, is_stdin ? sha_read : NULL, e) != SB_OK ||
+	if ((!(o->strict && r->batch.rejected > 0) && h->flush != NULL && h->flush(h->ctx, e) != SB_OK) ||
+	    sb_batch_end(db, &r->batch, status, is_stdin ? sha_read : NULL, e) != SB_OK ||
 	    sb_db_commit(db, e) != SB_OK) {
 		sb_db_rollback(db);
 		goto done;
@@ -672,6 +677,14 @@ static int store_run(void *ctx, const sb_rec *rec, void *parsed, enum outcome *o
 	return SB_OK;
 }
 
+/* Write the day rollups of the runs stored (see handler). */
+static int flush_runs(void *ctx, sb_err *e)
+{
+	runs_ctx *c = ctx;
+
+	return c->writer != NULL ? sb_run_writer_flush(c->writer, e) : SB_OK;
+}
+
 /* Parse and store one run record on the writer's thread (see handler). */
 static int handle_run(void *ctx, const sb_rec *rec, enum outcome *out, sb_err *why, sb_err *e)
 {
@@ -718,7 +731,7 @@ int sb_import_runs(sb_db *db, const char *path, const sb_import_opts *opts,
 {
 	runs_ctx c = {NULL, sb_run_parser_new(), NULL, opts->replace};
 	handler h = {SB_REC_LINES, false, NULL, 0, "line", NULL, NULL, begin_runs, handle_run,
-	             run_worker_new, run_worker_free, parse_run, store_run, &c};
+	             run_worker_new, run_worker_free, parse_run, store_run, &c, flush_runs};
 
 	memset(r, 0, sizeof *r);
 	if (c.parser == NULL)
@@ -867,7 +880,7 @@ int sb_import_billing(sb_db *db, const char *format, const char *path,
 		               sb_bill_format_names());
 	h = (handler){f->shapes, true, f->member, f->csv_flags, "record", header_billing,
 	              opts->supersede ? scan_billing : NULL, begin_billing, handle_billing,
-	              NULL, NULL, NULL, NULL, &c};
+	              NULL, NULL, NULL, NULL, &c, NULL};
 	if ((c.parser = sb_bill_parser_new(f, &bo)) == NULL)
 		sb_fail(e, SB_EINTERNAL, "out of memory");
 	else

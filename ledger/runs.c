@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ledger/money.h"
+#include "ledger/rollup.h"
 #include "ledger/timefmt.h"
 
 /* The parameters of sql/queries/run_insert.sql, in the order of the
@@ -61,6 +62,7 @@ struct sb_run_writer {
 	int exec_rid_at[EXEC_NQUERIES];  /* position of :rid in exec_insert[i] */
 	int exec_at[EXEC_NQUERIES][EXEC_MAX_ROWS][EXEC_NPARAMS]; /* of row r's exec_params */
 	int tag_at[TAG_NPARAMS];   /* positions of tag_params in tag_insert */
+	sb_rollup *rollup;         /* the day rollups of the runs stored */
 };
 
 /* Resolve the n parameter names of st into at[]; SB_EINTERNAL when one
@@ -108,11 +110,16 @@ int sb_run_writer_new(sb_db *db, const sb_rates *rates, int64_t batch_id,
 	w->db = db;
 	w->rates = rates;
 	w->batch_id = batch_id;
+	if ((w->rollup = sb_rollup_new(db)) == NULL) {
+		free(w);
+		return sb_fail(e, SB_EINTERNAL, "out of memory");
+	}
 	if ((w->run_insert = sb_db_stmt(db, "run_insert", e)) == NULL ||
 	    (w->tag_insert = sb_db_stmt(db, "run_tag_insert", e)) == NULL ||
 	    resolve(db, w->run_insert, run_params, w->run_at, RUN_NPARAMS, e) != SB_OK ||
 	    resolve_execs(w, e) != SB_OK ||
 	    resolve(db, w->tag_insert, tag_params, w->tag_at, TAG_NPARAMS, e) != SB_OK) {
+		sb_rollup_free(w->rollup);
 		free(w);
 		return e->code;
 	}
@@ -122,7 +129,14 @@ int sb_run_writer_new(sb_db *db, const sb_rates *rates, int64_t batch_id,
 
 void sb_run_writer_free(sb_run_writer *w)
 {
+	if (w != NULL)
+		sb_rollup_free(w->rollup);
 	free(w);
+}
+
+int sb_run_writer_flush(sb_run_writer *w, sb_err *e)
+{
+	return sb_rollup_flush(w->rollup, e);
 }
 
 bool sb_run_card_cost(const sb_run *run, const sb_card *card, int64_t *nanos)
@@ -184,7 +198,7 @@ static int insert_run(sb_run_writer *w, const sb_run *run, int64_t line_no,
 	if (sb_db_run(db, st, e) != SB_OK)
 		return e->code;
 	*inserted = sqlite3_changes(sb_db_handle(db)) == 1;
-	return SB_OK;
+	return *inserted ? sb_rollup_add(w->rollup, run, day, e) : SB_OK;
 }
 
 /* Insert the executions and tags of the run just inserted as rid. */
@@ -248,6 +262,8 @@ static int move_to_history(sb_run_writer *w, int64_t rid, sb_err *e)
 	if (sb_db_run(db, st, e) != SB_OK)
 		return e->code;
 	hid = sqlite3_last_insert_rowid(sb_db_handle(db));
+	if (sb_rollup_remove(w->rollup, rid, e) != SB_OK)
+		return e->code;
 	if ((st = sb_db_stmt(db, "execution_to_history", e)) == NULL)
 		return e->code;
 	sb_bind_i64(db, st, ":hid", hid);

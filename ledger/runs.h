@@ -86,12 +86,17 @@ int sb_run_writer_new(sb_db *db, const sb_rates *rates, int64_t batch_id,
 /* Free w; NULL is allowed. */
 void sb_run_writer_free(sb_run_writer *w);
 
-/* Store run (read at line line_no) inside the caller's transaction.
+/* Store run (read at line line_no) inside the caller's transaction (and
+ * call sb_run_writer_flush before committing it).
  * *result says what happened; for SB_CONFLICT, why[0..why_len) says which
  * batch and line hold the other version.  With replace a conflict replaces
  * the stored version, which is kept in run_history. */
 int sb_run_store(sb_run_writer *w, const sb_run *run, int64_t line_no, bool replace,
                  enum sb_store *result, char *why, size_t why_len, sb_err *e);
+
+/* Write what w has gathered for the day rollups (ledger/rollup.h) into
+ * the ledger: before every commit of the runs stored since the last one. */
+int sb_run_writer_flush(sb_run_writer *w, sb_err *e);
 
 /* The card cost of run with card (NULL: not priced): the sum of
  * cost_for_ms of its executions, or of its total duration for a

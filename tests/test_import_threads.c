@@ -8,7 +8,7 @@
  * job takes.  It is imported with 1 thread (none started), 2, 3 and 7,
  * each into a fresh ledger and with a small chunk so that there are many
  * commits, and the ledgers must be equal row for row: runs, executions,
- * tags, rejects with their line numbers, and the batch's counts, status
+ * tags, the day rollups, rejects with their line numbers, and the batch's counts, status
  * and resume point.  Likewise with --strict (nothing kept).  (Killing a
  * threaded import and running it again is tests/cli/cases/kill_resume.sh.)
  * The pool itself: jobs come back in the order they were given, whichever
@@ -106,6 +106,8 @@ static char *contents(sb_db *db)
 		"total_duration_ms, computed_nanos, card_nanos, fingerprint, tags, extra FROM run ORDER BY rid",
 		"SELECT rid, seq, command, duration_ms, extra FROM execution ORDER BY rid, seq",
 		"SELECT rid, name, value FROM run_tag ORDER BY rid, name",
+		"SELECT * FROM run_day ORDER BY day, backend, model",
+		"SELECT * FROM run_day_tag ORDER BY name, day, value, backend, model",
 		"SELECT batch_id, line_no, reason, hex(content), full_length FROM reject ORDER BY batch_id, line_no",
 		"SELECT batch_id, status, resume_offset, resume_line, accepted, duplicates, rejected, "
 		"replaced, skipped FROM batch ORDER BY batch_id",

@@ -422,6 +422,7 @@ static void test_free_backends_only(void **state)
 	load_samples(db);
 	/* (untagged) without its runloop run: docker only, and tokens */
 	support_exec(db, "DELETE FROM run WHERE run_id = 'run-1-000018'");
+	support_rollup_rebuild(db);
 	set = build(db, "2026-11", "customer", "(untagged)", SB_BASIS_COMPUTED);
 	inv = &set->invoices[0];
 	assert_int_equal(inv->n_lines, 3);
@@ -435,6 +436,7 @@ static void test_free_backends_only(void **state)
 	sb_invoice_set_free(set);
 	/* no tokens either: a total of 0.00 */
 	support_exec(db, "UPDATE run SET model = NULL, input_tokens = 0, output_tokens = 0");
+	support_rollup_rebuild(db);
 	set = build(db, "2026-11", "customer", "(untagged)", SB_BASIS_BILLED);
 	assert_int_equal(set->invoices[0].n_lines, 1);
 	assert_int_equal(set->invoices[0].total_nanos, 0);
@@ -588,6 +590,7 @@ static void test_finalize_numbers(void **state)
 	sb_invoice_set_free(set);
 	/* the same customer value under another tag: the next number */
 	support_exec(db, "INSERT INTO run_tag SELECT rid, 'team', 'ACME!' FROM run WHERE run_id = 'run-1-000024'");
+	support_rollup_rebuild(db);
 	o.tag = "team";
 	o.customer = "ACME!";
 	sb_err_clear(&e);

@@ -11,6 +11,7 @@
 #include "ledger/batch.h"
 #include "ledger/rates.h"
 #include "ledger/runs.h"
+#include "ledger/sqlfiles.h"
 
 void support_assert_ok(int rc, const sb_err *e, const char *file, int line)
 {
@@ -61,6 +62,17 @@ void support_exec(sb_db *db, const char *sql)
 		sqlite3_free(msg);
 		fail();
 	}
+}
+
+void support_rollup_rebuild(sb_db *db)
+{
+	const struct sb_sqlfile *f = sb_sqlfiles;
+
+	while (f->name != NULL && strcmp(f->name, "schema/005_rollup") != 0)
+		f++;
+	assert_non_null(f->name);
+	support_exec(db, "DROP TABLE run_day; DROP TABLE run_day_tag;");
+	support_exec(db, f->text);
 }
 
 /* Prepare the printf-style query and step it to its first row. */
@@ -230,6 +242,8 @@ int64_t support_add_runs(sb_db *db, const char *jsonl)
 		line = end != NULL ? end + 1 : line + len;
 	}
 	b.resume_line = line_no + 1;
+	rc = sb_run_writer_flush(w, &e);
+	assert_sb_ok(&e, rc);
 	rc = sb_batch_end(db, &b, "complete", NULL, &e);
 	assert_sb_ok(&e, rc);
 	rc = sb_db_commit(db, &e);

@@ -45,6 +45,10 @@ sb_db *support_memory_ledger(void);
  * test when it does not succeed. */
 void support_exec(sb_db *db, const char *sql);
 
+/* Make the day rollups (sql/schema/005_rollup.sql) again from run and
+ * run_tag, after a test changed those with support_exec. */
+void support_rollup_rebuild(sb_db *db);
+
 /* The integer in the first column of the first row of sql (formatted by
  * sqlite3_mprintf: %q and %Q quote),
  * failing the test when there is no row.  NULL reads as 0; use
