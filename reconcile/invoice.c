@@ -311,12 +311,56 @@ static int to_cent(__int128 nanos, int64_t *out, const char *what, sb_err *e)
 	return SB_OK;
 }
 
+/* The first instant of the UTC day holding ms. */
+static int64_t day_floor(int64_t ms)
+{
+	int64_t r = ms % SB_MS_PER_DAY;
+
+	return ms - (r < 0 ? r + SB_MS_PER_DAY : r);
+}
+
 /* Bind the period and the tag of o to st. */
 static void bind_period_tag(sb_db *db, sqlite3_stmt *st, const sb_invoice_opts *o)
 {
 	sb_bind_text(db, st, ":tag", o->tag);
 	sb_bind_i64(db, st, ":from_ms", o->period.from_ms);
 	sb_bind_i64(db, st, ":to_ms", o->period.to_ms);
+}
+
+/* Bind the tag and the period of o to st (invoice_compute.sql,
+ * invoice_tokens.sql): the whole UTC days within the period, read from
+ * the day rollups, and the parts before and after them, read from run.
+ * A period holding no whole day is all "before" (head_end_ms = to_ms)
+ * and reads no rollup. */
+static void bind_period_days(sb_db *db, sqlite3_stmt *st, const sb_invoice_opts *o)
+{
+	int64_t from = o->period.from_ms, to = o->period.to_ms;
+	int64_t first = day_floor(from) == from ? from : day_floor(from) + SB_MS_PER_DAY;
+	int64_t end = day_floor(to);
+	char from_day[SB_TIME_BUFSZ], to_day[SB_TIME_BUFSZ];
+
+	if (first >= end)
+		first = end = to;
+	sb_date_format(first, from_day);
+	memcpy(to_day, from_day, sizeof to_day);
+	if (end != first)
+		sb_date_format(end, to_day);
+	bind_period_tag(db, st, o);
+	sb_bind_text(db, st, ":from_day", from_day);
+	sb_bind_text(db, st, ":to_day", to_day);
+	sb_bind_i64(db, st, ":head_end_ms", first);
+	sb_bind_i64(db, st, ":tail_start_ms", end);
+}
+
+/* Whether columns [first, first + n) of st's row are integers: a day
+ * rollup whose sum passed 64 bits holds a REAL (sql/schema/005_rollup.sql),
+ * and so does a SUM over one; SB_EDATA otherwise. */
+static int exact_sums(sqlite3_stmt *st, int first, int n, sb_err *e)
+{
+	for (int c = first; c < first + n; c++)
+		if (sqlite3_column_type(st, c) != SQLITE_INTEGER)
+			return sb_fail(e, SB_EDATA, "a sum of the invoice overflows 64-bit nanodollars");
+	return SB_OK;
 }
 
 /* The compute lines of every customer: runs, exec minutes, computed cost. */
@@ -327,11 +371,12 @@ static int read_compute(sb_db *db, const sb_invoice_opts *o, sb_basis basis, fre
 
 	if (st == NULL)
 		return e->code;
-	bind_period_tag(db, st, o);
+	bind_period_days(db, st, o);
 	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {
 		size_t i = fresh_customer(f, sb_col_text(st, 0), basis, e);
 		sb_invoice_line *l;
-		if (i == (size_t)-1 || (l = compute_line(&f->invs[i], sb_col_text(st, 1), e)) == NULL)
+		if (exact_sums(st, 2, 3, e) != SB_OK || i == (size_t)-1 ||
+		    (l = compute_line(&f->invs[i], sb_col_text(st, 1), e)) == NULL)
 			break;
 		l->runs = sqlite3_column_int64(st, 2);
 		l->exec_ms = sqlite3_column_int64(st, 3);
@@ -353,13 +398,14 @@ static int read_tokens(sb_db *db, const sb_invoice_opts *o, sb_basis basis, fres
 
 	if (st == NULL)
 		return e->code;
-	bind_period_tag(db, st, o);
+	bind_period_days(db, st, o);
 	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {
 		size_t i = fresh_customer(f, sb_col_text(st, 0), basis, e);
 		const char *model = sb_col_text(st, 1);
 		sb_invoice_line *l;
 		int64_t nanos = 0;
-		if (i == (size_t)-1 || (l = add_line(&f->invs[i], e)) == NULL)
+		if (exact_sums(st, 2, 2, e) != SB_OK || i == (size_t)-1 ||
+		    (l = add_line(&f->invs[i], e)) == NULL)
 			break;
 		l->kind = SB_INV_TOKENS;
 		if ((l->model = dup_or_fail(model, e)) == NULL || describe(l, "Tokens", model, e) != SB_OK)

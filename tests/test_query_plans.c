@@ -4,9 +4,11 @@
  * by period, session or tag must find them through an index, never by
  * reading a whole table.  For each query below, EXPLAIN QUERY PLAN on a
  * fresh ledger (the schema as shipped; the ledger is never ANALYZEd, so
- * these are the plans users get) must hold no "SCAN" step, only SEARCHes
- * through an index or the primary key (and temporary b-trees for GROUP BY
- * and ORDER BY, which sort what the searches found).  A query added to
+ * these are the plans users get) must hold no "SCAN" step of a table,
+ * only SEARCHes through an index or the primary key (and temporary
+ * b-trees for GROUP BY and ORDER BY, which sort what the searches found;
+ * a SCAN of the query's own CO-ROUTINE or MATERIALIZEd subquery reads
+ * what its searches found, and is allowed).  A query added to
  * sql/queries that reads run, execution, run_tag or billing_line belongs
  * in this list.  No timing is asserted anywhere.
  */
@@ -33,6 +35,8 @@ static const char *const report_queries[] = {
 	"recon_lines",
 	"recon_runs",
 	"recon_sessions",
+	"rollup_day_remove",
+	"rollup_tag_remove",
 	"run_lookup",
 	"run_reprice_list",
 	"summary",
@@ -85,6 +89,25 @@ static char *plan_of(const char *name)
 	return plan;
 }
 
+/* Whether the plan holds a step "CO-ROUTINE NAME" or "MATERIALIZE NAME"
+ * for the n bytes of name: a subquery of the query, not a table. */
+static bool is_subquery(const char *plan, const char *name, size_t n)
+{
+	static const char *const kinds[] = {"CO-ROUTINE ", "MATERIALIZE "};
+
+	for (const char *line = plan; *line != '\0';) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl != NULL ? (size_t)(nl - line) : strlen(line);
+		for (size_t k = 0; k < 2; k++) {
+			size_t kl = strlen(kinds[k]);
+			if (len == kl + n && strncmp(line, kinds[k], kl) == 0 && strncmp(line + kl, name, n) == 0)
+				return true;
+		}
+		line += len + (nl != NULL ? 1 : 0);
+	}
+	return false;
+}
+
 /* Every report query finds its rows through indexes. */
 static void test_no_table_scans(void **state)
 {
@@ -96,7 +119,7 @@ static void test_no_table_scans(void **state)
 		for (const char *line = plan; *line != '\0';) {
 			const char *nl = strchr(line, '\n');
 			size_t n = nl != NULL ? (size_t)(nl - line) : strlen(line);
-			if (strncmp(line, "SCAN ", 5) == 0) {
+			if (strncmp(line, "SCAN ", 5) == 0 && !is_subquery(plan, line + 5, n - 5)) {
 				print_error("sql/queries/%s.sql reads a whole table: %.*s\n", *q, (int)n, line);
 				bad++;
 			}
@@ -108,7 +131,8 @@ static void test_no_table_scans(void **state)
 }
 
 /* The period queries start from the index on started_ms, the session
- * queries from the one on (backend, session_id). */
+ * queries from the one on (backend, session_id), the invoice's whole days
+ * from the day rollups. */
 static void test_index_choice(void **state)
 {
 	static const struct {
@@ -120,6 +144,10 @@ static void test_index_choice(void **state)
 		{"recon_runs", "USING INDEX run_by_started (started_ms>? AND started_ms<?)"},
 		{"invoice_compute", "USING INDEX run_by_started (started_ms>? AND started_ms<?)"},
 		{"invoice_tokens", "USING INDEX run_by_started (started_ms>? AND started_ms<?)"},
+		{"invoice_compute", "SEARCH run_day USING PRIMARY KEY (day>? AND day<?)"},
+		{"invoice_compute", "SEARCH run_day_tag USING PRIMARY KEY (name=? AND day>? AND day<?)"},
+		{"invoice_tokens", "SEARCH run_day USING PRIMARY KEY (day>? AND day<?)"},
+		{"invoice_tokens", "SEARCH run_day_tag USING PRIMARY KEY (name=? AND day>? AND day<?)"},
 		{"recon_runs", "USING INDEX billing_line_by_session (backend=? AND session_id=?)"},
 		{"recon_lines", "USING INDEX billing_line_by_start (start_ms>? AND start_ms<?)"},
 		{"invoice_session_owners", "USING INDEX run_by_session (backend=? AND session_id=?)"},

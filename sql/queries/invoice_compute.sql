@@ -1,13 +1,31 @@
 -- Invoices: per customer (the value of tag :tag, '(untagged)' without it)
 -- and backend, the runs started in [:from_ms, :to_ms): how many, their
 -- exec time and their computed_cost_usd.  By customer, then backend.
-SELECT COALESCE(t.value, '(untagged)') AS customer,
-       r.backend,
-       COUNT(*) AS runs,
-       SUM(r.total_duration_ms) AS exec_ms,
-       SUM(r.computed_nanos) AS computed_nanos
-  FROM run r
-  LEFT JOIN run_tag t ON t.rid = r.rid AND t.name = :tag
- WHERE r.started_ms >= :from_ms AND r.started_ms < :to_ms
- GROUP BY COALESCE(t.value, '(untagged)'), r.backend
- ORDER BY customer, r.backend;
+-- The whole UTC days of the period, [:from_day, :to_day), come from the
+-- day rollups (sql/schema/005_rollup.sql): the runs without the tag are
+-- all the runs less those with it.  The rest of the period,
+-- [:from_ms, :head_end_ms) and [:tail_start_ms, :to_ms), comes from run.
+WITH parts (customer, backend, runs, exec_ms, computed_nanos) AS (
+    SELECT value, backend, runs, exec_ms, computed_nanos
+      FROM run_day_tag
+     WHERE name = :tag AND day >= :from_day AND day < :to_day
+    UNION ALL
+    SELECT '(untagged)', backend, runs, exec_ms, computed_nanos
+      FROM run_day
+     WHERE day >= :from_day AND day < :to_day
+    UNION ALL
+    SELECT '(untagged)', backend, -runs, -exec_ms, -computed_nanos
+      FROM run_day_tag
+     WHERE name = :tag AND day >= :from_day AND day < :to_day
+    UNION ALL
+    SELECT COALESCE(t.value, '(untagged)'), r.backend, 1, r.total_duration_ms, r.computed_nanos
+      FROM run r
+      LEFT JOIN run_tag t ON t.rid = r.rid AND t.name = :tag
+     WHERE (r.started_ms >= :from_ms AND r.started_ms < :head_end_ms)
+        OR (r.started_ms >= :tail_start_ms AND r.started_ms < :to_ms))
+SELECT customer, backend, SUM(runs) AS runs, SUM(exec_ms) AS exec_ms,
+       SUM(computed_nanos) AS computed_nanos
+  FROM parts
+ GROUP BY customer, backend
+HAVING SUM(runs) > 0
+ ORDER BY customer, backend;

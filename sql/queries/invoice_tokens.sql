@@ -1,15 +1,32 @@
 -- Invoices: per customer and model, the tokens of the runs started in
 -- [:from_ms, :to_ms) that name a model, with the model's prices (NULL
--- when it has none).  By customer, then model.
-SELECT COALESCE(t.value, '(untagged)') AS customer,
-       r.model,
-       SUM(r.input_tokens) AS input_tokens,
-       SUM(r.output_tokens) AS output_tokens,
-       p.input_per_m_nanos,
-       p.output_per_m_nanos
-  FROM run r
-  LEFT JOIN run_tag t ON t.rid = r.rid AND t.name = :tag
-  LEFT JOIN model_price p ON p.model = r.model
- WHERE r.started_ms >= :from_ms AND r.started_ms < :to_ms AND r.model IS NOT NULL
- GROUP BY COALESCE(t.value, '(untagged)'), r.model, p.input_per_m_nanos, p.output_per_m_nanos
- ORDER BY customer, r.model;
+-- when it has none).  By customer, then model.  Whole UTC days from the
+-- day rollups, the rest from run, as in invoice_compute.sql.
+WITH parts (customer, model, runs, input_tokens, output_tokens) AS (
+    SELECT value, model, runs, input_tokens, output_tokens
+      FROM run_day_tag
+     WHERE name = :tag AND day >= :from_day AND day < :to_day AND model <> ''
+    UNION ALL
+    SELECT '(untagged)', model, runs, input_tokens, output_tokens
+      FROM run_day
+     WHERE day >= :from_day AND day < :to_day AND model <> ''
+    UNION ALL
+    SELECT '(untagged)', model, -runs, -input_tokens, -output_tokens
+      FROM run_day_tag
+     WHERE name = :tag AND day >= :from_day AND day < :to_day AND model <> ''
+    UNION ALL
+    SELECT COALESCE(t.value, '(untagged)'), r.model, 1, r.input_tokens, r.output_tokens
+      FROM run r
+      LEFT JOIN run_tag t ON t.rid = r.rid AND t.name = :tag
+     WHERE r.model IS NOT NULL
+       AND ((r.started_ms >= :from_ms AND r.started_ms < :head_end_ms)
+            OR (r.started_ms >= :tail_start_ms AND r.started_ms < :to_ms)))
+SELECT g.customer, g.model, g.input_tokens, g.output_tokens,
+       p.input_per_m_nanos, p.output_per_m_nanos
+  FROM (SELECT customer, model, SUM(input_tokens) AS input_tokens,
+               SUM(output_tokens) AS output_tokens
+          FROM parts
+         GROUP BY customer, model
+        HAVING SUM(runs) > 0) g
+  LEFT JOIN model_price p ON p.model = g.model
+ ORDER BY g.customer, g.model;
