@@ -49,6 +49,8 @@ TIME=/usr/bin/time
 PERIOD=2026-11                      # every generated run starts in it
 FROM_MS=1793491200000               # 2026-11-01T00:00:00Z
 TO_MS=1796083200000                 # 2026-12-01T00:00:00Z
+# a period cutting two days: the invoice reads their parts from run
+CUT_PERIOD=2026-11-03T12:00:00Z..2026-11-20T12:00:00Z
 
 die() {
 	echo "bench: FAILED: $*" >&2
@@ -178,6 +180,8 @@ fingerprint() {
 	for q in "select * from run order by rid" \
 		"select * from execution order by rid, seq" \
 		"select * from run_tag order by rid, name" \
+		"select * from run_day order by day, backend, model" \
+		"select * from run_day_tag order by name, day, value, backend, model" \
 		"select batch_id, line_no, reason, hex(content), full_length from reject order by batch_id, line_no" \
 		"select batch_id, status, resume_offset, resume_line, accepted, duplicates, rejected, replaced, skipped from batch order by batch_id"; do
 		printf '%s: ' "$q"
@@ -212,6 +216,8 @@ while [ "$i" -le "$ROUNDS" ]; do
 	timed reconcile "$i" "$SBLEDGER" --db "$LEDGER" reconcile --period "$PERIOD" --dry-run --format json
 	timed reconcile-sql "$i" sqlite3 "$LEDGER" "$SET_FROM" "$SET_TO" ".read bench/sql/reconcile_runs.sql"
 	timed invoice "$i" "$SBLEDGER" --db "$LEDGER" invoice --period "$PERIOD" --by tag:customer --format json
+	timed invoice-sql "$i" sqlite3 "$LEDGER" "$SET_FROM" "$SET_TO" ".read bench/sql/invoice_by_customer.sql"
+	timed invoice-cut "$i" "$SBLEDGER" --db "$LEDGER" invoice --period "$CUT_PERIOD" --by tag:customer --format json
 	i=$((i + 1))
 done
 
@@ -261,7 +267,10 @@ awk -v runs="$RUNS" -v period="$PERIOD" \
 	-v sq_sec="$(median summary-sql 1)" -v sq_rss="$(peak_mib summary-sql)" \
 	-v r_sec="$(median reconcile 1)" -v r_rss="$(peak_mib reconcile)" \
 	-v rq_sec="$(median reconcile-sql 1)" -v rq_rss="$(peak_mib reconcile-sql)" \
-	-v i_sec="$(median invoice 1)" -v i_cpu="$(median invoice 3)" -v i_rss="$(peak_mib invoice)" 'BEGIN {
+	-v i_sec="$(median invoice 1)" -v i_cpu="$(median invoice 3)" -v i_rss="$(peak_mib invoice)" \
+	-v iq_sec="$(median invoice-sql 1)" -v iq_cpu="$(median invoice-sql 3)" \
+	-v ic_sec="$(median invoice-cut 1)" -v ic_cpu="$(median invoice-cut 3)" \
+	-v ic_rss="$(peak_mib invoice-cut)" -v cut="$CUT_PERIOD" 'BEGIN {
 	printf "reports: %d runs in %s\n", runs, period
 	printf "  %-30s %9s %12s %8s %10s %13s\n", "", "median s", "bare SQL s", "ratio", "runs/s", "peak RSS MiB"
 	row("report summary --by backend", s_sec, sq_sec, s_rss)
@@ -270,6 +279,10 @@ awk -v runs="$RUNS" -v period="$PERIOD" \
 		sq_rss, rq_rss
 	printf "  %-30s %9.2f s wall, %.2f s CPU, peak RSS %.1f MiB   (target: under 1 s CPU at 1,000,000 runs)\n",
 		"invoice --by tag:customer", i_sec, i_cpu, i_rss
+	printf "  %-30s %9.2f s wall, %.2f s CPU   (the same sums joined over every run by the sqlite3 shell)\n",
+		"  bare SQL", iq_sec, iq_cpu
+	printf "  %-30s %9.2f s wall, %.2f s CPU, peak RSS %.1f MiB   (%s: two part days from run)\n",
+		"  a period cutting days", ic_sec, ic_cpu, ic_rss, cut
 }
 function row(name, sec, bare_sec, rss) {
 	ratio = "-"
