@@ -1,45 +1,52 @@
 -- The tag rollups hold exactly the sums of the tagged runs (sql/schema/005_rollup.sql).
 -- The query lists what breaks it.
--- A sum is compared in two halves, the high and the low 32 bits of each
--- run's figure summed apart, so that a group whose sum passes 64 bits
--- (stored as a REAL, see 005_rollup.sql) is checked too, without an
--- "integer overflow" from SUM.
-WITH parts (name, day, value, backend, model, runs, exec_ms_hi, exec_ms_lo, computed_nanos_hi, computed_nanos_lo, input_tokens_hi, input_tokens_lo, output_tokens_hi, output_tokens_lo) AS (
-    SELECT t.name, r.started_day, t.value, r.backend, COALESCE(r.model, ''), COUNT(*),
-           SUM(r.total_duration_ms >> 32), SUM(r.total_duration_ms & 4294967295),
-           SUM(r.computed_nanos >> 32), SUM(r.computed_nanos & 4294967295),
-           SUM(r.input_tokens >> 32), SUM(r.input_tokens & 4294967295),
-           SUM(r.output_tokens >> 32), SUM(r.output_tokens & 4294967295)
+-- Each sum is compared as its high and low 32 bits, the runs' high and
+-- low halves summed apart, so that a group whose sum passed 64 bits (kept
+-- as a REAL, see 005_rollup.sql) is checked too, without an "integer
+-- overflow" from SUM: both sides then hold NULL halves.  The groups are
+-- compared with EXCEPT both ways, which sorts (a join of two CTEs would
+-- compare every row with every row).
+WITH parts AS (
+    SELECT t.name AS name, r.started_day AS day, t.value AS value, r.backend AS backend, COALESCE(r.model, '') AS model, COUNT(*) AS runs,
+           SUM(r.total_duration_ms >> 32) AS exec_ms_hi, SUM(r.total_duration_ms & 4294967295) AS exec_ms_lo,
+           SUM(r.computed_nanos >> 32) AS computed_nanos_hi, SUM(r.computed_nanos & 4294967295) AS computed_nanos_lo,
+           SUM(r.input_tokens >> 32) AS input_tokens_hi, SUM(r.input_tokens & 4294967295) AS input_tokens_lo,
+           SUM(r.output_tokens >> 32) AS output_tokens_hi, SUM(r.output_tokens & 4294967295) AS output_tokens_lo
       FROM run r JOIN run_tag t ON t.rid = r.rid
      GROUP BY t.name, r.started_day, t.value, r.backend, COALESCE(r.model, '')),
-want AS (
+carried AS (
     SELECT name, day, value, backend, model, runs,
            exec_ms_hi + (exec_ms_lo >> 32) AS exec_ms_hi, exec_ms_lo & 4294967295 AS exec_ms_lo,
            computed_nanos_hi + (computed_nanos_lo >> 32) AS computed_nanos_hi, computed_nanos_lo & 4294967295 AS computed_nanos_lo,
            input_tokens_hi + (input_tokens_lo >> 32) AS input_tokens_hi, input_tokens_lo & 4294967295 AS input_tokens_lo,
            output_tokens_hi + (output_tokens_lo >> 32) AS output_tokens_hi, output_tokens_lo & 4294967295 AS output_tokens_lo
       FROM parts),
+want AS (
+    SELECT name, day, value, backend, model, runs,
+           CASE WHEN exec_ms_hi BETWEEN -2147483648 AND 2147483647 THEN exec_ms_hi END,
+           CASE WHEN exec_ms_hi BETWEEN -2147483648 AND 2147483647 THEN exec_ms_lo END,
+           CASE WHEN computed_nanos_hi BETWEEN -2147483648 AND 2147483647 THEN computed_nanos_hi END,
+           CASE WHEN computed_nanos_hi BETWEEN -2147483648 AND 2147483647 THEN computed_nanos_lo END,
+           CASE WHEN input_tokens_hi BETWEEN -2147483648 AND 2147483647 THEN input_tokens_hi END,
+           CASE WHEN input_tokens_hi BETWEEN -2147483648 AND 2147483647 THEN input_tokens_lo END,
+           CASE WHEN output_tokens_hi BETWEEN -2147483648 AND 2147483647 THEN output_tokens_hi END,
+           CASE WHEN output_tokens_hi BETWEEN -2147483648 AND 2147483647 THEN output_tokens_lo END
+      FROM carried),
 have AS (
-    SELECT * FROM run_day_tag
+    SELECT name, day, value, backend, model, runs,
+           CASE typeof(exec_ms) WHEN 'integer' THEN exec_ms >> 32 END,
+           CASE typeof(exec_ms) WHEN 'integer' THEN exec_ms & 4294967295 END,
+           CASE typeof(computed_nanos) WHEN 'integer' THEN computed_nanos >> 32 END,
+           CASE typeof(computed_nanos) WHEN 'integer' THEN computed_nanos & 4294967295 END,
+           CASE typeof(input_tokens) WHEN 'integer' THEN input_tokens >> 32 END,
+           CASE typeof(input_tokens) WHEN 'integer' THEN input_tokens & 4294967295 END,
+           CASE typeof(output_tokens) WHEN 'integer' THEN output_tokens >> 32 END,
+           CASE typeof(output_tokens) WHEN 'integer' THEN output_tokens & 4294967295 END
+      FROM run_day_tag
      WHERE runs <> 0 OR exec_ms <> 0 OR computed_nanos <> 0 OR input_tokens <> 0 OR output_tokens <> 0)
-SELECT 'run_day_tag ' || COALESCE(w.name, h.name) || '=' || COALESCE(w.value, h.value) || ' '
-       || COALESCE(w.day, h.day) || ' ' || COALESCE(w.backend, h.backend) || ' '
-       || COALESCE(w.model, h.model) || ': the rollup disagrees with the tagged runs'
-  FROM want w FULL JOIN have h USING (name, day, value, backend, model)
- WHERE w.runs IS NOT h.runs
-    OR NOT CASE typeof(h.exec_ms)
-           WHEN 'integer' THEN (h.exec_ms >> 32) = w.exec_ms_hi AND (h.exec_ms & 4294967295) = w.exec_ms_lo
-           WHEN 'real' THEN w.exec_ms_hi NOT BETWEEN -2147483648 AND 2147483647
-           ELSE 0 END
-    OR NOT CASE typeof(h.computed_nanos)
-           WHEN 'integer' THEN (h.computed_nanos >> 32) = w.computed_nanos_hi AND (h.computed_nanos & 4294967295) = w.computed_nanos_lo
-           WHEN 'real' THEN w.computed_nanos_hi NOT BETWEEN -2147483648 AND 2147483647
-           ELSE 0 END
-    OR NOT CASE typeof(h.input_tokens)
-           WHEN 'integer' THEN (h.input_tokens >> 32) = w.input_tokens_hi AND (h.input_tokens & 4294967295) = w.input_tokens_lo
-           WHEN 'real' THEN w.input_tokens_hi NOT BETWEEN -2147483648 AND 2147483647
-           ELSE 0 END
-    OR NOT CASE typeof(h.output_tokens)
-           WHEN 'integer' THEN (h.output_tokens >> 32) = w.output_tokens_hi AND (h.output_tokens & 4294967295) = w.output_tokens_lo
-           WHEN 'real' THEN w.output_tokens_hi NOT BETWEEN -2147483648 AND 2147483647
-           ELSE 0 END;
+SELECT DISTINCT 'run_day_tag ' || name || '=' || value || ' ' || day || ' ' || backend || ' ' || model
+       || ': the rollup disagrees with the tagged runs'
+  FROM (SELECT * FROM (SELECT * FROM want EXCEPT SELECT * FROM have)
+        UNION ALL
+        SELECT * FROM (SELECT * FROM have EXCEPT SELECT * FROM want))
+ ORDER BY 1;
