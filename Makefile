@@ -45,7 +45,7 @@ TESTS    := $(patsubst tests/%.c,$(BUILD)/san/tests/%,$(TEST_SRC))
 
 DEPS_OK  := $(BUILD)/deps.ok
 
-.PHONY: all deps check unit cli-tests http-tests html-tests fuzz-check failmalloc failmalloc-check reliability-tests valgrind-tests demo bench fuzz install clean
+.PHONY: all deps check check-build check-run unit cli-tests http-tests html-tests fuzz-check failmalloc failmalloc-check reliability-tests valgrind-tests demo bench fuzz install clean
 .SECONDARY: $(OPT_LIB) $(OPT_CLI) $(SAN_LIB) $(SAN_CLI) $(SAN_SUP) $(TESTS:%=%.o)
 
 all: $(DEPS_OK) sbledger
@@ -86,8 +86,15 @@ $(BUILD)/san/tests/%: $(BUILD)/san/tests/%.o $(SAN_SUP) $(SAN_LIB)
 # sanitizers.  Each test binary prints cmocka's summary.  Then the
 # reliability tests (docs/reliability.md): the fuzz corpora and a short
 # burst, allocation failures, kills and processes at once, valgrind.
-check: $(DEPS_OK) sbledger unit cli-tests http-tests html-tests fuzz-check failmalloc-check \
-       reliability-tests valgrind-tests
+# Everything is built first, in parallel (one job per online CPU), then
+# the tests run one suite after another (some are timing-sensitive).
+JOBS ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
+check: $(DEPS_OK)
+	@$(MAKE) --no-print-directory -j$(JOBS) check-build
+	@$(MAKE) --no-print-directory check-run
+
+check-run: unit cli-tests http-tests html-tests fuzz-check failmalloc-check reliability-tests \
+           valgrind-tests
 	@echo "make check: all tests passed"
 
 unit: $(TESTS)
@@ -175,6 +182,10 @@ valgrind-tests: sbledger
 
 fuzz: $(DEPS_OK) $(FUZZERS)
 	@sh tests/fuzz/run.sh --seconds $(FUZZ_SECONDS) $(FUZZERS)
+
+# What make check builds before it tests (here, below FUZZERS: a rule's
+# prerequisites are expanded where the rule is read).
+check-build: sbledger $(TESTS) $(BUILD)/san/sbledger $(FUZZERS) $(BUILD)/reliability/failmalloc.so
 
 fuzz-check: $(DEPS_OK) $(FUZZERS)
 	@sh tests/fuzz/run.sh --check --seconds $(FUZZ_CHECK_SECONDS) $(FUZZERS)
