@@ -31,14 +31,6 @@ static int digits_value(const char *s, size_t n)
 	return value;
 }
 
-/* The UTC midnight starting the day that holds ms. */
-static int64_t day_start(int64_t ms)
-{
-	int64_t rem = ms % SB_MS_PER_DAY;
-
-	return rem < 0 ? ms - rem - SB_MS_PER_DAY : ms - rem;
-}
-
 /* The month [from, to) starting on the first of month in year, where
  * month may run one past either end of 1..12. */
 static void month_span(int64_t year, int month, sb_period *span)
@@ -111,7 +103,7 @@ int sb_period_parse(const char *text, int64_t now_ms, sb_period *out, sb_err *e)
 	if (text == NULL)
 		text = "";
 	if (strcmp(text, "today") == 0 || strcmp(text, "yesterday") == 0) {
-		span.from_ms = day_start(now_ms);
+		span.from_ms = sb_day_start(now_ms);
 		if (text[0] == 'y')
 			span.from_ms -= SB_MS_PER_DAY;
 		span.to_ms = span.from_ms + SB_MS_PER_DAY;
@@ -150,7 +142,7 @@ int sb_period_parse(const char *text, int64_t now_ms, sb_period *out, sb_err *e)
  * full timestamp. */
 static char *end_name(int64_t ms, char buf[SB_TIME_BUFSZ])
 {
-	if (ms == day_start(ms))
+	if (ms == sb_day_start(ms))
 		return sb_date_format(ms, buf);
 	return sb_time_format(ms, buf);
 }
@@ -177,7 +169,7 @@ char *sb_period_name(const sb_period *p, char buf[96])
 			return buf;
 		}
 	}
-	if (p->from_ms == day_start(p->from_ms)
+	if (p->from_ms == sb_day_start(p->from_ms)
 	    && p->to_ms == p->from_ms + SB_MS_PER_DAY)
 		return sb_date_format(p->from_ms, buf);
 	snprintf(buf, 96, "%s..%s", end_name(p->from_ms, from_text),

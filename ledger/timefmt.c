@@ -208,12 +208,11 @@ void sb_civil_from_ms(int64_t ms, int64_t *year, int *month, int *day)
 	*year = year_of_era + era * 400 + (*month <= 2);
 }
 
-/* The milliseconds of ms inside its UTC day, 0..86399999. */
-static int64_t ms_of_day(int64_t ms)
+int64_t sb_day_start(int64_t ms)
 {
 	int64_t rem = ms % SB_MS_PER_DAY;
 
-	return rem < 0 ? rem + SB_MS_PER_DAY : rem;
+	return rem < 0 ? ms - rem - SB_MS_PER_DAY : ms - rem;
 }
 
 /* "YYYY-MM-DDThh:mm:ss[.mmm]Z" for ms. */
@@ -221,7 +220,7 @@ char *sb_time_format(int64_t ms, char buf[SB_TIME_BUFSZ])
 {
 	int64_t year;
 	int month, day;
-	int64_t in_day = ms_of_day(ms);
+	int64_t in_day = ms - sb_day_start(ms);
 	int millis = (int)(in_day % 1000);
 	int seconds = (int)(in_day / 1000);
 

@@ -46,6 +46,9 @@ int64_t sb_days_from_civil_ms(int64_t year, int month, int day);
  * for times before the epoch). */
 void sb_civil_from_ms(int64_t ms, int64_t *year, int *month, int *day);
 
+/* The UTC midnight starting the day that holds ms (floors before 1970). */
+int64_t sb_day_start(int64_t ms);
+
 /* Longest text sb_time_format writes, with its NUL. */
 #define SB_TIME_BUFSZ 40
 

@@ -311,14 +311,6 @@ static int to_cent(__int128 nanos, int64_t *out, const char *what, sb_err *e)
 	return SB_OK;
 }
 
-/* The first instant of the UTC day holding ms. */
-static int64_t day_floor(int64_t ms)
-{
-	int64_t r = ms % SB_MS_PER_DAY;
-
-	return ms - (r < 0 ? r + SB_MS_PER_DAY : r);
-}
-
 /* Bind the period and the tag of o to st. */
 static void bind_period_tag(sb_db *db, sqlite3_stmt *st, const sb_invoice_opts *o)
 {
@@ -335,8 +327,8 @@ static void bind_period_tag(sb_db *db, sqlite3_stmt *st, const sb_invoice_opts *
 static void bind_period_days(sb_db *db, sqlite3_stmt *st, const sb_invoice_opts *o)
 {
 	int64_t from = o->period.from_ms, to = o->period.to_ms;
-	int64_t first = day_floor(from) == from ? from : day_floor(from) + SB_MS_PER_DAY;
-	int64_t end = day_floor(to);
+	int64_t first = sb_day_start(from) == from ? from : sb_day_start(from) + SB_MS_PER_DAY;
+	int64_t end = sb_day_start(to);
 	char from_day[SB_TIME_BUFSZ], to_day[SB_TIME_BUFSZ];
 
 	if (first >= end)
