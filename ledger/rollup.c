@@ -25,24 +25,77 @@ typedef struct group {
 	int64_t sums[NSUMS];
 } group;
 
+/* A prepared upsert and the positions of its parameters: field f at
+ * at[f], sum k at at[SUM_AT + k]. */
+enum { SUM_AT = 5 };
+typedef struct upsert_stmt {
+	sqlite3_stmt *st;
+	int at[SUM_AT + NSUMS];
+} upsert_stmt;
+
 struct sb_rollup {
 	sb_db *db;
+	upsert_stmt day;          /* sql/queries/rollup_day_add.sql (3 fields) */
+	upsert_stmt tag;          /* sql/queries/rollup_tag_add.sql (5 fields) */
 	group *slots;             /* SLOTS of them */
 	size_t used;              /* slots holding a group */
 	char *buf;                /* the key being built */
 	size_t buf_cap;
 };
 
-sb_rollup *sb_rollup_new(sb_db *db)
+/* The parameters of rollup_tag_add.sql; rollup_day_add.sql has the
+ * first three fields only. */
+static const char *const field_params[] = {":day", ":backend", ":model", ":name", ":value"};
+static const char *const sum_params[NSUMS] = {":runs", ":exec_ms", ":computed_nanos",
+                                              ":input_tokens", ":output_tokens"};
+
+/* Prepare u from sql/queries/NAME.sql and resolve its nfields field
+ * parameters and its sums. */
+static int prepare(sb_db *db, const char *name, size_t nfields, upsert_stmt *u, sb_err *e)
+{
+	if ((u->st = sb_db_stmt(db, name, e)) == NULL)
+		return e->code;
+	for (size_t f = 0; f < nfields; f++)
+		if ((u->at[f] = sb_db_param(db, u->st, field_params[f], e)) == 0)
+			return e->code;
+	for (size_t k = 0; k < NSUMS; k++)
+		if ((u->at[SUM_AT + k] = sb_db_param(db, u->st, sum_params[k], e)) == 0)
+			return e->code;
+	return SB_OK;
+}
+
+int sb_rollup_new(sb_db *db, sb_rollup **out, sb_err *e)
 {
 	sb_rollup *r = calloc(1, sizeof *r);
 
+	*out = NULL;
 	if (r == NULL || (r->slots = calloc(SLOTS, sizeof *r->slots)) == NULL) {
 		free(r);
-		return NULL;
+		return sb_fail(e, SB_EINTERNAL, "out of memory");
 	}
 	r->db = db;
-	return r;
+	if (prepare(db, "rollup_day_add", 3, &r->day, e) != SB_OK ||
+	    prepare(db, "rollup_tag_add", 5, &r->tag, e) != SB_OK) {
+		sb_rollup_free(r);
+		return e->code;
+	}
+	*out = r;
+	return SB_OK;
+}
+
+/* Upsert group g into its table. */
+static int upsert(sb_rollup *r, const group *g, sb_err *e)
+{
+	const upsert_stmt *u = g->nfields == 3 ? &r->day : &r->tag;
+	const char *p = g->key;
+
+	for (size_t f = 0; f < g->nfields; f++) {
+		sb_bindi_text(r->db, u->st, u->at[f], p);
+		p += strlen(p) + 1;
+	}
+	for (size_t k = 0; k < NSUMS; k++)
+		sb_bindi_i64(r->db, u->st, u->at[SUM_AT + k], g->sums[k]);
+	return sb_db_run(r->db, u->st, e);
 }
 
 /* Forget every group. */
@@ -102,42 +155,6 @@ static size_t build_key(sb_rollup *r, const char *const *fields, size_t n)
 	return len;
 }
 
-/* The parameters of rollup_tag_add.sql; rollup_day_add.sql has the
- * first three fields only. */
-static const char *const field_params[] = {":day", ":backend", ":model", ":name", ":value"};
-static const char *const sum_params[NSUMS] = {":runs", ":exec_ms", ":computed_nanos",
-                                              ":input_tokens", ":output_tokens"};
-
-/* Prepare st (sql/queries/NAME.sql) and resolve its nfields field
- * parameters and the sums into at[]. */
-static int prepare(sb_db *db, const char *name, size_t nfields, sqlite3_stmt **st, int *at,
-                   sb_err *e)
-{
-	if ((*st = sb_db_stmt(db, name, e)) == NULL)
-		return e->code;
-	for (size_t f = 0; f < nfields; f++)
-		if ((at[f] = sb_db_param(db, *st, field_params[f], e)) == 0)
-			return e->code;
-	for (size_t k = 0; k < NSUMS; k++)
-		if ((at[5 + k] = sb_db_param(db, *st, sum_params[k], e)) == 0)
-			return e->code;
-	return SB_OK;
-}
-
-/* Upsert group g with st, whose parameters are at at[]. */
-static int upsert(sb_db *db, sqlite3_stmt *st, const int *at, const group *g, sb_err *e)
-{
-	const char *p = g->key;
-
-	for (size_t f = 0; f < g->nfields; f++) {
-		sb_bindi_text(db, st, at[f], p);
-		p += strlen(p) + 1;
-	}
-	for (size_t k = 0; k < NSUMS; k++)
-		sb_bindi_i64(db, st, at[5 + k], g->sums[k]);
-	return sb_db_run(db, st, e);
-}
-
 /* Whether sums can be added to g's without passing 64 bits. */
 static bool fits(const group *g, const int64_t *sums)
 {
@@ -147,18 +164,6 @@ static bool fits(const group *g, const int64_t *sums)
 		if (sb_money_add(g->sums[k], sums[k], &out) != SB_MONEY_OK)
 			return false;
 	return true;
-}
-
-/* Upsert the one group g. */
-static int upsert_one(sb_rollup *r, const group *g, sb_err *e)
-{
-	sqlite3_stmt *st;
-	int at[5 + NSUMS];
-
-	if (prepare(r->db, g->nfields == 3 ? "rollup_day_add" : "rollup_tag_add", g->nfields, &st, at,
-	            e) != SB_OK)
-		return e->code;
-	return upsert(r->db, st, at, g, e);
 }
 
 /* Add sums to the group of fields[0..n), flushing first when the table
@@ -194,7 +199,7 @@ static int add(sb_rollup *r, const char *const *fields, size_t n, const int64_t 
 		/* write what the group holds and start it again: the sum in
 		 * the ledger then passes 64 bits and becomes a REAL there,
 		 * which the invoice refuses as it refuses any sum past 64 bits */
-		if (upsert_one(r, g, e) != SB_OK)
+		if (upsert(r, g, e) != SB_OK)
 			return e->code;
 		memset(g->sums, 0, sizeof g->sums);
 	}
@@ -223,21 +228,9 @@ int sb_rollup_add(sb_rollup *r, const sb_run *run, const char *day, sb_err *e)
 
 int sb_rollup_flush(sb_rollup *r, sb_err *e)
 {
-	sqlite3_stmt *day = NULL, *tag = NULL;
-	int day_at[5 + NSUMS], tag_at[5 + NSUMS];
-
-	if (r->used == 0)
-		return SB_OK;
-	if (prepare(r->db, "rollup_day_add", 3, &day, day_at, e) != SB_OK ||
-	    prepare(r->db, "rollup_tag_add", 5, &tag, tag_at, e) != SB_OK)
-		return e->code;
-	for (size_t i = 0; i < SLOTS; i++) {
-		const group *g = &r->slots[i];
-		if (g->key == NULL)
-			continue;
-		if (upsert(r->db, g->nfields == 3 ? day : tag, g->nfields == 3 ? day_at : tag_at, g, e) != SB_OK)
+	for (size_t i = 0; i < SLOTS && r->used > 0; i++)
+		if (r->slots[i].key != NULL && upsert(r, &r->slots[i], e) != SB_OK)
 			return e->code;
-	}
 	clear(r);
 	return SB_OK;
 }

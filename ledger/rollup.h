@@ -16,8 +16,8 @@
 
 typedef struct sb_rollup sb_rollup;
 
-/* A new, empty rollup writing into db, or NULL (out of memory). */
-sb_rollup *sb_rollup_new(sb_db *db);
+/* A new, empty rollup writing into db (its statements prepared) in *out. */
+int sb_rollup_new(sb_db *db, sb_rollup **out, sb_err *e);
 
 /* Free r and what it has not flushed; NULL is allowed. */
 void sb_rollup_free(sb_rollup *r);

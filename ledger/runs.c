@@ -110,9 +110,9 @@ int sb_run_writer_new(sb_db *db, const sb_rates *rates, int64_t batch_id,
 	w->db = db;
 	w->rates = rates;
 	w->batch_id = batch_id;
-	if ((w->rollup = sb_rollup_new(db)) == NULL) {
+	if (sb_rollup_new(db, &w->rollup, e) != SB_OK) {
 		free(w);
-		return sb_fail(e, SB_EINTERNAL, "out of memory");
+		return e->code;
 	}
 	if ((w->run_insert = sb_db_stmt(db, "run_insert", e)) == NULL ||
 	    (w->tag_insert = sb_db_stmt(db, "run_tag_insert", e)) == NULL ||
