@@ -598,7 +598,8 @@ static int import_file(sb_db *db, const char *kind, const char *format, const ch
 	if (h->begin(h->ctx, db, r->batch.id, e) != SB_OK ||
 	    (in.bad.code != SB_OK && reject_file(&d, &in, e) != SB_OK) ||
 	    (in.rr != NULL && threads <= 1 && read_records(&d, &in, h, e) != SB_OK) ||
-	    (in.rr != NULL && threads > 1 && read_records_parallel(&d, &in, h, threads, e) != SB_OK)) {
+	    (in.rr != NULL && threads > 1 && read_records_parallel(&d, &in, h, threads, e) != SB_OK) ||
+	    (h->flush != NULL && h->flush(h->ctx, e) != SB_OK)) {
 		sb_db_rollback(db);
 		goto done;
 	}
@@ -619,8 +620,7 @@ static int import_file(sb_db *db, const char *kind, const char *format, const ch
 			goto done;
 		}
 	}
-	if ((!(o->strict && r->batch.rejected > 0) && h->flush != NULL && h->flush(h->ctx, e) != SB_OK) ||
-	    sb_batch_end(db, &r->batch, status, is_stdin ? sha_read : NULL, e) != SB_OK ||
+	if (sb_batch_end(db, &r->batch, status, is_stdin ? sha_read : NULL, e) != SB_OK ||
 	    sb_db_commit(db, e) != SB_OK) {
 		sb_db_rollback(db);
 		goto done;
