@@ -3,7 +3,7 @@
 -- sums a few thousand rows instead of joining every run to its tag.
 -- Every figure is the sum over the runs of the group; a run replaced by
 -- import runs --replace is taken out again.  `sbledger check` compares
--- both tables with run and run_tag (sql/checks/06_run_rollup.sql).
+-- both tables with run and run_tag (sql/checks/06_run_rollups.sql).
 -- A sum that passes 64 bits becomes a REAL (SQLite's + does that): the
 -- invoice refuses it as it refuses any sum past 64 bits.
 
