@@ -28,14 +28,8 @@
 # one failed.  No check depends on which process goes first.
 
 set -u
-LC_ALL=C
-TZ=UTC
-SBLEDGER_NOW=2026-11-30T12:00:00Z
-export LC_ALL TZ SBLEDGER_NOW
-unset SBLEDGER_DB
-
 here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../.." && pwd)
+. "$here/env.sh"
 SB=${SBLEDGER:-$repo/sbledger}
 [ -x "$SB" ] || { echo "concurrency.sh: no sbledger at $SB" >&2; exit 70; }
 

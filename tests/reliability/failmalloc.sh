@@ -41,14 +41,8 @@
 # seen, then "failmalloc: N points, M failed"; exits 1 when one failed.
 
 set -u
-LC_ALL=C
-TZ=UTC
-SBLEDGER_NOW=2026-11-30T12:00:00Z
-export LC_ALL TZ SBLEDGER_NOW
-unset SBLEDGER_DB
-
 here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../.." && pwd)
+. "$here/env.sh"
 SB=${SBLEDGER:-$repo/build/san/sbledger}
 SHIM=${FAILMALLOC:-$repo/build/reliability/failmalloc.so}
 every=1

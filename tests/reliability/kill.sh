@@ -30,14 +30,8 @@
 # exits 1 when anything differed.
 
 set -u
-LC_ALL=C
-TZ=UTC
-SBLEDGER_NOW=2026-11-30T12:00:00Z
-export LC_ALL TZ SBLEDGER_NOW
-unset SBLEDGER_DB
-
 here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../.." && pwd)
+. "$here/env.sh"
 SB=${SBLEDGER:-$repo/sbledger}
 rounds=4
 while [ $# -gt 0 ]; do
