@@ -69,3 +69,17 @@ hostile_memory() {
 	fi
 	rm -f "mem.$kind" mem.db mem.db-wal mem.db-shm mem.db-lock mem.kb
 }
+
+# hostile_imports FORMAT: hostile_import of every KIND of hostile.py.
+hostile_imports() {
+	for kind in random nesting long toolong utf8 nan bigint bomcrlf empty overflow; do
+		hostile_import "$1" $kind
+	done
+}
+
+# hostile_memories FORMAT: hostile_memory of the two kinds with huge records.
+hostile_memories() {
+	for kind in long toolong; do
+		hostile_memory "$1" $kind
+	done
+}

@@ -6,13 +6,9 @@
 # around them kept, check passing, memory bounded; a sum past int64 is an
 # error of reconcile, never a wrap.
 . "$REPO/tests/reliability/hostile_case.sh"
-for kind in random nesting long toolong utf8 nan bigint bomcrlf empty overflow; do
-	hostile_import focus $kind
-done
+hostile_imports focus
 sb reconcile --period 2026 --dry-run
-for kind in long toolong; do
-	hostile_memory focus $kind
-done
+hostile_memories focus
 # an amount within int64 whose value in USD is not: an overflow error, not
 # a line "without an exchange rate" (status currency)
 rm -f sbledger.db sbledger.db-wal sbledger.db-shm sbledger.db-lock

@@ -6,10 +6,6 @@
 # around them kept, check passing, memory bounded; a sum past int64 is an
 # error of reconcile, never a wrap.
 . "$REPO/tests/reliability/hostile_case.sh"
-for kind in random nesting long toolong utf8 nan bigint bomcrlf empty overflow; do
-	hostile_import modal $kind
-done
+hostile_imports modal
 sb reconcile --period 2026 --dry-run
-for kind in long toolong; do
-	hostile_memory modal $kind
-done
+hostile_memories modal

@@ -6,12 +6,8 @@
 # memory bounded; amounts whose sum passes int64 nanodollars are an error
 # of the reports, never a wrap.
 . "$REPO/tests/reliability/hostile_case.sh"
-for kind in random nesting long toolong utf8 nan bigint bomcrlf empty overflow; do
-	hostile_import runs $kind
-done
+hostile_imports runs
 sb report summary --period 2026-11 --format json
 sb reconcile --period 2026-11 --dry-run
 sb invoice --period 2026-11 --by tag:customer
-for kind in long toolong; do
-	hostile_memory runs $kind
-done
+hostile_memories runs
