@@ -5,18 +5,18 @@
 -- day rollups (sql/schema/005_rollup.sql): the runs without the tag are
 -- all the runs less those with it.  The rest of the period,
 -- [:from_ms, :head_end_ms) and [:tail_start_ms, :to_ms), comes from run.
-WITH parts (customer, backend, runs, exec_ms, computed_nanos) AS (
+WITH tagged AS (
     SELECT value, backend, runs, exec_ms, computed_nanos
       FROM run_day_tag
-     WHERE name = :tag AND day >= :from_day AND day < :to_day
+     WHERE name = :tag AND day >= :from_day AND day < :to_day),
+parts (customer, backend, runs, exec_ms, computed_nanos) AS (
+    SELECT * FROM tagged
     UNION ALL
     SELECT '(untagged)', backend, runs, exec_ms, computed_nanos
       FROM run_day
      WHERE day >= :from_day AND day < :to_day
     UNION ALL
-    SELECT '(untagged)', backend, -runs, -exec_ms, -computed_nanos
-      FROM run_day_tag
-     WHERE name = :tag AND day >= :from_day AND day < :to_day
+    SELECT '(untagged)', backend, -runs, -exec_ms, -computed_nanos FROM tagged
     UNION ALL
     SELECT COALESCE(t.value, '(untagged)'), r.backend, 1, r.total_duration_ms, r.computed_nanos
       FROM run r

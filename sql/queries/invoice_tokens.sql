@@ -2,18 +2,18 @@
 -- [:from_ms, :to_ms) that name a model, with the model's prices (NULL
 -- when it has none).  By customer, then model.  Whole UTC days from the
 -- day rollups, the rest from run, as in invoice_compute.sql.
-WITH parts (customer, model, runs, input_tokens, output_tokens) AS (
+WITH tagged AS (
     SELECT value, model, runs, input_tokens, output_tokens
       FROM run_day_tag
-     WHERE name = :tag AND day >= :from_day AND day < :to_day AND model <> ''
+     WHERE name = :tag AND day >= :from_day AND day < :to_day AND model <> ''),
+parts (customer, model, runs, input_tokens, output_tokens) AS (
+    SELECT * FROM tagged
     UNION ALL
     SELECT '(untagged)', model, runs, input_tokens, output_tokens
       FROM run_day
      WHERE day >= :from_day AND day < :to_day AND model <> ''
     UNION ALL
-    SELECT '(untagged)', model, -runs, -input_tokens, -output_tokens
-      FROM run_day_tag
-     WHERE name = :tag AND day >= :from_day AND day < :to_day AND model <> ''
+    SELECT '(untagged)', model, -runs, -input_tokens, -output_tokens FROM tagged
     UNION ALL
     SELECT COALESCE(t.value, '(untagged)'), r.model, 1, r.input_tokens, r.output_tokens
       FROM run r
