@@ -121,7 +121,7 @@ html-tests: $(BUILD)/san/sbledger
 # (tests/fuzz/run.sh).
 FUZZ_CC            ?= clang
 FUZZ_SECONDS       ?= 60
-FUZZ_CHECK_SECONDS ?= 3
+FUZZ_CHECK_SECONDS ?= 2
 FUZZFLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined \
              -fno-sanitize-recover=all -fno-omit-frame-pointer \
              -Wno-unknown-warning-option
