@@ -156,7 +156,7 @@ $(BUILD)/fuzz/fuzz_%: $(BUILD)/fuzz/tests/fuzz/fuzz_%.o $(FUZZ_LIB)
 # Allocation failure injected (tests/reliability/failmalloc.sh): every
 # allocation of import and reconcile made to fail in turn (`make
 # failmalloc`), or every FAILMALLOC_EVERY-th (make check).
-FAILMALLOC_EVERY ?= 97
+FAILMALLOC_EVERY ?= 113
 $(BUILD)/reliability/failmalloc.so: tests/reliability/failmalloc.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -O1 -g -shared -fPIC -Wall -Wextra -Werror -o $@ $< -ldl
