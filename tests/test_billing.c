@@ -1,6 +1,6 @@
 /* test_billing.c: billing imports (importers/billing*.c through
  * sb_import_billing) into an in-memory ledger: every sample of
- * tests/billing-samples/ (copies of ../shared/samples) with its count and
+ * examples/samples/ with its count and
  * a total summed by hand, second imports (all duplicates), reissued
  * exports with --supersede, resume, strict, and bad input for every
  * format, the good records kept.  After each test the ledger's checks
@@ -24,7 +24,7 @@
 #include "ledger/timefmt.h"
 #include "tests/support/support.h"
 
-#define SAMPLES "tests/billing-samples/"
+#define SAMPLES "examples/samples/"
 
 struct ctx {
 	sb_db *db;     /* the ledger, in memory */

@@ -1,7 +1,7 @@
 /* test_invoice.c: invoices (reconcile/invoice.c), their JSON and HTML, and
  * the FOCUS export (reconcile/export_focus.c), on an in-memory ledger.
  *
- * The samples (../shared/samples/runs.jsonl, 40 runs of November 2026)
+ * The samples (examples/samples/runs.jsonl, 40 runs of November 2026)
  * with prices set here: gpt-5.6-terra 2.50 in / 10.00 out USD per million
  * tokens, claude-x-mini 1.00 / 4.00.  Worked out by hand per customer
  * (amounts: computed_cost_usd in nanodollars, half to even to the cent;
@@ -59,7 +59,7 @@
 #include "reconcile/invoice.h"
 #include "reconcile/reconcile.h"
 
-#define SAMPLES "../shared/samples/"
+#define SAMPLES "examples/samples/"
 /* An amount in cents as nanodollars. */
 #define CENTS(c) ((int64_t)(c) * INT64_C(10000000))
 

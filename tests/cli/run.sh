@@ -9,7 +9,7 @@
 # equal tests/cli/cases/NAME.out byte for byte.  It sees:
 #
 #   SB        the sbledger under test ($SBLEDGER, else ./sbledger of the repo)
-#   SAMPLES   the shared sample files (../shared/samples beside the repo)
+#   SAMPLES   the sample inputs (examples/samples of the repository)
 #   FIX       tests/cli/fixtures (absolute)
 #   REPO      the repository
 #   SBLEDGER_NOW=2026-11-30T12:00:00Z, TZ=UTC, LC_ALL=C; SBLEDGER_DB unset
@@ -60,8 +60,8 @@ if [ ! -x "$SB" ]; then
 	echo "run.sh: no sbledger at $SB (build it, or set SBLEDGER)" >&2
 	exit 70
 fi
-if ! SAMPLES=$(cd "$repo/../shared/samples" 2>/dev/null && pwd); then
-	echo "run.sh: no sample files at $repo/../shared/samples" >&2
+if ! SAMPLES=$(cd "$repo/examples/samples" 2>/dev/null && pwd); then
+	echo "run.sh: no sample files at $repo/examples/samples" >&2
 	exit 70
 fi
 FIX=$here/fixtures

@@ -1,6 +1,6 @@
 #!/bin/sh
 # seeds.sh: (re)make the seed corpora of tests/fuzz/corpus/ from the
-# samples (../shared/samples beside the repository) and a few hand-written
+# samples (examples/samples) and a few hand-written
 # edge cases.
 #
 #   sh tests/fuzz/seeds.sh
@@ -16,7 +16,7 @@ LC_ALL=C
 export LC_ALL
 
 here=$(cd "$(dirname "$0")" && pwd)
-samples=$(cd "$here/../../../shared/samples" && pwd)
+samples=$(cd "$here/../../examples/samples" && pwd)
 corpus=$here/corpus
 
 # seed TARGET NAME: standard input becomes corpus/TARGET/seed-NAME.

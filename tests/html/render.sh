@@ -19,7 +19,7 @@ export LC_ALL
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 SB=${SBLEDGER:-$repo/sbledger}
-samples=$repo/../shared/samples
+samples=$repo/examples/samples
 
 if ! command -v chromium >/dev/null 2>&1; then
 	sh "$repo/tools/deps.sh" >/dev/null 2>&1

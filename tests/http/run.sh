@@ -28,9 +28,7 @@ if [ ! -x "$SB" ]; then
 	echo "run.sh: no sbledger at $SB (build it, or set SBLEDGER)" >&2
 	exit 70
 fi
-if ! SAMPLES=$(cd "$repo/../shared/samples" 2>/dev/null && pwd); then
-	SAMPLES=$repo/examples/samples
-fi
+SAMPLES=$repo/examples/samples
 
 KEY=sbl-test-key-4f1c9a7e2b
 work=$(mktemp -d "${TMPDIR:-/tmp}/sbledger-http.XXXXXX") || exit 70

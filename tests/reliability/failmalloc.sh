@@ -56,7 +56,7 @@ scenarios=${*:-runs threads focus daytona reconcile}
 for f in "$SB" "$SHIM"; do
 	[ -e "$f" ] || { echo "failmalloc.sh: no $f (make build/san/sbledger build/reliability/failmalloc.so)" >&2; exit 70; }
 done
-SAMPLES=$(cd "$repo/../shared/samples" 2>/dev/null && pwd) || { echo "failmalloc.sh: no samples" >&2; exit 70; }
+SAMPLES=$(cd "$repo/examples/samples" 2>/dev/null && pwd) || { echo "failmalloc.sh: no samples" >&2; exit 70; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/sbledger-failmalloc.XXXXXX") || exit 70
 trap 'rm -rf "$work"' EXIT
