@@ -3,8 +3,8 @@
 
     python3 bench/gen_runs.py --runs N --seed S --out FILE [--dup-rate P]
 
-Writes N runs in the shape of ../../shared/samples/runs.jsonl (DESIGN.md
-section 3): one compact JSON object per line, 1 to 8 executions per run
+Writes N runs in the shape of examples/samples/runs.jsonl (docs/formats-runs.md):
+one compact JSON object per line, 1 to 8 executions per run
 (4.5 on average, about 1.2 KB a line, so 100,000 runs is about 120 MB).
 Every record is valid under section 3: exec_count is the number of
 executions; total_duration_ms, cpu_ms, bytes_read and bytes_written are
@@ -29,8 +29,8 @@ import os
 import random
 import sys
 
-# Backend ids and the SDK class names that map to them (DESIGN.md 3), with
-# the seeded usd_per_minute (DESIGN.md 5; 0 for the free backends).
+# Backend ids and the SDK class names that map to them (docs/formats-runs.md), with
+# the seeded usd_per_minute (docs/rules.md; 0 for the free backends).
 BACKENDS = [
     # (id, class name, session prefix, usd_per_minute)
     ("local", "LocalSubprocessSandboxClient", "loc", 0.0),

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""validate_runs.py: check run-usage JSONL against DESIGN.md section 3.
+"""validate_runs.py: check run-usage JSONL against docs/formats-runs.md.
 
     python3 bench/validate_runs.py FILE [--every K]
 
@@ -10,7 +10,7 @@ counters, and the aggregates against the executions (exec_count, sums,
 maximum, computed_cost_usd within one nanodollar per execution after each
 amount is rounded to nanodollars); and, for the benchmark's generator,
 that each cost_usd is the rate card's usd_per_minute * duration_ms / 60000
-(DESIGN.md 5).  Prints the first few problems and a count; exit 1 if any.
+(docs/rules.md).  Prints the first few problems and a count; exit 1 if any.
 """
 
 import argparse

@@ -1,6 +1,6 @@
 /* cli.h: the command-line layer: the command table, options shared by all
  * commands, output formats, and the mapping of errors to messages and exit
- * statuses (DESIGN.md section 10).  Only this layer prints or exits.
+ * statuses (docs/rules.md).  Only this layer prints or exits.
  */
 #ifndef SB_CLI_H
 #define SB_CLI_H

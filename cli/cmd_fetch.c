@@ -1,5 +1,5 @@
 /* cmd_fetch.c: fetch catalog, fetch usage, fetch billing: provider APIs
- * into the ledger (DESIGN.md section 8). */
+ * into the ledger (docs/providers.md). */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>

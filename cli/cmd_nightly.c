@@ -1,4 +1,4 @@
-/* cmd_nightly.c: nightly, the job cron runs (DESIGN.md section 9).
+/* cmd_nightly.c: nightly, the job cron runs (docs/providers.md).
  *
  * Imports every new file of the inbox (DIR/runs/ and DIR/billing/FORMAT/,
  * a file already in the ledger being known by its SHA-256), fetches from

@@ -129,7 +129,7 @@ static json_t *json_period(const sb_period *p)
 	                 sb_time_format(p->to_ms, to));
 }
 
-/* Print the summary as JSON (DESIGN.md section 7). */
+/* Print the summary as JSON (docs/reports.md). */
 static void print_json(const sb_summary *s)
 {
 	json_t *root = json_object(), *rows = json_array();

@@ -1,4 +1,4 @@
-/* billing.h: the billing formats of DESIGN.md section 4, behind one
+/* billing.h: the billing formats of docs/formats-billing.md, behind one
  * interface.
  *
  * A format is one file in importers/ (billing_record.c, billing_focus.c,

@@ -1,5 +1,5 @@
 /* billing_daytona.c: --format daytona, the Daytona usage API's array of
- * per-sandbox usage (DESIGN.md section 4):
+ * per-sandbox usage (docs/formats-billing.md):
  *
  *   {"sandboxId": "day-3c4a", "firstStart": "...Z", "lastEnd": "...Z",
  *    "totalCPUSeconds": 579.028, "totalRAMGBSeconds": 1158.056,

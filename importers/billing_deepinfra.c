@@ -1,5 +1,5 @@
 /* billing_deepinfra.c: --format deepinfra-usage, the response of DeepInfra's
- * GET /payment/usage (DESIGN.md section 4):
+ * GET /payment/usage (docs/formats-billing.md):
  *
  *   {"initial_month": "2026-01",
  *    "months": [{"period": "2026-11", "total_cost": 41877}]}

@@ -1,6 +1,6 @@
 /* billing_focus.c: --format focus, FinOps FOCUS 1.x cost and usage rows,
  * as CSV with a header (columns in any order) or as JSON Lines with the
- * same names (DESIGN.md section 4).
+ * same names (docs/formats-billing.md).
  *
  * One billed line per row, keyed by the SHA-256 of the normalized line.
  * Read: BilledCost, BillingCurrency, ChargePeriodStart, ChargePeriodEnd

@@ -1,6 +1,6 @@
 /* billing_modal.c: --format modal, the output of `modal billing report`
  * with --json (an array of objects) or --csv (a header row, names in any
- * case), DESIGN.md section 4:
+ * case), docs/formats-billing.md:
  *
  *   {"object_id": "mod-83b5", "description": "...", "environment": "main",
  *    "interval_start": "2026-11-04T00:00:00", "resource": "CPU",

@@ -1,5 +1,5 @@
 /* billing_record.c: --format record, the agent SDK's SandboxBillingRecord
- * as JSON Lines, plus where it belongs (DESIGN.md section 4):
+ * as JSON Lines, plus where it belongs (docs/formats-billing.md):
  *
  *   {"backend": "cloudflare", "session_id": "clo-1", "cost_usd": 0.0649,
  *    "currency": "USD", "unit": "compute-seconds", "raw": {...},

@@ -1,5 +1,4 @@
-/* http.h: the one HTTP client every provider API goes through (DESIGN.md
- * section 8), on libcurl.
+/* http.h: the one HTTP client every provider API goes through (docs/providers.md), on libcurl.
  *
  * A response body is read as an sb_read_fn, so that it streams straight
  * into a parser: the transfer is driven (curl's multi interface) only when

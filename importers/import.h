@@ -1,4 +1,4 @@
-/* import.h: importing a file as a batch (DESIGN.md sections 3 and 4).
+/* import.h: importing a file as a batch (docs/formats-runs.md and docs/formats-billing.md).
  *
  * One driver for every input: it finds an earlier batch of the same file
  * by SHA-256 (not read again unless forced), resumes an interrupted one

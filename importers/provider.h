@@ -1,4 +1,4 @@
-/* provider.h: provider APIs (DESIGN.md section 8): what each one is, and
+/* provider.h: provider APIs (docs/providers.md): what each one is, and
  * fetching from it into the ledger.
  *
  * A provider is one file (importers/provider_NAME.c) defining an

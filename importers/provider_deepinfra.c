@@ -1,4 +1,4 @@
-/* provider_deepinfra.c: DeepInfra's API (DESIGN.md section 8).
+/* provider_deepinfra.c: DeepInfra's API (docs/providers.md).
  *
  *   GET /v1/sandboxes/catalog   a JSON array of plans
  *                               {id, vcpu, ram_gb, disk_gb, price_per_hour}:

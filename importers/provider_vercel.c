@@ -1,4 +1,4 @@
-/* provider_vercel.c: Vercel's billing API (DESIGN.md section 8).
+/* provider_vercel.c: Vercel's billing API (docs/providers.md).
  *
  *   GET /v1/billing/charges?from=&to=   the team's charges as FOCUS JSON
  *                               Lines, streamed (gzip when offered); from

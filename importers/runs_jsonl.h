@@ -1,4 +1,4 @@
-/* runs_jsonl.h: the run-usage JSON Lines format (DESIGN.md section 3).
+/* runs_jsonl.h: the run-usage JSON Lines format (docs/formats-runs.md).
  *
  * One line is one record: the agent SDK's RunResult around a SandboxUsage.
  * The parser checks every rule of section 3 and yields an sb_run, or a

@@ -3,7 +3,7 @@
  * The core (ledger/, importers/, reconcile/) never prints and never exits.
  * A failing call records a code and a message in an sb_err and returns the
  * code; the command-line layer turns it into "sbledger: MESSAGE" on stderr
- * and the exit status of DESIGN.md section 10.  First error wins: once an
+ * and the exit status of docs/rules.md.  First error wins: once an
  * sb_err holds a code, later sb_fail calls leave it untouched, so a chain of
  * calls can be checked once at the end.
  */
@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 
-/* Codes are the exit statuses of DESIGN.md section 10. */
+/* Codes are the exit statuses of docs/rules.md. */
 enum sb_code {
 	SB_OK = 0,
 	SB_FLAGGED = 1,     /* reconciliation flagged something */

@@ -1,4 +1,4 @@
-/* fx.h: currencies and exchange rates (DESIGN.md section 1).
+/* fx.h: currencies and exchange rates (docs/rules.md).
  *
  * Every billing line carries an ISO 4217 code.  Reconciliation is in USD:
  * a line in another currency is converted with the rate in force at its

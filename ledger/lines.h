@@ -1,4 +1,4 @@
-/* lines.h: normalized billing lines (DESIGN.md section 4) and their writer.
+/* lines.h: normalized billing lines (docs/formats-billing.md) and their writer.
  *
  * Every billing format becomes sb_bill_line values: the importer fills
  * them, the writer stores them; the writer knows no format.  Strings are

@@ -1,5 +1,5 @@
 /* period.c: --period values as half-open UTC millisecond ranges (see
- * period.h and DESIGN.md section 1). */
+ * period.h and docs/rules.md). */
 #include "ledger/period.h"
 
 #include <inttypes.h>

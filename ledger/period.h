@@ -13,7 +13,7 @@ typedef struct sb_period {
 	int64_t to_ms;    /* first millisecond after it (excluded) */
 } sb_period;
 
-/* Parse a --period value (DESIGN.md section 1):
+/* Parse a --period value (docs/rules.md):
  *   "2026"             the UTC year
  *   "2026-11"          the UTC month
  *   "2026-11-29"       the UTC day

@@ -1,4 +1,4 @@
-/* rates.h: rate cards (DESIGN.md section 5) and the card cost of runs.
+/* rates.h: rate cards (docs/rules.md) and the card cost of runs.
  *
  * A card prices one backend (and optionally one plan) from its effective
  * instant until a newer card of the same backend and plan.  The card in

@@ -1,6 +1,6 @@
 /* runs.h: run-usage records as the ledger stores them, and the writer.
  *
- * An sb_run is one normalized record (DESIGN.md section 3): the importer
+ * An sb_run is one normalized record (docs/formats-runs.md): the importer
  * fills it, the writer stores it.  Its strings are borrowed from whoever
  * parsed the record and live until that parser's next record.
  */

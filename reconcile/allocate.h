@@ -1,5 +1,5 @@
 /* allocate.h: splitting one amount over several shares by largest
- * remainder (DESIGN.md section 1: the lines add up to the amount exactly).
+ * remainder (docs/rules.md: the lines add up to the amount exactly).
  *
  * A pure function: no ledger, no allocation, no rounding mode to choose.
  * The unit is the caller's (cents for invoices, nanodollars elsewhere).

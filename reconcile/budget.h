@@ -1,4 +1,4 @@
-/* budget.h: report budget (DESIGN.md section 7): the two meters of each
+/* budget.h: report budget (docs/reports.md): the two meters of each
  * run side by side, the token meter and the compute meter, against the
  * run's budget_usd.
  *

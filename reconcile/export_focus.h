@@ -1,5 +1,5 @@
-/* export_focus.h: the ledger's runs as FinOps FOCUS 1.2 CSV (DESIGN.md
- * section 7, sbledger export focus), for a data warehouse.
+/* export_focus.h: the ledger's runs as FinOps FOCUS 1.2 CSV (docs/reports.md,
+ * sbledger export focus), for a data warehouse.
  *
  * One row per session and UTC day (runs naming no session make one row
  * per backend and day, with an empty ResourceId):

@@ -1,4 +1,4 @@
-/* invoice.h: invoices per customer (DESIGN.md section 7, sbledger invoice).
+/* invoice.h: invoices per customer (docs/reports.md, sbledger invoice).
  *
  * A customer is the value of one tag (--by tag:NAME); runs without the tag
  * are the customer "(untagged)".  An invoice has a compute line per
@@ -132,7 +132,7 @@ int sb_invoice_finalize(sb_db *db, const sb_invoice_opts *opts, sb_invoice_set *
 /* Free set and everything in it; NULL is allowed. */
 void sb_invoice_set_free(sb_invoice_set *set);
 
-/* The set as the JSON of DESIGN.md section 7; a finalized invoice also
+/* The set as the JSON of docs/reports.md; a finalized invoice also
  * has "adjustments" (null, or {"late_runs", "lines", "total"}).  New
  * reference. */
 json_t *sb_invoice_json(const sb_invoice_set *set);

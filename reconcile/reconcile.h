@@ -1,5 +1,5 @@
 /* reconcile.h: computed against billed, per backend and per session, with
- * the drift explained (DESIGN.md section 6).
+ * the drift explained (docs/reconcile.md).
  */
 #ifndef SB_RECONCILE_H
 #define SB_RECONCILE_H
@@ -87,7 +87,7 @@ int sb_reconcile(sb_db *db, const sb_recon_opts *opts, sb_recon **out, sb_err *e
 /* True when a status counts as flagged (--fail-on-drift). */
 bool sb_recon_status_flagged(const char *status);
 
-/* The result as the JSON of DESIGN.md section 6.  New reference, or NULL
+/* The result as the JSON of docs/reconcile.md.  New reference, or NULL
  * when memory ran out (never a document with members missing). */
 json_t *sb_recon_json(const sb_recon *r);
 

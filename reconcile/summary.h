@@ -1,4 +1,4 @@
-/* summary.h: report summary (DESIGN.md section 7): the runs of a period
+/* summary.h: report summary (docs/reports.md): the runs of a period
  * grouped by backend, day, model, session or tag, with the SandboxUsage
  * aggregates, card cost and token cost of each group.
  */

@@ -78,7 +78,7 @@ static void test_memory_ledger_is_migrated_and_seeded(void **state)
 	assert_true(sb_db_schema_latest() >= 2);
 	assert_int_equal(support_i64(db, "PRAGMA application_id"), SB_APPLICATION_ID);
 	assert_int_equal(support_i64(db, "PRAGMA foreign_keys"), 1);
-	/* the card of DESIGN.md section 5, in force from the epoch */
+	/* the card of docs/rules.md, in force from the epoch */
 	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM rate_card WHERE effective_ms = 0 AND plan IS NULL"), 10);
 	assert_int_equal(support_i64(db, "SELECT usd_per_minute_nanos FROM rate_card WHERE backend = 'e2b'"), 60000000);
 	assert_int_equal(support_i64(db, "SELECT usd_per_minute_nanos FROM rate_card WHERE backend = 'vercel'"), 120000000);

@@ -1,7 +1,7 @@
 /* test_reconcile.c: the reconciler (reconcile/reconcile.c) on the sample
  * inputs, every figure worked out by hand below (and cross-checked by the
  * independent model tests/ref/recon_model.py), plus one test per status,
- * precedence and edge case of DESIGN.md section 6.
+ * precedence and edge case of docs/reconcile.md.
  *
  * The samples (examples/samples), period 2026-11, default tolerance
  * (0.01 USD, 5% of computed).  Amounts in nanodollars.

@@ -1,5 +1,5 @@
 /* test_runs_jsonl.c: the run-usage record parser (importers/runs_jsonl.c):
- * every rule of DESIGN.md section 3 with a line that breaks it, what a
+ * every rule of docs/formats-runs.md with a line that breaks it, what a
  * valid record becomes, the SDK class names, unknown fields, and the
  * fingerprint that tells a duplicate from a conflict. */
 #include "tests/support/support.h"
@@ -10,7 +10,7 @@
 
 #include "importers/runs_jsonl.h"
 
-/* The example record of DESIGN.md section 3. */
+/* The example record of docs/formats-runs.md. */
 #define EXAMPLE                                                                        \
 	"{\"run_id\": \"run_7f3a\", \"backend\": \"e2b\", \"session_id\": \"sbx-91c2\", "  \
 	"\"plan\": null, \"started_at\": \"2026-11-29T02:00:00Z\", "                       \

@@ -1,6 +1,6 @@
 -- 001_init: the first ledger schema: import batches and their rejected
 -- lines, runs with their executions and tags, rate cards, backends and
--- model prices; seeded with the rate card of DESIGN.md section 5.
+-- model prices; seeded with the rate card of docs/rules.md.
 -- Money columns (*_nanos) are integer nanodollars (1 USD = 10^9); times
 -- (*_ms) are integer milliseconds since the Unix epoch, UTC.
 
@@ -185,7 +185,7 @@ CREATE TABLE model_price (
     updated_ms         INTEGER NOT NULL          -- when it was last set
 );
 
--- The seeded rate card (DESIGN.md section 5), in force from the epoch.
+-- The seeded rate card (docs/rules.md), in force from the epoch.
 INSERT INTO rate_card (backend, plan, effective_ms, usd_per_minute_nanos, free, source) VALUES
     ('local', NULL, 0, 0, 1, 'seed'),
     ('docker', NULL, 0, 0, 1, 'seed'),

@@ -1,5 +1,5 @@
 -- 002_billing: billing lines normalized from every provider export
--- (DESIGN.md section 4), and exchange rates for non-USD lines.
+-- (docs/formats-billing.md), and exchange rates for non-USD lines.
 
 -- One charge as a provider reports it.
 CREATE TABLE billing_line (

@@ -1,5 +1,5 @@
 -- 003_reconcile: drift tolerances per backend, and every stored
--- reconciliation with its parameters and results (DESIGN.md section 6).
+-- reconciliation with its parameters and results (docs/reconcile.md).
 
 -- Tolerances that override the command line's for one backend.
 CREATE TABLE tolerance (

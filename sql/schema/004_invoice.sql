@@ -1,4 +1,4 @@
--- 004_invoice: finalized invoices (DESIGN.md section 7, invoice
+-- 004_invoice: finalized invoices (docs/reports.md, invoice
 -- --finalize).  A finalized invoice is stored whole, lines and the runs
 -- it charged, and is reprinted from here, never recomputed.  Money
 -- columns (*_nanos) are integer nanodollars; times (*_ms) integer UTC

@@ -7,8 +7,8 @@
  * reads it: the shape sniffed from the first bytes after a byte-order
  * mark, records one at a time (lines, array elements or CSV rows), the
  * CSV header checked, each record parsed to lines.  No record may be an
- * internal error, and every line parsed keeps the rules of DESIGN.md
- * section 4: a backend id, the charge end not before its start, a known
+ * internal error, and every line parsed keeps the rules of docs/formats-billing.md:
+ * a backend id, the charge end not before its start, a known
  * ISO 4217 currency, an amount on billed lines only and usage on metered
  * lines only, no negative usage.
  */

@@ -2,7 +2,7 @@
  * the arithmetic around it.
  *
  * The input is decimal text.  sb_money_parse must agree with a slow
- * reference written here from the rules of DESIGN.md section 1 (exact
+ * reference written here from the rules of docs/rules.md (exact
  * digits, half to even past the ninth decimal, int64 range); what it
  * parses must format (9 decimals) and parse back to itself; formatting
  * with fewer decimals must equal sb_money_round then formatting; and the

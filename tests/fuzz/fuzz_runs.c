@@ -2,7 +2,7 @@
  *
  * The input is one line.  A record is accepted or rejected with a reason
  * (never an internal error on its own); an accepted one keeps the rules
- * of DESIGN.md section 3 (a non-empty run_id of at most 256 bytes, a
+ * of docs/formats-runs.md (a non-empty run_id of at most 256 bytes, a
  * backend id, ended_at not before started_at, no negative counter or
  * amount, aggregates that agree with the executions), and parsing it
  * again gives the same fingerprint.

@@ -60,7 +60,7 @@ done
 	{ options '\001'; printf '%s' "$ts"; } | seed timestamp "$name-naive"
 done
 
-# ---- period: every form of DESIGN.md section 1 ----
+# ---- period: every form of docs/rules.md ----
 for p in 2026 2026-11 2026-11-29 2026-11-01..2026-12-01 2026..2027 2026-11..2026-12-15 \
 	2026-11-29T02:00:00Z..2026-11-30T00:00:00.5+01:00 today yesterday this-month last-month \
 	2026-12..2026-11 2026-02-30 2026-11-29T02:00:00..2026-12-01 .. 2026-11..; do

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """provider_server.py: a small HTTP server on 127.0.0.1 that plays the
-provider APIs of DESIGN.md section 8 for the tests (tests/http/run.sh).
+provider APIs of docs/providers.md for the tests (tests/http/run.sh).
 
     provider_server.py --port-file FILE --key KEY --log FILE
                        [--fixtures DIR] [--tls CERT KEYFILE]

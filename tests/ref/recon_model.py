@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""An independent model of DESIGN.md section 6 over the sample inputs, in
+"""An independent model of docs/reconcile.md over the sample inputs, in
 Python with exact decimals, used as the hand calculation of the reconciler
 tests.  It reads runs.jsonl and the billing samples directly (not the
 ledger) and prints, per backend, the figures reconcile must print.

@@ -1,4 +1,4 @@
-# The seeded card (DESIGN.md section 5) in the three formats; the JSON is
+# The seeded card (docs/rules.md) in the three formats; the JSON is
 # an array of {backend, plan, effective_from, usd_per_minute,
 # usd_per_cpu_second, usd_per_gb_second, free}, rates with 9 decimals.
 sb init >/dev/null

@@ -1,4 +1,4 @@
-# DESIGN.md section 3: backend is [a-z0-9_-]{1,64} or an SDK client class name.
+# docs/formats-runs.md: backend is [a-z0-9_-]{1,64} or an SDK client class name.
 cp "$FIX/rules/bad_backend_id.jsonl" .
 sb init >/dev/null
 sb import runs bad_backend_id.jsonl

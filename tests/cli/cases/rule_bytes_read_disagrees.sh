@@ -1,4 +1,4 @@
-# DESIGN.md section 3: bytes_read is the sum of the executions' bytes_read.
+# docs/formats-runs.md: bytes_read is the sum of the executions' bytes_read.
 cp "$FIX/rules/bytes_read_disagrees.jsonl" .
 sb init >/dev/null
 sb import runs bytes_read_disagrees.jsonl

@@ -1,4 +1,4 @@
-# DESIGN.md section 3: bytes_written is the sum of the executions' bytes_written.
+# docs/formats-runs.md: bytes_written is the sum of the executions' bytes_written.
 cp "$FIX/rules/bytes_written_disagrees.jsonl" .
 sb init >/dev/null
 sb import runs bytes_written_disagrees.jsonl

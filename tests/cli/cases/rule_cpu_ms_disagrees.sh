@@ -1,4 +1,4 @@
-# DESIGN.md section 3: cpu_ms is the sum of the executions' cpu_ms.
+# docs/formats-runs.md: cpu_ms is the sum of the executions' cpu_ms.
 cp "$FIX/rules/cpu_ms_disagrees.jsonl" .
 sb init >/dev/null
 sb import runs cpu_ms_disagrees.jsonl

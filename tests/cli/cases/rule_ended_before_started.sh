@@ -1,4 +1,4 @@
-# DESIGN.md section 3: ended_at may not precede started_at (offsets taken into account).
+# docs/formats-runs.md: ended_at may not precede started_at (offsets taken into account).
 cp "$FIX/rules/ended_before_started.jsonl" .
 sb init >/dev/null
 sb import runs ended_before_started.jsonl

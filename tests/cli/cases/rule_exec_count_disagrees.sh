@@ -1,4 +1,4 @@
-# DESIGN.md section 3: exec_count is the number of executions.
+# docs/formats-runs.md: exec_count is the number of executions.
 cp "$FIX/rules/exec_count_disagrees.jsonl" .
 sb init >/dev/null
 sb import runs exec_count_disagrees.jsonl

@@ -1,4 +1,4 @@
-# DESIGN.md section 3: memory_peak_mb is the maximum of the executions', not their sum.
+# docs/formats-runs.md: memory_peak_mb is the maximum of the executions', not their sum.
 cp "$FIX/rules/memory_peak_not_max.jsonl" .
 sb init >/dev/null
 sb import runs memory_peak_not_max.jsonl

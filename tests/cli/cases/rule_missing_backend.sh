@@ -1,4 +1,4 @@
-# DESIGN.md section 3: backend is required.
+# docs/formats-runs.md: backend is required.
 cp "$FIX/rules/missing_backend.jsonl" .
 sb init >/dev/null
 sb import runs missing_backend.jsonl

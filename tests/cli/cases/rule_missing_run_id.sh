@@ -1,4 +1,4 @@
-# DESIGN.md section 3: run_id is required.
+# docs/formats-runs.md: run_id is required.
 cp "$FIX/rules/missing_run_id.jsonl" .
 sb init >/dev/null
 sb import runs missing_run_id.jsonl

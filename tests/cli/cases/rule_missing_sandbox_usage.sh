@@ -1,4 +1,4 @@
-# DESIGN.md section 3: sandbox_usage is required.
+# docs/formats-runs.md: sandbox_usage is required.
 cp "$FIX/rules/missing_sandbox_usage.jsonl" .
 sb init >/dev/null
 sb import runs missing_sandbox_usage.jsonl

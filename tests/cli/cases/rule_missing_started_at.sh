@@ -1,4 +1,4 @@
-# DESIGN.md section 3: started_at is required.
+# docs/formats-runs.md: started_at is required.
 cp "$FIX/rules/missing_started_at.jsonl" .
 sb init >/dev/null
 sb import runs missing_started_at.jsonl

@@ -1,4 +1,4 @@
-# DESIGN.md section 3: NaN and infinities are not JSON (jansson refuses them); 1e400 overflows; 1e300 USD does not fit.
+# docs/formats-runs.md: NaN and infinities are not JSON (jansson refuses them); 1e400 overflows; 1e300 USD does not fit.
 cp "$FIX/rules/nan_infinity.jsonl" .
 sb init >/dev/null
 sb import runs nan_infinity.jsonl

@@ -1,4 +1,4 @@
-# DESIGN.md section 3: a negative amount is rejected (-0.0 is not negative).
+# docs/formats-runs.md: a negative amount is rejected (-0.0 is not negative).
 cp "$FIX/rules/negative_amount.jsonl" .
 sb init >/dev/null
 sb import runs negative_amount.jsonl

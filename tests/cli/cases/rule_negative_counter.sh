@@ -1,4 +1,4 @@
-# DESIGN.md section 3: a negative counter is rejected.
+# docs/formats-runs.md: a negative counter is rejected.
 cp "$FIX/rules/negative_counter.jsonl" .
 sb init >/dev/null
 sb import runs negative_counter.jsonl

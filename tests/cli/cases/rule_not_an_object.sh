@@ -1,4 +1,4 @@
-# DESIGN.md section 3: a line that is JSON but not an object is rejected.
+# docs/formats-runs.md: a line that is JSON but not an object is rejected.
 cp "$FIX/rules/not_an_object.jsonl" .
 sb init >/dev/null
 sb import runs not_an_object.jsonl

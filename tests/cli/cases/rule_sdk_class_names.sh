@@ -1,4 +1,4 @@
-# DESIGN.md section 3: the ten SDK client class names are mapped to their backend ids.
+# docs/formats-runs.md: the ten SDK client class names are mapped to their backend ids.
 cp "$FIX/rules/sdk_class_names.jsonl" .
 sb init >/dev/null
 sb import runs sdk_class_names.jsonl

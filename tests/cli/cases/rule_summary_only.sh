@@ -1,4 +1,4 @@
-# DESIGN.md section 3: a record with exec_count > 0 and no executions is accepted (summary-only).
+# docs/formats-runs.md: a record with exec_count > 0 and no executions is accepted (summary-only).
 cp "$FIX/rules/summary_only.jsonl" .
 sb init >/dev/null
 sb import runs summary_only.jsonl

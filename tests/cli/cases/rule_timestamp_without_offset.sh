@@ -1,4 +1,4 @@
-# DESIGN.md section 3: timestamps are RFC 3339 with an offset.
+# docs/formats-runs.md: timestamps are RFC 3339 with an offset.
 cp "$FIX/rules/timestamp_without_offset.jsonl" .
 sb init >/dev/null
 sb import runs timestamp_without_offset.jsonl

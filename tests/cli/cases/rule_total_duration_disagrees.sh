@@ -1,4 +1,4 @@
-# DESIGN.md section 3: total_duration_ms is the sum of the executions' duration_ms.
+# docs/formats-runs.md: total_duration_ms is the sum of the executions' duration_ms.
 cp "$FIX/rules/total_duration_disagrees.jsonl" .
 sb init >/dev/null
 sb import runs total_duration_disagrees.jsonl

@@ -1,4 +1,4 @@
-# DESIGN.md section 3: unknown fields are kept in the extra column.
+# docs/formats-runs.md: unknown fields are kept in the extra column.
 cp "$FIX/rules/unknown_fields.jsonl" .
 sb init >/dev/null
 sb import runs unknown_fields.jsonl

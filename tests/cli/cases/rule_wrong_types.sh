@@ -1,4 +1,4 @@
-# DESIGN.md section 3: a field of the wrong type is rejected, naming the field and both types.
+# docs/formats-runs.md: a field of the wrong type is rejected, naming the field and both types.
 cp "$FIX/rules/wrong_types.jsonl" .
 sb init >/dev/null
 sb import runs wrong_types.jsonl
