@@ -90,6 +90,11 @@ int cli_money(sb_cli *cli, const char *name, const char *arg, int64_t *nanos);
 /* Parse a non-negative integer given to option name. */
 int cli_int(sb_cli *cli, const char *name, const char *arg, int64_t *out);
 
+/* The test hook of imports ($SBLEDGER_TEST_PAUSE: a file an import
+ * creates after its first chunk's commit, then waits until it is gone;
+ * importers/import.h), or NULL. */
+const char *cli_test_pause(void);
+
 /* Map e to its exit status, printing "sbledger: MESSAGE"; 0 when clear. */
 int cli_report(const sb_err *e);
 

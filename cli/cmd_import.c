@@ -97,6 +97,7 @@ static int cmd_import_runs(sb_cli *cli, int argc, char **argv)
 	if (first >= argc)
 		return cli_usage(cli, "no FILE given (use - for standard input)");
 	ic.opts.events = (sb_import_events){on_reject, on_progress, &ic};
+	ic.opts.pause_path = cli_test_pause();
 	if (cli_open(cli, 0, &db) != SB_OK)
 		return cli_report(&cli->err);
 	for (int i = first; i < argc; i++) {
@@ -199,6 +200,7 @@ static int cmd_import_billing(sb_cli *cli, int argc, char **argv)
 		if (strcmp(argv[i], "-") == 0)
 			return cli_usage(cli, "--supersede reads each file twice, so not standard input; save it to a file first");
 	ic.opts.events = (sb_import_events){on_reject, on_progress, &ic};
+	ic.opts.pause_path = cli_test_pause();
 	if (cli_open(cli, 0, &db) != SB_OK)
 		return cli_report(&cli->err);
 	for (int i = first; i < argc; i++) {

@@ -112,6 +112,7 @@ static void import_one(nightly *n, sb_db *db, const char *format, const char *pa
 	memset(&r, 0, sizeof r);
 	o.supersede = format != NULL && n->supersede;
 	o.events = (sb_import_events){on_reject, NULL, n};
+	o.pause_path = cli_test_pause();
 	n->shown = 0;
 	if (format == NULL)
 		sb_import_runs(db, path, &o, &r, &e);

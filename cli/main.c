@@ -52,6 +52,13 @@ void cli_info(sb_cli *cli, const char *fmt, ...)
 	putchar('\n');
 }
 
+const char *cli_test_pause(void)
+{
+	const char *path = getenv("SBLEDGER_TEST_PAUSE");
+
+	return path != NULL && path[0] != '\0' ? path : NULL;
+}
+
 int cli_report(const sb_err *e)
 {
 	if (e->code == SB_OK)

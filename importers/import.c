@@ -2,10 +2,12 @@
 #include "importers/import.h"
 
 #include <ctype.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "importers/arena.h"
 #include "importers/billing.h"
@@ -88,6 +90,7 @@ typedef struct driver {
 	int64_t in_chunk;          /* records since the last commit */
 	int64_t total;             /* the input's size for progress (0: unknown) */
 	const struct handler *h;   /* the format's handler */
+	bool paused;               /* the test pause was taken (opts pause_path) */
 } driver;
 
 /* An input being read: the source, its first bytes, the record reader. */
@@ -236,6 +239,19 @@ static int reject_file(driver *d, const input *in, sb_err *e)
 	return reject(d, 1, in->bad.msg, head, len, (int64_t)len, e);
 }
 
+/* The test hook of sb_import_opts.pause_path: create path, then wait
+ * until it is gone (polling every 10 ms). */
+static void test_pause(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+	if (fd < 0)
+		return;
+	close(fd);
+	while (access(path, F_OK) == 0)
+		usleep(10000);
+}
+
 /* Settle one record read: count what the handler did with it (out; why
  * the reason of a rejected one), unless it was not counted (a blank line);
  * keep it when rejected; move the batch's resume point past it; and
@@ -270,6 +286,10 @@ static int settle(driver *d, const sb_rec *rec, bool counted, enum outcome out,
 			return e->code;
 		if (o->events.on_progress != NULL)
 			o->events.on_progress(o->events.ctx, d->source, rec->next_offset, d->total);
+		if (o->pause_path != NULL && !d->paused) {
+			d->paused = true;
+			test_pause(o->pause_path);
+		}
 	}
 	return SB_OK;
 }
@@ -558,7 +578,7 @@ static int import_file(sb_db *db, const char *kind, const char *format, const ch
 	char sha[65] = "", sha_read[65] = "";
 	bool is_stdin = strcmp(path, "-") == 0;
 	size_t max_record = (size_t)(o->max_line > 0 ? o->max_line : DEFAULT_MAX_LINE);
-	driver d = {db, o, path, &r->batch, {NULL}, 0, 0, h};
+	driver d = {db, o, path, &r->batch, {NULL}, 0, 0, h, false};
 	size_t threads = parse_threads(o, h);
 	input in = {0};
 	struct stat st;

@@ -40,6 +40,10 @@ typedef struct sb_import_opts {
 	                              earlier batches inside its span (regular files only) */
 	int64_t interval_ms;       /* billing, modal: a row's interval (0: a day) */
 	sb_import_events events;   /* callbacks, any of them NULL */
+	const char *pause_path;    /* tests only (NULL: none): after the first commit of a
+	                              chunk that is not the last, create this file and wait
+	                              until it is removed, so that a test can change the input
+	                              or kill the process at a known point */
 } sb_import_opts;
 
 typedef struct sb_import_result {
