@@ -584,7 +584,11 @@ static int check_aggregates(const sb_run *run, sb_err *e)
 	int64_t dur = 0, cpu = 0, rd = 0, wr = 0, mem = 0, cost = 0, diff;
 	size_t n = run->n_execs;
 	bool partly = (int64_t)n < run->exec_count;
-	const char *listed = partly ? "the executions listed" : "the executions'";
+	/* "the executions' durations add up to", "the executions listed
+	 * have durations adding up to" */
+	const char *whose = partly ? "the executions listed have" : "the executions'";
+	const char *add_up = partly ? "adding up to" : "add up to";
+	const char *more = partly ? ", more" : "";
 
 	if ((int64_t)n > run->exec_count)
 		return sb_fail(e, SB_EDATA, "sandbox_usage.exec_count is %lld but executions has %zu %s",
@@ -602,28 +606,28 @@ static int check_aggregates(const sb_run *run, sb_err *e)
 	}
 	/* a partly detailed record: every listed sum within the record's */
 	if (partly ? dur > run->total_duration_ms : dur != run->total_duration_ms)
-		return sb_fail(e, SB_EDATA, "sandbox_usage.total_duration_ms is %lld but %s durations add up to %lld%s",
-		               (long long)run->total_duration_ms, listed, (long long)dur, partly ? ", more" : "");
+		return sb_fail(e, SB_EDATA, "sandbox_usage.total_duration_ms is %lld but %s durations %s %lld%s",
+		               (long long)run->total_duration_ms, whose, add_up, (long long)dur, more);
 	if (partly ? cpu > run->cpu_ms : cpu != run->cpu_ms)
-		return sb_fail(e, SB_EDATA, "sandbox_usage.cpu_ms is %lld but %s cpu_ms add up to %lld%s",
-		               (long long)run->cpu_ms, listed, (long long)cpu, partly ? ", more" : "");
+		return sb_fail(e, SB_EDATA, "sandbox_usage.cpu_ms is %lld but %s cpu_ms %s %lld%s",
+		               (long long)run->cpu_ms, whose, add_up, (long long)cpu, more);
 	if (partly ? rd > run->bytes_read : rd != run->bytes_read)
-		return sb_fail(e, SB_EDATA, "sandbox_usage.bytes_read is %lld but %s bytes_read add up to %lld%s",
-		               (long long)run->bytes_read, listed, (long long)rd, partly ? ", more" : "");
+		return sb_fail(e, SB_EDATA, "sandbox_usage.bytes_read is %lld but %s bytes_read %s %lld%s",
+		               (long long)run->bytes_read, whose, add_up, (long long)rd, more);
 	if (partly ? wr > run->bytes_written : wr != run->bytes_written)
-		return sb_fail(e, SB_EDATA, "sandbox_usage.bytes_written is %lld but %s bytes_written add up to %lld%s",
-		               (long long)run->bytes_written, listed, (long long)wr, partly ? ", more" : "");
+		return sb_fail(e, SB_EDATA, "sandbox_usage.bytes_written is %lld but %s bytes_written %s %lld%s",
+		               (long long)run->bytes_written, whose, add_up, (long long)wr, more);
 	if (partly ? mem > run->memory_peak_mb : mem != run->memory_peak_mb)
 		return sb_fail(e, SB_EDATA, "sandbox_usage.memory_peak_mb is %lld but %s %lld%s",
 		               (long long)run->memory_peak_mb, partly ? "the executions listed peak at" : "the executions' peak is",
-		               (long long)mem, partly ? ", more" : "");
+		               (long long)mem, more);
 	if (__builtin_sub_overflow(run->computed_nanos, cost, &diff))
 		diff = INT64_MAX;
 	if (partly ? diff < -(int64_t)n : diff > (int64_t)n || diff < -(int64_t)n) {
 		char a[SB_MONEY_BUFSZ], b[SB_MONEY_BUFSZ];
-		return sb_fail(e, SB_EDATA, "sandbox_usage.computed_cost_usd is %s but %s cost_usd add up to %s%s",
-		               sb_money_format(run->computed_nanos, 9, a), listed, sb_money_format(cost, 9, b),
-		               partly ? ", more (by over one nanodollar per execution listed)" : "");
+		return sb_fail(e, SB_EDATA, "sandbox_usage.computed_cost_usd is %s but %s cost_usd %s %s%s",
+		               sb_money_format(run->computed_nanos, 9, a), whose, add_up, sb_money_format(cost, 9, b),
+		               partly ? ", over it by more than one nanodollar per execution listed" : "");
 	}
 	return SB_OK;
 }

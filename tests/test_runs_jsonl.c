@@ -277,21 +277,22 @@ static const struct rule rules[] = {
 	/* partly detailed (exec_count 4, 2 listed): each listed sum one over
 	 * the record's (PART_OK below is the same record exactly at them) */
 	{"partly detailed: durations 1 ms over", PART("3501", "150", "15", "27", "512", "0.0035"),
-	 "sandbox_usage.total_duration_ms is 3500 but the executions listed durations add up to 3501, more"},
+	 "sandbox_usage.total_duration_ms is 3500 but the executions listed have durations adding up to 3501, more"},
 	{"partly detailed: cpu_ms 1 over", PART("3500", "151", "15", "27", "512", "0.0035"),
-	 "sandbox_usage.cpu_ms is 150 but the executions listed cpu_ms add up to 151, more"},
+	 "sandbox_usage.cpu_ms is 150 but the executions listed have cpu_ms adding up to 151, more"},
 	{"partly detailed: bytes_read 1 over", PART("3500", "150", "16", "27", "512", "0.0035"),
-	 "sandbox_usage.bytes_read is 15 but the executions listed bytes_read add up to 16, more"},
+	 "sandbox_usage.bytes_read is 15 but the executions listed have bytes_read adding up to 16, more"},
 	{"partly detailed: bytes_written 1 over", PART("3500", "150", "15", "28", "512", "0.0035"),
-	 "sandbox_usage.bytes_written is 27 but the executions listed bytes_written add up to 28, more"},
+	 "sandbox_usage.bytes_written is 27 but the executions listed have bytes_written adding up to 28, more"},
 	{"partly detailed: memory 1 MB over", PART("3500", "150", "15", "27", "513", "0.0035"),
 	 "sandbox_usage.memory_peak_mb is 512 but the executions listed peak at 513, more"},
 	/* cost: 2 listed, 2 nanodollars of tolerance: 0.003500003 is 3 over */
 	{"partly detailed: cost 3 nanos over 2 listed", PART("3500", "150", "15", "27", "512", "0.003500003"),
-	 "sandbox_usage.computed_cost_usd is 0.003500000 but the executions listed cost_usd add up to 0.003500003, more"},
+	 "sandbox_usage.computed_cost_usd is 0.003500000 but the executions listed have cost_usd adding up to 0.003500003, "
+	 "over it by more than one nanodollar per execution listed"},
 	{"partly detailed: a negative total under the listed", HEAD "\"sandbox_usage\": {\"exec_count\": 3, "
 	 "\"total_duration_ms\": -6, \"executions\": [{\"duration_ms\": -5}]}}",
-	 "sandbox_usage.total_duration_ms is -6 but the executions listed durations add up to -5, more"},
+	 "sandbox_usage.total_duration_ms is -6 but the executions listed have durations adding up to -5, more"},
 	/* Unix seconds outside the years 0000 to 9999 */
 	{"unix seconds huge", "{\"run_id\": \"r\", \"backend\": \"e2b\", \"started_at\": 1e300, \"sandbox_usage\": {}}",
 	 "started_at 1e300 (Unix seconds) is not between the years 0000 and 9999"},
