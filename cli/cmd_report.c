@@ -148,6 +148,23 @@ static void print_json(const sb_summary *s)
 	json_decref(root);
 }
 
+/* Say that n runs have tokens but no model, naming the first named[0,
+ * n_named) of them. */
+static void warn_no_model(int64_t n, const char *const *named, size_t n_named)
+{
+	char list[1024];
+	size_t at = 0;
+
+	list[0] = '\0';
+	for (size_t i = 0; i < n_named && at < sizeof list; i++)
+		at += (size_t)snprintf(list + at, sizeof list - at, "%s'%s'", i > 0 ? ", " : "", named[i]);
+	if ((int64_t)n_named < n && at < sizeof list)
+		snprintf(list + at, sizeof list - at, " and %lld more; report budget --format csv lists every run",
+		         (long long)(n - (int64_t)n_named));
+	cli_warn("token cost unknown: %lld run%s with tokens but no model (%s); add token_usage.model to the records",
+	         (long long)n, n == 1 ? "" : "s", list);
+}
+
 /* report summary: the runs of a period grouped by a key. */
 static int cmd_report_summary(sb_cli *cli, int argc, char **argv)
 {
@@ -182,7 +199,7 @@ static int cmd_report_summary(sb_cli *cli, int argc, char **argv)
 		cli_warn("token cost unknown: model '%s' has no price (sbledger prices set '%s' --input-per-m X --output-per-m Y)",
 		         s->unpriced[i], s->unpriced[i]);
 	if (s->unpriced_no_model)
-		cli_warn("token cost unknown: some runs have tokens but name no model");
+		warn_no_model(s->no_model_runs, (const char *const *)s->no_model_named, s->n_no_model_named);
 	sb_summary_free(s);
 	sb_db_close(db);
 	return cli_report(&cli->err);
@@ -279,8 +296,12 @@ static void print_budget_table(const sb_budget *b)
 
 	printf("Budget %s: %zu run%s, %lld with a budget\n", sb_period_name(&b->period, name), b->n_runs,
 	       b->n_runs == 1 ? "" : "s", (long long)b->budgeted_runs);
-	printf("  token cost    %s USD%s\n", sb_money_format(b->token_nanos, 6, t),
-	       b->has_token ? "" : " (known part: some models have no price)");
+	printf("  token cost    %s USD", sb_money_format(b->token_nanos, 6, t));
+	if (!b->has_token)
+		printf(" (known part: %s%s%s)", b->n_unpriced > 0 ? "some models have no price" : "",
+		       b->n_unpriced > 0 && b->tokens_without_model > 0 ? ", " : "",
+		       b->tokens_without_model > 0 ? "some runs have tokens but no model" : "");
+	putchar('\n');
 	printf("  compute cost  %s USD (billed %lld runs, session lifetime %lld, computed %lld)\n",
 	       sb_money_format(b->compute_nanos, 6, c), (long long)b->by_basis[0], (long long)b->by_basis[1],
 	       (long long)b->by_basis[2]);
@@ -344,6 +365,14 @@ static int cmd_report_budget(sb_cli *cli, int argc, char **argv)
 	for (size_t i = 0; i < b->n_unpriced; i++)
 		cli_warn("token cost unknown: model '%s' has no price (sbledger prices set '%s' --input-per-m X --output-per-m Y)",
 		         b->unpriced[i], b->unpriced[i]);
+	if (b->tokens_without_model > 0) {
+		const char *named[SB_SUMMARY_NAMED];
+		size_t n_named = 0;
+		for (size_t i = 0; i < b->n_runs && n_named < SB_SUMMARY_NAMED; i++)
+			if (b->runs[i].tokens_without_model)
+				named[n_named++] = b->runs[i].run_id;
+		warn_no_model(b->tokens_without_model, named, n_named);
+	}
 	sb_budget_free(b);
 	sb_db_close(db);
 	return cli_report(&cli->err);

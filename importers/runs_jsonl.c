@@ -180,10 +180,11 @@ static int get_string(json_t *obj, const char *key, const char *path, bool requi
 	return SB_OK;
 }
 
-/* Read obj[key] as a non-negative integer (a counter) into *out, 0 when
- * absent.  An integral real (3.0) is accepted; a fraction is not. */
-static int get_count(json_t *obj, const char *key, const char *path, int64_t *out,
-                     size_t *seen, sb_err *e)
+/* Read obj[key] as a whole number into *out, 0 when absent: a counter
+ * (negative refused) unless signed_ok (a duration: the SDK passes clock
+ * skew through).  An integral real (3.0) is accepted; a fraction is not. */
+static int get_integer(json_t *obj, const char *key, const char *path, bool signed_ok,
+                       int64_t *out, size_t *seen, sb_err *e)
 {
 	json_t *v = member(obj, key, seen);
 
@@ -192,23 +193,32 @@ static int get_count(json_t *obj, const char *key, const char *path, int64_t *ou
 		return SB_OK;
 	if (json_is_integer(v)) {
 		json_int_t n = json_integer_value(v);
-		if (n < 0)
+		if (n < 0 && !signed_ok)
 			return sb_fail(e, SB_EDATA, "%s%s is negative (%lld)", path, key, (long long)n);
 		*out = (int64_t)n;
 		return SB_OK;
 	}
 	if (json_is_real(v)) {
 		double d = json_real_value(v);
-		if (d < 0)
+		if (d < 0 && !signed_ok)
 			return sb_fail(e, SB_EDATA, "%s%s is negative (%.17g)", path, key, d);
 		if (d != floor(d))
 			return sb_fail(e, SB_EDATA, "%s%s must be a whole number, not %.17g", path, key, d);
-		if (d >= 9223372036854775807.0)
+		if (d >= 9223372036854775807.0 || d < -9223372036854775807.0)
 			return sb_fail(e, SB_EDATA, "%s%s is too large (%.17g)", path, key, d);
 		*out = (int64_t)d;
 		return SB_OK;
 	}
+	if (signed_ok)
+		return sb_fail(e, SB_EDATA, "%s%s must be an integer, not %s", path, key, type_name(v));
 	return sb_fail(e, SB_EDATA, "%s%s must be a non-negative integer, not %s", path, key, type_name(v));
+}
+
+/* Read obj[key] as a counter (get_integer, negative refused). */
+static int get_count(json_t *obj, const char *key, const char *path, int64_t *out,
+                     size_t *seen, sb_err *e)
+{
+	return get_integer(obj, key, path, false, out, seen, e);
 }
 
 /* Read obj[key] as an amount in USD (a JSON number >= 0) into *nanos;
@@ -251,27 +261,226 @@ static int get_amount(json_t *obj, const char *key, const char *path, bool nulla
 	return sb_fail(e, SB_EDATA, "%s%s must be a number, not %s", path, key, type_name(v));
 }
 
-/* Read obj[key] as an RFC 3339 timestamp with offset into *ms; *has is
- * false when absent or null (an error when required). */
-static int get_time(json_t *obj, const char *key, bool required, bool *has, int64_t *ms,
-                    size_t *seen, sb_err *e)
+/* The end of the JSON string starting at text[i] (its opening quote):
+ * the index just past its closing quote.  The text is valid JSON. */
+static size_t skip_string(const char *text, size_t len, size_t i)
 {
-	const char *text = NULL;
+	for (i++; i < len && text[i] != '"'; i++)
+		if (text[i] == '\\')
+			i++;
+	return i < len ? i + 1 : len;
+}
+
+/* The end of the JSON value starting at text[i]: a string, an object or
+ * an array (nested, strings skipped whole), or a number or literal. */
+static size_t skip_value(const char *text, size_t len, size_t i)
+{
+	size_t depth = 0;
+
+	if (i < len && text[i] == '"')
+		return skip_string(text, len, i);
+	if (i < len && (text[i] == '{' || text[i] == '[')) {
+		while (i < len) {
+			char c = text[i];
+			if (c == '"') {
+				i = skip_string(text, len, i);
+				continue;
+			}
+			if (c == '{' || c == '[')
+				depth++;
+			else if ((c == '}' || c == ']') && --depth == 0)
+				return i + 1;
+			i++;
+		}
+		return len;
+	}
+	while (i < len && strchr(",}] \t\r\n", text[i]) == NULL)
+		i++;
+	return i;
+}
+
+/* Whether the JSON string text[from, to) (quotes included) spells the
+ * ASCII name: escapes decoded (a \u escape past ASCII matches nothing). */
+static bool key_is(const char *text, size_t from, size_t to, const char *name)
+{
+	size_t i = from + 1, n = 0;
+
+	to--;   /* the closing quote */
+	while (i < to) {
+		char c = text[i++];
+		if (c == '\\' && i < to) {
+			char x = text[i++];
+			switch (x) {
+			case 'b': c = '\b'; break;
+			case 'f': c = '\f'; break;
+			case 'n': c = '\n'; break;
+			case 'r': c = '\r'; break;
+			case 't': c = '\t'; break;
+			case 'u': {
+				unsigned code = 0;
+				for (int k = 0; k < 4 && i < to; k++, i++) {
+					char h = text[i];
+					code = code * 16 + (unsigned)(h <= '9' ? h - '0' : (h | 0x20) - 'a' + 10);
+				}
+				if (code == 0 || code > 0x7f)
+					return false;
+				c = (char)code;
+				break;
+			}
+			default: c = x; break;
+			}
+		}
+		if (name[n] == '\0' || name[n] != c)
+			return false;
+		n++;
+	}
+	return name[n] == '\0';
+}
+
+/* The text of the top-level member name of the JSON object text[0, len)
+ * (jansson has read it: it is valid, its keys unique) into
+ * *value[0, *value_len).  False when there is no such member.  jansson
+ * keeps numbers only as doubles; a time in Unix seconds is read from
+ * this text, digit by digit, so that 1764381600.123 is 123 ms and not
+ * the 122.99990... ms of the nearest double. */
+static bool raw_member(const char *text, size_t len, const char *name, const char **value,
+                       size_t *value_len)
+{
+	static const char ws[] = " \t\r\n";
+	size_t i = 0;
+
+	while (i < len && strchr(ws, text[i]) != NULL)
+		i++;
+	if (i >= len || text[i] != '{')
+		return false;
+	i++;
+	for (;;) {
+		size_t key_from, key_to, v;
+		while (i < len && (strchr(ws, text[i]) != NULL || text[i] == ','))
+			i++;
+		if (i >= len || text[i] != '"')
+			return false;
+		key_from = i;
+		key_to = i = skip_string(text, len, i);
+		while (i < len && (strchr(ws, text[i]) != NULL || text[i] == ':'))
+			i++;
+		v = i;
+		i = skip_value(text, len, i);
+		if (key_is(text, key_from, key_to, name)) {
+			*value = text + v;
+			*value_len = i - v;
+			return true;
+		}
+	}
+}
+
+/* The instant of the JSON number s[0, len), Unix seconds, as milliseconds:
+ * the digits past the third decimal are dropped toward the earlier
+ * millisecond, as in an RFC 3339 fraction (so -0.0005 s is -1 ms), and the
+ * exponent is applied to the decimal digits, never through a double.
+ * False when the instant is outside the years 0000 to 9999. */
+static bool unix_seconds_ms(const char *s, size_t len, int64_t *ms)
+{
+	const char *end = s + len, *p = s, *mant_end;
+	bool neg = false, started = false, rest = false;
+	int64_t n_int = 0, exp10 = 0, k = 0, used = 0, point;
+	uint64_t whole = 0;
+
+	if (p < end && *p == '-') {
+		neg = true;
+		p++;
+	}
+	for (mant_end = p; mant_end < end && *mant_end != 'e' && *mant_end != 'E'; mant_end++)
+		;
+	for (const char *q = p; q < mant_end && *q != '.'; q++)
+		n_int++;   /* digits before the point */
+	if (mant_end < end) {
+		const char *x = mant_end + 1;
+		bool exp_neg = x < end && *x == '-';
+		if (x < end && (*x == '-' || *x == '+'))
+			x++;
+		for (; x < end && *x >= '0' && *x <= '9'; x++)
+			if (exp10 < 1000000)
+				exp10 = exp10 * 10 + (*x - '0');
+		if (exp_neg)
+			exp10 = -exp10;
+	}
+	/* the value is 0.DIGITS x 10^point, DIGITS the mantissa's digits */
+	point = n_int + exp10;
+	for (int64_t i = 0; p < mant_end; p++) {
+		int d;
+		if (*p == '.')
+			continue;
+		d = *p - '0';
+		if (!started) {
+			if (d == 0) {
+				i++;
+				continue;
+			}
+			/* the first significant digit, i-th of DIGITS: the whole
+			 * milliseconds have k digits from here */
+			started = true;
+			k = point - i + 3;
+			if (k > 19)
+				return false;
+		}
+		if (used < k) {
+			whole = whole * 10 + (uint64_t)d;
+			used++;
+		} else if (d != 0) {
+			rest = true;
+		}
+	}
+	if (started && k <= 0)
+		rest = true;
+	for (; started && used < k; used++)
+		whole *= 10;
+	if (whole > (uint64_t)INT64_MAX - 1)
+		return false;
+	*ms = neg ? -(int64_t)whole - (rest ? 1 : 0) : (int64_t)whole;
+	return *ms >= sb_days_from_civil_ms(0, 1, 1) && *ms < sb_days_from_civil_ms(10000, 1, 1);
+}
+
+/* Read obj[key] (a member of the record text[0, len)) as an instant into
+ * *ms: an RFC 3339 timestamp with offset, or a JSON number of Unix
+ * seconds (what the SDK's time.time() gives).  *has is false when absent
+ * or null (an error when required). */
+static int get_time(json_t *obj, const char *key, const char *text, size_t len, bool required,
+                    bool *has, int64_t *ms, size_t *seen, sb_err *e)
+{
+	json_t *v = json_object_get(obj, key);
+	const char *value = NULL;
+	size_t value_len = 0;
 	int rc;
 
 	*has = false;
-	if ((rc = get_string(obj, key, "", required, 64, &text, seen, e)) != SB_OK || text == NULL)
+	if (json_is_number(v)) {
+		(*seen)++;
+		if (!raw_member(text, len, key, &value, &value_len))
+			return sb_fail(e, SB_EINTERNAL, "%s: the number's text was not found in the record", key);
+		if (!unix_seconds_ms(value, value_len, ms))
+			return sb_fail(e, SB_EDATA, "%s %.*s (Unix seconds) is not between the years 0000 and 9999",
+			               key, (int)(value_len > 40 ? 40 : value_len), value);
+		*has = true;
+		return SB_OK;
+	}
+	if (v != NULL && !json_is_null(v) && !json_is_string(v)) {
+		(*seen)++;
+		return sb_fail(e, SB_EDATA, "%s must be an RFC 3339 string or a number of Unix seconds, not %s",
+		               key, type_name(v));
+	}
+	if ((rc = get_string(obj, key, "", required, 64, &value, seen, e)) != SB_OK || value == NULL)
 		return rc;
-	switch (sb_time_parse(text, strlen(text), 0, ms)) {
+	switch (sb_time_parse(value, strlen(value), 0, ms)) {
 	case SB_TIME_OK:
 		*has = true;
 		return SB_OK;
 	case SB_TIME_NO_OFFSET:
-		return sb_fail(e, SB_EDATA, "%s '%s' has no UTC offset (add Z or +hh:mm)", key, text);
+		return sb_fail(e, SB_EDATA, "%s '%s' has no UTC offset (add Z or +hh:mm)", key, value);
 	case SB_TIME_RANGE:
-		return sb_fail(e, SB_EDATA, "%s '%s' is not a valid date and time", key, text);
+		return sb_fail(e, SB_EDATA, "%s '%s' is not a valid date and time", key, value);
 	default:
-		return sb_fail(e, SB_EDATA, "%s '%s' is not an RFC 3339 timestamp", key, text);
+		return sb_fail(e, SB_EDATA, "%s '%s' is not an RFC 3339 timestamp", key, value);
 	}
 }
 
@@ -349,7 +558,7 @@ static int parse_exec(json_t *obj, size_t i, sb_exec *x, bool *oom, sb_err *e)
 		x->has_exit_code = true;
 		x->exit_code = (int64_t)json_integer_value(v);
 	}
-	if (get_count(obj, "duration_ms", path, &x->duration_ms, &seen, e) != SB_OK ||
+	if (get_integer(obj, "duration_ms", path, true, &x->duration_ms, &seen, e) != SB_OK ||
 	    get_count(obj, "cpu_ms", path, &x->cpu_ms, &seen, e) != SB_OK ||
 	    get_count(obj, "memory_peak_mb", path, &x->memory_peak_mb, &seen, e) != SB_OK ||
 	    get_count(obj, "bytes_read", path, &x->bytes_read, &seen, e) != SB_OK ||
@@ -363,13 +572,25 @@ static int parse_exec(json_t *obj, size_t i, sb_exec *x, bool *oom, sb_err *e)
 	return SB_OK;
 }
 
-/* Check the aggregates of usage against its executions (the SDK's add_exec). */
+/* Check the aggregates of usage against its executions (the SDK's
+ * add_exec).  All of them listed (exec_count their number): each summed
+ * counter is their sum, memory_peak_mb their maximum, computed_cost_usd
+ * the sum of their non-null cost_usd within one nanodollar per execution.
+ * Fewer listed than exec_count (the __add__ of a summary-only usage and a
+ * detailed one): the aggregates are the record's and the listed ones
+ * must not exceed them, computed_cost_usd with the same tolerance. */
 static int check_aggregates(const sb_run *run, sb_err *e)
 {
 	int64_t dur = 0, cpu = 0, rd = 0, wr = 0, mem = 0, cost = 0, diff;
 	size_t n = run->n_execs;
+	bool partly = (int64_t)n < run->exec_count;
+	/* "the executions' durations add up to", "the executions listed
+	 * have durations adding up to" */
+	const char *whose = partly ? "the executions listed have" : "the executions'";
+	const char *add_up = partly ? "adding up to" : "add up to";
+	const char *more = partly ? ", more" : "";
 
-	if ((int64_t)n != run->exec_count)
+	if ((int64_t)n > run->exec_count)
 		return sb_fail(e, SB_EDATA, "sandbox_usage.exec_count is %lld but executions has %zu %s",
 		               (long long)run->exec_count, n, n == 1 ? "entry" : "entries");
 	for (size_t i = 0; i < n; i++) {
@@ -383,27 +604,30 @@ static int check_aggregates(const sb_run *run, sb_err *e)
 		if (x->memory_peak_mb > mem)
 			mem = x->memory_peak_mb;
 	}
-	if (dur != run->total_duration_ms)
-		return sb_fail(e, SB_EDATA, "sandbox_usage.total_duration_ms is %lld but the executions' durations add up to %lld",
-		               (long long)run->total_duration_ms, (long long)dur);
-	if (cpu != run->cpu_ms)
-		return sb_fail(e, SB_EDATA, "sandbox_usage.cpu_ms is %lld but the executions' cpu_ms add up to %lld",
-		               (long long)run->cpu_ms, (long long)cpu);
-	if (rd != run->bytes_read)
-		return sb_fail(e, SB_EDATA, "sandbox_usage.bytes_read is %lld but the executions' bytes_read add up to %lld",
-		               (long long)run->bytes_read, (long long)rd);
-	if (wr != run->bytes_written)
-		return sb_fail(e, SB_EDATA, "sandbox_usage.bytes_written is %lld but the executions' bytes_written add up to %lld",
-		               (long long)run->bytes_written, (long long)wr);
-	if (mem != run->memory_peak_mb)
-		return sb_fail(e, SB_EDATA, "sandbox_usage.memory_peak_mb is %lld but the executions' peak is %lld",
-		               (long long)run->memory_peak_mb, (long long)mem);
+	/* a partly detailed record: every listed sum within the record's */
+	if (partly ? dur > run->total_duration_ms : dur != run->total_duration_ms)
+		return sb_fail(e, SB_EDATA, "sandbox_usage.total_duration_ms is %lld but %s durations %s %lld%s",
+		               (long long)run->total_duration_ms, whose, add_up, (long long)dur, more);
+	if (partly ? cpu > run->cpu_ms : cpu != run->cpu_ms)
+		return sb_fail(e, SB_EDATA, "sandbox_usage.cpu_ms is %lld but %s cpu_ms %s %lld%s",
+		               (long long)run->cpu_ms, whose, add_up, (long long)cpu, more);
+	if (partly ? rd > run->bytes_read : rd != run->bytes_read)
+		return sb_fail(e, SB_EDATA, "sandbox_usage.bytes_read is %lld but %s bytes_read %s %lld%s",
+		               (long long)run->bytes_read, whose, add_up, (long long)rd, more);
+	if (partly ? wr > run->bytes_written : wr != run->bytes_written)
+		return sb_fail(e, SB_EDATA, "sandbox_usage.bytes_written is %lld but %s bytes_written %s %lld%s",
+		               (long long)run->bytes_written, whose, add_up, (long long)wr, more);
+	if (partly ? mem > run->memory_peak_mb : mem != run->memory_peak_mb)
+		return sb_fail(e, SB_EDATA, "sandbox_usage.memory_peak_mb is %lld but %s %lld%s",
+		               (long long)run->memory_peak_mb, partly ? "the executions listed peak at" : "the executions' peak is",
+		               (long long)mem, more);
 	if (__builtin_sub_overflow(run->computed_nanos, cost, &diff))
 		diff = INT64_MAX;
-	if (diff > (int64_t)n || diff < -(int64_t)n) {
+	if (partly ? diff < -(int64_t)n : diff > (int64_t)n || diff < -(int64_t)n) {
 		char a[SB_MONEY_BUFSZ], b[SB_MONEY_BUFSZ];
-		return sb_fail(e, SB_EDATA, "sandbox_usage.computed_cost_usd is %s but the executions' cost_usd add up to %s",
-		               sb_money_format(run->computed_nanos, 9, a), sb_money_format(cost, 9, b));
+		return sb_fail(e, SB_EDATA, "sandbox_usage.computed_cost_usd is %s but %s cost_usd %s %s%s",
+		               sb_money_format(run->computed_nanos, 9, a), whose, add_up, sb_money_format(cost, 9, b),
+		               partly ? ", over it by more than one nanodollar per execution listed" : "");
 	}
 	return SB_OK;
 }
@@ -595,10 +819,12 @@ static int parse_usage(sb_run_parser *p, json_t *su, sb_run *run, json_t **extra
 
 	if (su == NULL)
 		return sb_fail(e, SB_EDATA, "sandbox_usage is missing (required)");
+	if (json_is_null(su))
+		return SB_OK;   /* a run that used no sandbox: every counter 0 */
 	if (!json_is_object(su))
 		return sb_fail(e, SB_EDATA, "sandbox_usage must be an object, not %s", type_name(su));
 	if (get_count(su, "exec_count", path, &run->exec_count, &seen, e) != SB_OK ||
-	    get_count(su, "total_duration_ms", path, &run->total_duration_ms, &seen, e) != SB_OK ||
+	    get_integer(su, "total_duration_ms", path, true, &run->total_duration_ms, &seen, e) != SB_OK ||
 	    get_count(su, "cpu_ms", path, &run->cpu_ms, &seen, e) != SB_OK ||
 	    get_count(su, "memory_peak_mb", path, &run->memory_peak_mb, &seen, e) != SB_OK ||
 	    get_count(su, "bytes_read", path, &run->bytes_read, &seen, e) != SB_OK ||
@@ -626,6 +852,9 @@ static int parse_usage(sb_run_parser *p, json_t *su, sb_run *run, json_t **extra
 	}
 	if (run->n_execs > 0)
 		return check_aggregates(run, e);
+	if (run->total_duration_ms < 0)
+		return sb_fail(e, SB_EDATA, "sandbox_usage.total_duration_ms is negative (%lld) and no executions are listed",
+		               (long long)run->total_duration_ms);
 	return SB_OK;
 }
 
@@ -724,8 +953,8 @@ static int parse(sb_run_parser *p, const char *text, size_t len, sb_run *run, sb
 		return sb_fail(e, SB_EDATA, "backend '%s' is not a backend id ([a-z0-9_-], at most 64) nor an SDK client class", backend);
 	if (get_string(root, "session_id", "", false, 256, &run->session_id, &seen, e) != SB_OK ||
 	    get_string(root, "plan", "", false, 128, &run->plan, &seen, e) != SB_OK ||
-	    get_time(root, "started_at", true, &has_start, &run->started_ms, &seen, e) != SB_OK ||
-	    get_time(root, "ended_at", false, &run->has_ended, &run->ended_ms, &seen, e) != SB_OK)
+	    get_time(root, "started_at", text, len, true, &has_start, &run->started_ms, &seen, e) != SB_OK ||
+	    get_time(root, "ended_at", text, len, false, &run->has_ended, &run->ended_ms, &seen, e) != SB_OK)
 		return e->code;
 	if (run->has_ended && run->ended_ms < run->started_ms)
 		return sb_fail(e, SB_EDATA, "ended_at precedes started_at");

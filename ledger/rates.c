@@ -144,14 +144,22 @@ typedef struct repriced {
 	int64_t card_nanos;      /* card cost so far */
 	bool has_ended;          /* its end is known */
 	int64_t lifetime_ms;     /* ended - started */
+	int64_t rest_ms;         /* total_duration_ms less the listed executions' so far */
 } repriced;
 
-/* Store the card cost and lifetime cost of run r (NULL where no card). */
-static int set_card(sb_db *db, const repriced *r, sb_err *e)
+/* Store the card cost and lifetime cost of run r (NULL where no card):
+ * its listed executions' cost, plus cost_for_ms of the part of
+ * total_duration_ms they leave (as sb_run_card_cost). */
+static int set_card(sb_db *db, repriced *r, sb_err *e)
 {
 	sqlite3_stmt *st = sb_db_stmt(db, "run_set_card", e);
-	int64_t lifetime = 0;
-	bool priced = r->card != NULL && r->ok;
+	int64_t lifetime = 0, part = 0;
+	bool priced;
+
+	if (r->card != NULL && (sb_card_cost_for_ms(r->card, r->rest_ms, &part) != SB_MONEY_OK ||
+	                        sb_money_add(r->card_nanos, part, &r->card_nanos) != SB_MONEY_OK))
+		r->ok = false;
+	priced = r->card != NULL && r->ok;
 	bool lifetime_priced = r->card != NULL && r->has_ended &&
 	                       sb_card_cost_for_ms(r->card, r->lifetime_ms, &lifetime) == SB_MONEY_OK;
 
@@ -167,7 +175,7 @@ int sb_rates_reprice(sb_db *db, const char *backend, int64_t from_ms, sb_err *e)
 {
 	sb_rates *rates = NULL;
 	sqlite3_stmt *list;
-	repriced r = {-1, NULL, true, 0, false, 0};
+	repriced r = {-1, NULL, true, 0, false, 0, 0};
 	int64_t part = 0;
 	int rc;
 
@@ -181,7 +189,7 @@ int sb_rates_reprice(sb_db *db, const char *backend, int64_t from_ms, sb_err *e)
 		int64_t rid = sqlite3_column_int64(list, 0);
 		int64_t started_ms = sqlite3_column_int64(list, 2);
 		bool has_execs = sqlite3_column_int(list, 3) != 0;
-		int64_t ms = has_execs ? sqlite3_column_int64(list, 5) : sqlite3_column_int64(list, 4);
+		int64_t ms = sqlite3_column_int64(list, 5);
 		if (rid != r.rid) {
 			if (r.rid >= 0 && set_card(db, &r, e) != SB_OK)
 				goto done;
@@ -191,9 +199,13 @@ int sb_rates_reprice(sb_db *db, const char *backend, int64_t from_ms, sb_err *e)
 			r.ok = true;
 			r.has_ended = !sb_col_is_null(list, 6);
 			r.lifetime_ms = sqlite3_column_int64(list, 6) - started_ms;
+			r.rest_ms = sqlite3_column_int64(list, 4);
 		}
-		if (r.card != NULL && (sb_card_cost_for_ms(r.card, ms, &part) != SB_MONEY_OK ||
-		                       sb_money_add(r.card_nanos, part, &r.card_nanos) != SB_MONEY_OK))
+		if (!has_execs)
+			continue;   /* summary-only: one row, priced by rest_ms */
+		if (__builtin_sub_overflow(r.rest_ms, ms, &r.rest_ms) ||
+		    (r.card != NULL && (sb_card_cost_for_ms(r.card, ms, &part) != SB_MONEY_OK ||
+		                        sb_money_add(r.card_nanos, part, &r.card_nanos) != SB_MONEY_OK)))
 			r.ok = false;
 	}
 	if (rc >= 0 && r.rid >= 0)

@@ -141,14 +141,19 @@ int sb_run_writer_flush(sb_run_writer *w, sb_err *e)
 
 bool sb_run_card_cost(const sb_run *run, const sb_card *card, int64_t *nanos)
 {
-	int64_t sum = 0, part = 0;
+	int64_t sum = 0, part = 0, listed_ms = 0, rest_ms;
 
-	if (run->n_execs == 0)
-		return sb_card_cost_for_ms(card, run->total_duration_ms, nanos) == SB_MONEY_OK;
 	for (size_t i = 0; i < run->n_execs; i++)
 		if (sb_card_cost_for_ms(card, run->execs[i].duration_ms, &part) != SB_MONEY_OK ||
-		    sb_money_add(sum, part, &sum) != SB_MONEY_OK)
+		    sb_money_add(sum, part, &sum) != SB_MONEY_OK ||
+		    __builtin_add_overflow(listed_ms, run->execs[i].duration_ms, &listed_ms))
 			return false;
+	/* what the listed executions leave of total_duration_ms: all of it
+	 * for a summary-only record, 0 for a fully detailed one */
+	if (__builtin_sub_overflow(run->total_duration_ms, listed_ms, &rest_ms) ||
+	    sb_card_cost_for_ms(card, rest_ms, &part) != SB_MONEY_OK ||
+	    sb_money_add(sum, part, &sum) != SB_MONEY_OK)
+		return false;
 	*nanos = sum;
 	return true;
 }

@@ -98,9 +98,11 @@ int sb_run_store(sb_run_writer *w, const sb_run *run, int64_t line_no, bool repl
  * the ledger: before every commit of the runs stored since the last one. */
 int sb_run_writer_flush(sb_run_writer *w, sb_err *e);
 
-/* The card cost of run with card (NULL: not priced): the sum of
- * cost_for_ms of its executions, or of its total duration for a
- * summary-only record.  False on overflow. */
+/* The card cost of run with card: the sum of cost_for_ms of its listed
+ * executions, plus cost_for_ms of what they leave of total_duration_ms
+ * (all of it for a summary-only record, the unlisted part of a partly
+ * detailed one, 0 for a fully detailed one).  cost_for_ms prices a
+ * negative duration (clock skew) as 0.  False on overflow. */
 bool sb_run_card_cost(const sb_run *run, const sb_card *card, int64_t *nanos);
 
 #endif

@@ -154,7 +154,11 @@ static int read_runs(sb_db *db, sb_budget *b, session_bill **bills_out, sb_err *
 		r->budget_nanos = sqlite3_column_int64(st, 7);
 		/* token cost: tokens x price per million / 10^6, half to even once */
 		if (r->model == NULL) {
-			r->has_token = true;
+			/* tokens but no model (the SDK's token usage names none):
+			 * unknown, never 0 */
+			r->tokens_without_model = sqlite3_column_int64(st, 8) != 0 || sqlite3_column_int64(st, 9) != 0;
+			r->has_token = !r->tokens_without_model;
+			b->tokens_without_model += r->tokens_without_model;
 		} else if (sb_col_is_null(st, 10)) {
 			if (sqlite3_column_int64(st, 8) == 0 && sqlite3_column_int64(st, 9) == 0) {
 				r->has_token = true;
@@ -295,7 +299,7 @@ static json_t *jminutes(bool has, int64_t ms)
 json_t *sb_budget_json(const sb_budget *b)
 {
 	json_t *root = json_object(), *runs = json_array(), *over = json_array(), *past = json_array();
-	json_t *total = json_object(), *unpriced = json_array();
+	json_t *total = json_object(), *unpriced = json_array(), *no_model = json_array();
 	char from[SB_TIME_BUFSZ], to[SB_TIME_BUFSZ], at[SB_TIME_BUFSZ];
 
 	json_object_set_new(root, "period",
@@ -345,5 +349,9 @@ json_t *sb_budget_json(const sb_budget *b)
 	for (size_t i = 0; i < b->n_unpriced; i++)
 		json_array_append_new(unpriced, json_string(b->unpriced[i]));
 	json_object_set_new(root, "unpriced_models", unpriced);
+	for (size_t i = 0; i < b->n_runs; i++)
+		if (b->runs[i].tokens_without_model)
+			json_array_append_new(no_model, json_string(b->runs[i].run_id));
+	json_object_set_new(root, "tokens_without_model", no_model);
 	return root;
 }

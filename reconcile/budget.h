@@ -4,7 +4,8 @@
  *
  * Token cost: input and output tokens at the model's prices per million,
  * rounded half to even once per run; unknown (null) when the model has no
- * price, and the report names the model.  Compute cost, as providers
+ * price, and the report names the model, or when the run has tokens but
+ * no model, and the report names the run (no tokens and no model: 0).  Compute cost, as providers
  * charge: billed where known (the provider's live USD lines naming the
  * run's session, split over the session's runs by lifetime, largest
  * remainder to the nanodollar; else the run's own billed_cost_usd), else
@@ -41,6 +42,7 @@ typedef struct sb_budget_run {
 	bool has_budget;            /* budget_usd is known */
 	int64_t budget_nanos;       /* budget_usd */
 	bool has_token;             /* the token cost is known (the model has a price) */
+	bool tokens_without_model;  /* tokens but no model: the token cost is unknown */
 	int64_t token_nanos;        /* token cost */
 	int64_t compute_nanos;      /* compute cost */
 	const char *compute_basis;  /* "billed", "lifetime" or "computed" (static) */
@@ -69,6 +71,7 @@ typedef struct sb_budget {
 	int64_t by_basis[3];        /* runs whose compute is billed, lifetime, computed */
 	char **unpriced;            /* models with tokens but no price */
 	size_t n_unpriced;
+	int64_t tokens_without_model; /* runs with tokens but no model */
 } sb_budget;
 
 /* Build the report of the runs started in period.  The caller owns *out
@@ -81,7 +84,8 @@ void sb_budget_free(sb_budget *b);
 
 /* The report as JSON: {"period", "max_lifetime_min", "runs": [...],
  * "over_budget": [run ids], "over_lifetime": [run ids], "total": {...},
- * "unpriced_models": [...]}.  New reference. */
+ * "unpriced_models": [...], "tokens_without_model": [run ids]}.  New
+ * reference. */
 json_t *sb_budget_json(const sb_budget *b);
 
 #endif

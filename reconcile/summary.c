@@ -19,6 +19,8 @@ void sb_summary_free(sb_summary *s)
 		free(s->rows[i].key);
 	for (size_t i = 0; i < s->n_unpriced; i++)
 		free(s->unpriced[i]);
+	for (size_t i = 0; i < s->n_no_model_named; i++)
+		free(s->no_model_named[i]);
 	free(s->rows);
 	free(s->unpriced);
 	free(s);
@@ -70,6 +72,31 @@ static int token_cost(sb_db *db, sb_summary *s, const char *model, int64_t in_to
 		u->has_token = false;
 		if (!note_unpriced(s, model))
 			sb_fail(e, SB_EINTERNAL, "out of memory");
+	}
+	sqlite3_reset(st);
+	return e->code;
+}
+
+/* Count the runs of the period with tokens but no model into s, and name
+ * the first SB_SUMMARY_NAMED of them by run_id. */
+static int name_no_model_runs(sb_db *db, sb_summary *s, sb_err *e)
+{
+	sqlite3_stmt *st = sb_db_stmt(db, "summary_no_model", e);
+	int rc;
+
+	if (st == NULL)
+		return e->code;
+	sb_bind_i64(db, st, ":from_ms", s->period.from_ms);
+	sb_bind_i64(db, st, ":to_ms", s->period.to_ms);
+	sb_bind_i64(db, st, ":limit", SB_SUMMARY_NAMED);
+	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW && s->n_no_model_named < SB_SUMMARY_NAMED) {
+		char *id = strdup(sb_col_text(st, 0));
+		if (id == NULL) {
+			sb_fail(e, SB_EINTERNAL, "out of memory");
+			break;
+		}
+		s->no_model_named[s->n_no_model_named++] = id;
+		s->no_model_runs = sqlite3_column_int64(st, 1);
 	}
 	sqlite3_reset(st);
 	return e->code;
@@ -155,6 +182,9 @@ int sb_summary_build(sb_db *db, const sb_period *period, const char *by,
 	if (rc < 0)
 		goto fail;
 	sqlite3_reset(st);
+	st = NULL;
+	if (s->unpriced_no_model && name_no_model_runs(db, s, e) != SB_OK)
+		goto fail;
 	*out = s;
 	return SB_OK;
 fail:

@@ -178,11 +178,89 @@ static void test_limits(void **state)
 	sb_budget_free(b);
 }
 
+/* Tokens without a model (the SDK's LLMUsage names none): the token cost
+ * is unknown (null), never 0, and the run is named; no tokens and no
+ * model adds 0.  By hand, e2b 0.06/min, no bills:
+ *   N1 e2b 10 min, LLMUsage 12000 in / 3000 out, no model: token null;
+ *      compute lifetime 10 x 0.06 = 0.600000000; total null; budget 0.50:
+ *      the known part 0.60 > 0.50, over by 0.100000000
+ *   N2 e2b 5 min, token_usage with 0 tokens and no model: token 0;
+ *      compute 0.300000000, total 0.300000000
+ *   N3 e2b 1 min, no sandbox ("sandbox_usage": null), m1 1000 in / 0 out
+ *      at 1.00 per million: token 0.001000000; compute lifetime
+ *      0.060000000; total 0.061000000
+ *   totals: token known part 0.001000000, unknown overall; compute
+ *   0.960000000 */
+static void test_tokens_without_model(void **state)
+{
+	sb_db *db = support_memory_ledger();
+	sb_period p;
+	sb_budget *b = NULL;
+	const sb_budget_run *r;
+	json_t *root, *ids;
+	sb_err e;
+	int rc;
+
+	(void)state;
+	support_add_runs(db,
+		"{\"run_id\":\"N1\",\"backend\":\"e2b\",\"started_at\":\"2026-11-05T10:00:00Z\","
+		"\"ended_at\":\"2026-11-05T10:10:00Z\",\"budget_usd\":0.5,\"token_usage\":{\"requests\":2,"
+		"\"tool_calls\":0,\"total_tokens\":15000,\"input_tokens\":12000,\"input_tokens_details\":"
+		"{\"cached_tokens\":0,\"cache_creation_input_tokens\":0},\"output_tokens\":3000,"
+		"\"output_tokens_details\":{\"reasoning_tokens\":0},\"usage\":[]},\"sandbox_usage\":null}\n"
+		"{\"run_id\":\"N2\",\"backend\":\"e2b\",\"started_at\":\"2026-11-05T11:00:00Z\","
+		"\"ended_at\":\"2026-11-05T11:05:00Z\",\"token_usage\":{\"input_tokens\":0,\"output_tokens\":0},"
+		"\"sandbox_usage\":null}\n"
+		"{\"run_id\":\"N3\",\"backend\":\"e2b\",\"started_at\":\"2026-11-05T12:00:00Z\","
+		"\"ended_at\":\"2026-11-05T12:01:00Z\",\"token_usage\":{\"model\":\"m1\",\"input_tokens\":1000},"
+		"\"sandbox_usage\":null}");
+	support_exec(db, "INSERT INTO model_price VALUES ('m1', 1000000000, 2000000000, 0)");
+	sb_err_clear(&e);
+	assert_int_equal(sb_period_parse("2026-11", 0, &p, &e), SB_OK);
+	rc = sb_budget_build(db, &p, 30 * 60000, &b, &e);
+	assert_sb_ok(&e, rc);
+
+	r = run_of(b, "N1");
+	assert_false(r->has_token);
+	assert_true(r->tokens_without_model);
+	assert_int_equal(r->compute_nanos, 600000000);
+	assert_true(r->over_budget);
+	assert_int_equal(r->over_nanos, 100000000);
+	r = run_of(b, "N2");
+	assert_true(r->has_token);
+	assert_false(r->tokens_without_model);
+	assert_int_equal(r->token_nanos, 0);
+	assert_int_equal(r->total_nanos, 300000000);
+	r = run_of(b, "N3");
+	assert_true(r->has_token);
+	assert_int_equal(r->token_nanos, 1000000);
+	assert_int_equal(r->total_nanos, 61000000);
+
+	assert_false(b->has_token);
+	assert_int_equal(b->token_nanos, 1000000);
+	assert_int_equal(b->compute_nanos, 960000000);
+	assert_int_equal(b->tokens_without_model, 1);
+	assert_int_equal(b->n_unpriced, 0);
+
+	/* JSON: the run's and the total's token cost null, the run named */
+	root = sb_budget_json(b);
+	assert_true(json_is_null(json_object_get(json_array_get(json_object_get(root, "runs"), 0), "token_cost_usd")));
+	assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(root, "runs"), 0), "run_id")), "N1");
+	assert_true(json_is_null(json_object_get(json_object_get(root, "total"), "token_cost_usd")));
+	ids = json_object_get(root, "tokens_without_model");
+	assert_int_equal(json_array_size(ids), 1);
+	assert_string_equal(json_string_value(json_array_get(ids, 0)), "N1");
+	json_decref(root);
+	sb_budget_free(b);
+	sb_db_close(db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_meters, ledger_setup, ledger_teardown),
 		cmocka_unit_test_setup_teardown(test_limits, ledger_setup, ledger_teardown),
+		cmocka_unit_test(test_tokens_without_model),
 	};
 
 	return cmocka_run_group_tests_name("budget", tests, NULL, NULL);

@@ -40,6 +40,7 @@ static const char *const report_queries[] = {
 	"run_lookup",
 	"run_reprice_list",
 	"summary",
+	"summary_no_model",
 	"summary_tag",
 	NULL,
 };

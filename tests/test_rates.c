@@ -279,6 +279,62 @@ static void test_reprice(void **state)
 	assert_int_equal(card_cost(db, "F"), 4);
 }
 
+/* Card cost of the SDK's other records, at import and when repriced: a
+ * partly detailed record (its listed executions, plus cost_for_ms of
+ * what they leave of total_duration_ms), negative durations (priced as
+ * 0 each, as cost_for_ms does), no sandbox.  By hand, e2b 0.06/min =
+ * 1000 nanos a ms, tiny 0.00009/min = 1.5 nanos a ms (half to even):
+ *   G tiny, exec_count 3, total 3, listed 1 + 1 ms: 2 + 2 + cost(1 ms
+ *     left) 2 = 6 (cost_for_ms(3) alone would be 4.5 -> 4)
+ *   H e2b, -1 + 0 + 1000 ms, total 999: 0 + 0 + 1,000,000 = 1,000,000
+ *     (cost_for_ms(999) would be 999,000)
+ *   I e2b, exec_count 3, total 800, listed -200: 0 + cost(1000 left)
+ *     = 1,000,000
+ *   J e2b, exec_count 4, total 3500, listed 500: 500,000 + cost(3000)
+ *     3,000,000 = 3,500,000
+ *   K e2b, "sandbox_usage": null: 0
+ *   L e2b, summary-only, total 1500: 1,500,000 */
+static void test_card_cost_sdk_records(void **state)
+{
+	sb_db *db = *state;
+
+	store(db, card_of("tiny", "", "1970-01-01T00:00:00Z", 90000));
+	support_add_runs(db,
+		"{\"run_id\":\"G\",\"backend\":\"tiny\",\"started_at\":\"2026-11-05T10:00:00Z\","
+		"\"sandbox_usage\":{\"exec_count\":3,\"total_duration_ms\":3,\"executions\":["
+		"{\"duration_ms\":1},{\"duration_ms\":1}]}}\n"
+		"{\"run_id\":\"H\",\"backend\":\"e2b\",\"started_at\":\"2026-11-05T10:00:00Z\","
+		"\"sandbox_usage\":{\"exec_count\":3,\"total_duration_ms\":999,\"executions\":["
+		"{\"duration_ms\":-1},{\"duration_ms\":0},{\"duration_ms\":1000}]}}\n"
+		"{\"run_id\":\"I\",\"backend\":\"e2b\",\"started_at\":1793959200,"
+		"\"sandbox_usage\":{\"exec_count\":3,\"total_duration_ms\":800,\"executions\":["
+		"{\"duration_ms\":-200}]}}\n"
+		"{\"run_id\":\"J\",\"backend\":\"e2b\",\"started_at\":\"2026-11-05T10:00:00Z\","
+		"\"sandbox_usage\":{\"exec_count\":4,\"total_duration_ms\":3500,\"executions\":["
+		"{\"duration_ms\":500}]}}\n"
+		"{\"run_id\":\"K\",\"backend\":\"e2b\",\"started_at\":\"2026-11-05T10:00:00Z\","
+		"\"token_usage\":{\"input_tokens\":5},\"sandbox_usage\":null}\n"
+		"{\"run_id\":\"L\",\"backend\":\"e2b\",\"started_at\":\"2026-11-05T10:00:00Z\","
+		"\"sandbox_usage\":{\"exec_count\":2,\"total_duration_ms\":1500}}");
+	assert_int_equal(card_cost(db, "G"), 6);
+	assert_int_equal(card_cost(db, "H"), 1000000);
+	assert_int_equal(card_cost(db, "I"), 1000000);
+	assert_int_equal(card_cost(db, "J"), 3500000);
+	assert_int_equal(card_cost(db, "K"), 0);
+	assert_int_equal(card_cost(db, "L"), 1500000);
+
+	/* repriced by a new card (e2b 0.12 from 2026-11-03): the same rule,
+	 * from the ledger's rows: each e2b figure doubles */
+	store(db, card_of("e2b", "", "2026-11-03T00:00:00Z", 120000000));
+	assert_int_equal(card_cost(db, "H"), 2000000);
+	assert_int_equal(card_cost(db, "I"), 2000000);
+	assert_int_equal(card_cost(db, "J"), 7000000);
+	assert_int_equal(card_cost(db, "K"), 0);
+	assert_int_equal(card_cost(db, "L"), 3000000);
+	store(db, card_of("tiny", "", "1970-01-01T00:00:00Z", 90000));
+	assert_int_equal(card_cost(db, "G"), 6);
+}
+
 static void test_card_from_text(void **state)
 {
 	int64_t now = at("2026-11-30T12:00:00Z");
@@ -416,6 +472,7 @@ int main(void)
 		cmocka_unit_test(test_cost_for_ms),
 		cmocka_unit_test(test_rate_key),
 		cmocka_unit_test_setup_teardown(test_reprice, ledger_setup, ledger_teardown),
+		cmocka_unit_test_setup_teardown(test_card_cost_sdk_records, ledger_setup, ledger_teardown),
 		cmocka_unit_test(test_card_from_text),
 		cmocka_unit_test_setup_teardown(test_import_file, ledger_setup, ledger_teardown),
 	};

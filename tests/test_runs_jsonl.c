@@ -79,6 +79,27 @@ struct rule {
 	const char *reason;   /* part of the expected reason */
 };
 
+/* A partly detailed record: the SDK's __add__ of a summary-only usage
+ * (exec_count 2, total_duration_ms 3000, cpu_ms 100, bytes_read 10,
+ * bytes_written 20, memory_peak_mb 256, computed 0.003) and a detailed
+ * one of two executions, listed.  The record's aggregates are the sums:
+ * exec_count 4, total_duration_ms 3500, cpu_ms 150, bytes_read 15,
+ * bytes_written 27, memory_peak_mb 512, computed 0.0035.  PART(...) lists
+ * two executions: "a", all 0 (memory 128, cost 0.0), and "b" with the
+ * given duration, cpu, read, written, memory peak and cost, so the given
+ * values are what the listed executions add up to.  The SDK's own case is
+ * PART("500", "50", "5", "7", "512", "0.0005"); PART("3500", "150", "15",
+ * "27", "512", "0.0035") lists exactly the aggregates. */
+#define PART(dur, cpu, rd, wr, mem, cost)                                                     \
+	HEAD "\"sandbox_usage\": {\"exec_count\": 4, \"total_duration_ms\": 3500, \"cpu_ms\": 150, "   \
+	"\"memory_peak_mb\": 512, \"bytes_read\": 15, \"bytes_written\": 27, "                        \
+	"\"computed_cost_usd\": 0.0035, \"billed_cost_usd\": null, \"executions\": ["                \
+	"{\"command\": \"a\", \"exit_code\": 0, \"duration_ms\": 0, \"cpu_ms\": 0, "                  \
+	"\"memory_peak_mb\": 128, \"bytes_read\": 0, \"bytes_written\": 0, \"cost_usd\": 0.0}, "       \
+	"{\"command\": \"b\", \"exit_code\": 0, \"duration_ms\": " dur ", \"cpu_ms\": " cpu ", "      \
+	"\"memory_peak_mb\": " mem ", \"bytes_read\": " rd ", \"bytes_written\": " wr ", "             \
+	"\"cost_usd\": " cost "}]}}"
+
 /* 257 and 256 bytes of run_id. */
 #define X16 "xxxxxxxxxxxxxxxx"
 #define X256 X16 X16 X16 X16 X16 X16 X16 X16 X16 X16 X16 X16 X16 X16 X16 X16
@@ -106,10 +127,12 @@ static const struct rule rules[] = {
 	 "run_id must be a string, not an integer"},
 	{"backend an object", "{\"run_id\": \"r\", \"backend\": {}, \"started_at\": \"2026-11-29T02:00:00Z\", \"sandbox_usage\": {}}",
 	 "backend must be a string, not an object"},
-	{"started_at a number", "{\"run_id\": \"r\", \"backend\": \"e2b\", \"started_at\": 1795917600, \"sandbox_usage\": {}}",
-	 "started_at must be a string"},
+	{"started_at a boolean", "{\"run_id\": \"r\", \"backend\": \"e2b\", \"started_at\": true, \"sandbox_usage\": {}}",
+	 "started_at must be an RFC 3339 string or a number of Unix seconds, not a boolean"},
+	{"ended_at an object", HEAD "\"ended_at\": {\"s\": 1}, \"sandbox_usage\": {}}",
+	 "ended_at must be an RFC 3339 string or a number of Unix seconds, not an object"},
 	{"sandbox_usage an array", HEAD "\"sandbox_usage\": []}", "sandbox_usage must be an object, not an array"},
-	{"sandbox_usage null", HEAD "\"sandbox_usage\": null}", "sandbox_usage must be an object, not null"},
+	{"sandbox_usage a string", HEAD "\"sandbox_usage\": \"none\"}", "sandbox_usage must be an object, not a string"},
 	{"session_id a number", HEAD "\"session_id\": 5, \"sandbox_usage\": {}}", "session_id must be a string"},
 	{"plan a boolean", HEAD "\"plan\": true, \"sandbox_usage\": {}}", "plan must be a string, not a boolean"},
 	{"tags an array", HEAD "\"tags\": [\"a\"], \"sandbox_usage\": {}}", "tags must be an object"},
@@ -151,16 +174,36 @@ static const struct rule rules[] = {
 	 "backend is empty"},
 	/* negative counters and amounts */
 	{"negative exec_count", HEAD "\"sandbox_usage\": {\"exec_count\": -1}}", "sandbox_usage.exec_count is negative"},
-	{"negative total_duration_ms", HEAD "\"sandbox_usage\": {\"total_duration_ms\": -5}}",
-	 "sandbox_usage.total_duration_ms is negative (-5)"},
+	{"negative total_duration_ms, nothing listed", HEAD "\"sandbox_usage\": {\"total_duration_ms\": -5}}",
+	 "sandbox_usage.total_duration_ms is negative (-5) and no executions are listed"},
+	{"negative total_duration_ms, summary-only", HEAD "\"sandbox_usage\": {\"exec_count\": 3, \"total_duration_ms\": -1}}",
+	 "sandbox_usage.total_duration_ms is negative (-1) and no executions are listed"},
 	{"negative cpu_ms", HEAD "\"sandbox_usage\": {\"cpu_ms\": -1}}", "sandbox_usage.cpu_ms is negative"},
 	{"negative memory_peak_mb", HEAD "\"sandbox_usage\": {\"memory_peak_mb\": -1.0}}", "sandbox_usage.memory_peak_mb is negative"},
 	{"negative bytes_read", HEAD "\"sandbox_usage\": {\"bytes_read\": -1}}", "sandbox_usage.bytes_read is negative"},
 	{"negative bytes_written", HEAD "\"sandbox_usage\": {\"bytes_written\": -1}}", "sandbox_usage.bytes_written is negative"},
 	{"negative input_tokens", HEAD "\"token_usage\": {\"input_tokens\": -1}, \"sandbox_usage\": {}}",
 	 "token_usage.input_tokens is negative"},
-	{"negative execution duration", HEAD "\"sandbox_usage\": {\"exec_count\": 1, \"executions\": [{\"duration_ms\": -1}]}}",
-	 "sandbox_usage.executions[0].duration_ms is negative"},
+	{"negative execution cpu_ms", HEAD "\"sandbox_usage\": {\"exec_count\": 1, \"executions\": [{\"cpu_ms\": -1}]}}",
+	 "sandbox_usage.executions[0].cpu_ms is negative (-1)"},
+	{"negative execution memory", HEAD "\"sandbox_usage\": {\"exec_count\": 1, \"executions\": [{\"memory_peak_mb\": -1}]}}",
+	 "sandbox_usage.executions[0].memory_peak_mb is negative (-1)"},
+	{"negative execution bytes_written", HEAD "\"sandbox_usage\": {\"exec_count\": 1, \"executions\": [{\"bytes_written\": -1}]}}",
+	 "sandbox_usage.executions[0].bytes_written is negative (-1)"},
+	/* durations may be negative (clock skew), but whole and numbers */
+	{"fractional negative duration", HEAD "\"sandbox_usage\": {\"exec_count\": 1, \"total_duration_ms\": -1, "
+	 "\"executions\": [{\"duration_ms\": -1.5}]}}", "sandbox_usage.executions[0].duration_ms must be a whole number, not -1.5"},
+	{"duration a string", HEAD "\"sandbox_usage\": {\"exec_count\": 1, \"executions\": [{\"duration_ms\": \"-1\"}]}}",
+	 "sandbox_usage.executions[0].duration_ms must be an integer, not a string"},
+	{"total_duration_ms null", HEAD "\"sandbox_usage\": {\"total_duration_ms\": null}}",
+	 "sandbox_usage.total_duration_ms must be an integer, not null"},
+	/* a negative duration is kept only as given: the total is still their sum */
+	{"negative durations, total not their sum", HEAD "\"sandbox_usage\": {\"exec_count\": 2, \"total_duration_ms\": 0, "
+	 "\"executions\": [{\"duration_ms\": -1}, {\"duration_ms\": 0}]}}",
+	 "sandbox_usage.total_duration_ms is 0 but the executions' durations add up to -1"},
+	{"negative durations, total clamped", HEAD "\"sandbox_usage\": {\"exec_count\": 2, \"total_duration_ms\": 1000, "
+	 "\"executions\": [{\"duration_ms\": -5}, {\"duration_ms\": 1000}]}}",
+	 "sandbox_usage.total_duration_ms is 1000 but the executions' durations add up to 995"},
 	{"negative computed_cost_usd", HEAD "\"sandbox_usage\": {\"computed_cost_usd\": -0.5}}",
 	 "sandbox_usage.computed_cost_usd is negative"},
 	{"negative billed_cost_usd", HEAD "\"sandbox_usage\": {\"billed_cost_usd\": -1}}",
@@ -199,8 +242,8 @@ static const struct rule rules[] = {
 	{"started_at out of range", "{\"run_id\": \"r\", \"backend\": \"e2b\", \"started_at\": \"2026-02-30T02:00:00Z\", \"sandbox_usage\": {}}",
 	 "started_at '2026-02-30T02:00:00Z' is not a valid date and time"},
 	/* aggregates against the executions (add_exec) */
-	{"exec_count disagrees", HEAD "\"sandbox_usage\": {\"exec_count\": 2, \"total_duration_ms\": 10, "
-	 "\"executions\": [{\"duration_ms\": 10}]}}", "sandbox_usage.exec_count is 2 but executions has 1 entry"},
+	{"exec_count 0 with one listed", HEAD "\"sandbox_usage\": {\"exec_count\": 0, \"total_duration_ms\": 10, "
+	 "\"executions\": [{\"duration_ms\": 10}]}}", "sandbox_usage.exec_count is 0 but executions has 1 entry"},
 	{"exec_count too small", HEAD "\"sandbox_usage\": {\"exec_count\": 1, \"total_duration_ms\": 20, "
 	 "\"executions\": [{\"duration_ms\": 10}, {\"duration_ms\": 10}]}}",
 	 "sandbox_usage.exec_count is 1 but executions has 2 entries"},
@@ -231,6 +274,38 @@ static const struct rule rules[] = {
 	{"computed_cost_usd with a null cost", HEAD "\"sandbox_usage\": {\"exec_count\": 2, "
 	 "\"computed_cost_usd\": 0.002, \"executions\": [{\"cost_usd\": 0.001}, {\"cost_usd\": null}]}}",
 	 "add up to 0.001000000"},
+	/* partly detailed (exec_count 4, 2 listed): each listed sum one over
+	 * the record's (PART_OK below is the same record exactly at them) */
+	{"partly detailed: durations 1 ms over", PART("3501", "150", "15", "27", "512", "0.0035"),
+	 "sandbox_usage.total_duration_ms is 3500 but the executions listed have durations adding up to 3501, more"},
+	{"partly detailed: cpu_ms 1 over", PART("3500", "151", "15", "27", "512", "0.0035"),
+	 "sandbox_usage.cpu_ms is 150 but the executions listed have cpu_ms adding up to 151, more"},
+	{"partly detailed: bytes_read 1 over", PART("3500", "150", "16", "27", "512", "0.0035"),
+	 "sandbox_usage.bytes_read is 15 but the executions listed have bytes_read adding up to 16, more"},
+	{"partly detailed: bytes_written 1 over", PART("3500", "150", "15", "28", "512", "0.0035"),
+	 "sandbox_usage.bytes_written is 27 but the executions listed have bytes_written adding up to 28, more"},
+	{"partly detailed: memory 1 MB over", PART("3500", "150", "15", "27", "513", "0.0035"),
+	 "sandbox_usage.memory_peak_mb is 512 but the executions listed peak at 513, more"},
+	/* cost: 2 listed, 2 nanodollars of tolerance: 0.003500003 is 3 over */
+	{"partly detailed: cost 3 nanos over 2 listed", PART("3500", "150", "15", "27", "512", "0.003500003"),
+	 "sandbox_usage.computed_cost_usd is 0.003500000 but the executions listed have cost_usd adding up to 0.003500003, "
+	 "over it by more than one nanodollar per execution listed"},
+	{"partly detailed: a negative total under the listed", HEAD "\"sandbox_usage\": {\"exec_count\": 3, "
+	 "\"total_duration_ms\": -6, \"executions\": [{\"duration_ms\": -5}]}}",
+	 "sandbox_usage.total_duration_ms is -6 but the executions listed have durations adding up to -5, more"},
+	/* Unix seconds outside the years 0000 to 9999 */
+	{"unix seconds huge", "{\"run_id\": \"r\", \"backend\": \"e2b\", \"started_at\": 1e300, \"sandbox_usage\": {}}",
+	 "started_at 1e300 (Unix seconds) is not between the years 0000 and 9999"},
+	{"unix seconds past 9999", "{\"run_id\": \"r\", \"backend\": \"e2b\", \"started_at\": 253402300800, \"sandbox_usage\": {}}",
+	 "started_at 253402300800 (Unix seconds) is not between"},
+	{"unix seconds before 0000", "{\"run_id\": \"r\", \"backend\": \"e2b\", \"started_at\": -62167219200.0001, \"sandbox_usage\": {}}",
+	 "started_at -62167219200.0001 (Unix seconds) is not between"},
+	{"unix seconds with a huge exponent", "{\"run_id\": \"r\", \"backend\": \"e2b\", \"started_at\": 1e19, \"sandbox_usage\": {}}",
+	 "started_at 1e19 (Unix seconds) is not between"},
+	{"unix ended_at 1 ms before", "{\"run_id\": \"r\", \"backend\": \"e2b\", \"started_at\": 1764381600.125, "
+	 "\"ended_at\": 1764381600.1249, \"sandbox_usage\": {}}", "ended_at precedes started_at"},
+	{"unix ended_at before an RFC 3339 start", HEAD "\"ended_at\": 1795917599.999, \"sandbox_usage\": {}}",
+	 "ended_at precedes started_at"},
 };
 
 /* A rule's line must be rejected with its reason. */
@@ -380,6 +455,177 @@ static void test_computed_within_tolerance(void **state)
 	parse_ok(*state, HEAD "\"sandbox_usage\": {\"exec_count\": 1.0, \"total_duration_ms\": 10.0, "
 	         "\"executions\": [{\"duration_ms\": 10}]}}", &run);
 	assert_int_equal(run.total_duration_ms, 10);
+}
+
+/* "sandbox_usage": null: a run that used no sandbox; its tokens count. */
+static void test_no_sandbox(void **state)
+{
+	sb_run run;
+	char with_null[65], with_empty[65];
+
+	parse_ok(*state, HEAD "\"token_usage\": {\"model\": \"m\", \"input_tokens\": 120, \"output_tokens\": 30}, "
+	         "\"sandbox_usage\": null}", &run);
+	assert_int_equal(run.exec_count, 0);
+	assert_int_equal(run.total_duration_ms, 0);
+	assert_int_equal(run.cpu_ms, 0);
+	assert_int_equal(run.memory_peak_mb, 0);
+	assert_int_equal(run.bytes_read, 0);
+	assert_int_equal(run.bytes_written, 0);
+	assert_int_equal(run.computed_nanos, 0);
+	assert_false(run.has_billed);
+	assert_int_equal(run.n_execs, 0);
+	assert_null(run.extra);
+	assert_int_equal(run.input_tokens, 120);
+	assert_int_equal(run.output_tokens, 30);
+	/* at the ledger's resolution it is the empty usage: the same record */
+	fingerprint_of(*state, HEAD "\"sandbox_usage\": null}", with_null);
+	fingerprint_of(*state, HEAD "\"sandbox_usage\": {}}", with_empty);
+	assert_string_equal(with_null, with_empty);
+}
+
+/* exec_count above the executions listed: the aggregates are the record's,
+ * the listed ones within them (the rejections are in rules[]). */
+static void test_partly_detailed(void **state)
+{
+	sb_run run;
+
+	/* the SDK's __add__: 2 summary-only + 2 listed */
+	parse_ok(*state, PART("500", "50", "5", "7", "512", "0.0005"), &run);
+	assert_int_equal(run.exec_count, 4);
+	assert_int_equal(run.n_execs, 2);
+	assert_int_equal(run.total_duration_ms, 3500);
+	assert_int_equal(run.cpu_ms, 150);
+	assert_int_equal(run.bytes_read, 15);
+	assert_int_equal(run.bytes_written, 27);
+	assert_int_equal(run.memory_peak_mb, 512);
+	assert_int_equal(run.computed_nanos, 3500000);
+	assert_int_equal(run.execs[1].duration_ms, 500);
+	assert_int_equal(run.execs[1].cost_nanos, 500000);
+	/* the listed executions exactly at the aggregates */
+	parse_ok(*state, PART("3500", "150", "15", "27", "512", "0.0035"), &run);
+	assert_int_equal(run.exec_count, 4);
+	assert_int_equal(run.n_execs, 2);
+	/* their cost over computed by the tolerance, 1 nanodollar per listed
+	 * execution: 0.003500002 is 2 over, accepted (3 over is in rules[]) */
+	parse_ok(*state, PART("3500", "150", "15", "27", "512", "0.003500002"), &run);
+	assert_int_equal(run.computed_nanos, 3500000);
+	/* one listed of many, costs null (no rate card) */
+	parse_ok(*state, HEAD "\"sandbox_usage\": {\"exec_count\": 4, \"total_duration_ms\": 4000, "
+	         "\"computed_cost_usd\": 0.0, \"executions\": [{\"command\": \"ls\", \"exit_code\": 0, "
+	         "\"duration_ms\": 1000, \"cost_usd\": null}]}}", &run);
+	assert_int_equal(run.exec_count, 4);
+	assert_int_equal(run.n_execs, 1);
+	/* a negative listed duration (clock skew) within a total that is
+	 * not negative, and a negative total exactly at the listed sum */
+	parse_ok(*state, HEAD "\"sandbox_usage\": {\"exec_count\": 3, \"total_duration_ms\": 800, "
+	         "\"executions\": [{\"duration_ms\": -200}]}}", &run);
+	assert_int_equal(run.execs[0].duration_ms, -200);
+	assert_int_equal(run.total_duration_ms, 800);
+	parse_ok(*state, HEAD "\"sandbox_usage\": {\"exec_count\": 3, \"total_duration_ms\": -5, "
+	         "\"executions\": [{\"duration_ms\": -5}]}}", &run);
+	assert_int_equal(run.total_duration_ms, -5);
+}
+
+/* Negative durations are kept as given, the total their sum. */
+static void test_negative_durations(void **state)
+{
+	sb_run run;
+
+	parse_ok(*state, HEAD "\"sandbox_usage\": {\"exec_count\": 3, \"total_duration_ms\": 999, "
+	         "\"computed_cost_usd\": 0.001, \"executions\": [{\"duration_ms\": -1, \"cost_usd\": 0.0}, "
+	         "{\"duration_ms\": 0, \"cost_usd\": 0.0}, {\"duration_ms\": 1000, \"cost_usd\": 0.001}]}}", &run);
+	assert_int_equal(run.execs[0].duration_ms, -1);
+	assert_int_equal(run.execs[1].duration_ms, 0);
+	assert_int_equal(run.execs[2].duration_ms, 1000);
+	assert_int_equal(run.total_duration_ms, 999);
+	/* a total below 0 as the sum of negative durations */
+	parse_ok(*state, HEAD "\"sandbox_usage\": {\"exec_count\": 2, \"total_duration_ms\": -5, "
+	         "\"executions\": [{\"duration_ms\": -3}, {\"duration_ms\": -2.0}]}}", &run);
+	assert_int_equal(run.total_duration_ms, -5);
+	assert_int_equal(run.execs[1].duration_ms, -2);
+}
+
+/* started_at / ended_at as JSON numbers: Unix seconds, the digits past
+ * the millisecond dropped toward the earlier instant, from the number's
+ * text.  Expected values by hand: 1764381600 s = 2025-11-29T02:00:00Z. */
+static void test_unix_seconds(void **state)
+{
+	static const struct {
+		const char *text;    /* the JSON number */
+		int64_t ms;          /* the instant */
+	} cases[] = {
+		{"1764381600", INT64_C(1764381600000)},
+		{"1764381600.0", INT64_C(1764381600000)},
+		{"1764381600.125", INT64_C(1764381600125)},   /* 3 decimals, exact in binary */
+		/* 3 decimals not exact in binary: the double is
+		 * 1764381600.12299990654..., the text says 123 */
+		{"1764381600.123", INT64_C(1764381600123)},
+		{"1764381600.1239", INT64_C(1764381600123)},  /* 4 decimals: truncated, not rounded */
+		{"1764381600.1234567", INT64_C(1764381600123)},  /* time.time()'s 7 */
+		/* the nearest double is 1764381601.0: still 999 ms */
+		{"1764381600.9999999", INT64_C(1764381600999)},
+		{"1.764381600125e9", INT64_C(1764381600125)},
+		{"17643816001259E-4", INT64_C(1764381600125)},
+		{"1e3", INT64_C(1000000)},
+		{"0", 0},
+		{"-0.0", 0},
+		{"0.0009", 0},
+		{"-0.0005", -1},                              /* toward the earlier ms */
+		{"-1.5", -1500},
+		{"-1.0005", -1001},
+		{"-62167219200", INT64_C(-62167219200000)},   /* 0000-01-01T00:00:00Z */
+		{"253402300799.9999", INT64_C(253402300799999)}, /* 9999-12-31T23:59:59.999Z */
+		{"0.1e-400", 0},
+	};
+	char line[256];
+	sb_run run;
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		snprintf(line, sizeof line, "{\"run_id\": \"r\", \"backend\": \"e2b\", \"started_at\": %s, "
+		         "\"sandbox_usage\": null}", cases[i].text);
+		parse_ok(*state, line, &run);
+		if (run.started_ms != cases[i].ms)
+			fail_msg("started_at %s: %lld ms, want %lld", cases[i].text, (long long)run.started_ms,
+			         (long long)cases[i].ms);
+		/* the same as ended_at, after an RFC 3339 start far earlier */
+		snprintf(line, sizeof line, "{\"run_id\": \"r\", \"backend\": \"e2b\", \"started_at\": "
+		         "\"0000-01-01T00:00:00Z\", \"ended_at\": %s, \"sandbox_usage\": null}", cases[i].text);
+		parse_ok(*state, line, &run);
+		assert_true(run.has_ended);
+		assert_int_equal(run.ended_ms, cases[i].ms);
+	}
+	/* the member is found whatever comes before it: a nested started_at,
+	 * a string holding one, an escaped key */
+	parse_ok(*state, "{\"x\": {\"started_at\": 5, \"s\": \"\\\"started_at\\\": 7,\"}, \"run_id\": \"r\", "
+	         "\"backend\": \"e2b\", \"started\\u005fat\" : 1764381600.007 , \"sandbox_usage\": {}}", &run);
+	assert_int_equal(run.started_ms, INT64_C(1764381600007));
+	/* a number and the RFC 3339 text of the same instant: the same record */
+	{
+		char a[65], b[65];
+		fingerprint_of(*state, "{\"run_id\": \"r\", \"backend\": \"e2b\", \"started_at\": 1764381600.1259, "
+		               "\"sandbox_usage\": {}}", a);
+		fingerprint_of(*state, "{\"run_id\": \"r\", \"backend\": \"e2b\", \"started_at\": "
+		               "\"2025-11-29T02:00:00.125Z\", \"sandbox_usage\": {}}", b);
+		assert_string_equal(a, b);
+	}
+}
+
+/* token_usage as the SDK's LLMUsage writes it: no model, and members the
+ * ledger does not know (kept in extra). */
+static void test_tokens_without_model(void **state)
+{
+	sb_run run;
+
+	parse_ok(*state, HEAD "\"token_usage\": {\"requests\": 2, \"tool_calls\": 1, \"total_tokens\": 15000, "
+	         "\"input_tokens\": 12000, \"input_tokens_details\": {\"cached_tokens\": 0, "
+	         "\"cache_creation_input_tokens\": 0}, \"output_tokens\": 3000, "
+	         "\"output_tokens_details\": {\"reasoning_tokens\": 0}, \"usage\": []}, \"sandbox_usage\": null}", &run);
+	assert_null(run.model);
+	assert_int_equal(run.input_tokens, 12000);
+	assert_int_equal(run.output_tokens, 3000);
+	assert_non_null(run.extra);
+	assert_non_null(strstr(run.extra, "\"token_usage\":{"));
+	assert_non_null(strstr(run.extra, "\"total_tokens\":15000"));
 }
 
 static void test_long_run_id(void **state)
@@ -584,6 +830,11 @@ int main(void)
 		cmocka_unit_test(test_minimal_record_defaults),
 		cmocka_unit_test(test_summary_only_record),
 		cmocka_unit_test(test_computed_within_tolerance),
+		cmocka_unit_test(test_no_sandbox),
+		cmocka_unit_test(test_partly_detailed),
+		cmocka_unit_test(test_negative_durations),
+		cmocka_unit_test(test_unix_seconds),
+		cmocka_unit_test(test_tokens_without_model),
 		cmocka_unit_test(test_long_run_id),
 		cmocka_unit_test(test_sdk_class_names),
 		cmocka_unit_test(test_unknown_fields_kept),

@@ -397,6 +397,51 @@ static void test_token_rounding_and_no_model(void **state)
 	sb_db_close(db);
 }
 
+/* Runs with tokens but no model (the SDK's LLMUsage names none): the
+ * group's token cost is null and the summary counts them and names the
+ * first SB_SUMMARY_NAMED by run_id; a run with no model and no tokens
+ * adds 0.  12 such runs on e2b (q00..q11, 10 in each), one on modal
+ * with 0 tokens (its group's token cost 0), one outside the period. */
+static void test_no_model_runs_named(void **state)
+{
+	sb_db *db = support_memory_ledger();
+	char line[256];
+	char *text = calloc(16, sizeof line);
+	sb_summary *s;
+
+	(void)state;
+	assert_non_null(text);
+	for (int i = 11; i >= 0; i--) {
+		snprintf(line, sizeof line, "{\"run_id\":\"q%02d\",\"backend\":\"e2b\",\"started_at\":"
+		         "\"2026-11-05T00:00:00Z\",\"token_usage\":{\"requests\":1,\"input_tokens\":10,"
+		         "\"output_tokens\":0,\"total_tokens\":10},\"sandbox_usage\":null}\n", i);
+		strcat(text, line);
+	}
+	strcat(text, "{\"run_id\":\"z\",\"backend\":\"modal\",\"started_at\":\"2026-11-05T00:00:00Z\","
+	             "\"token_usage\":{\"input_tokens\":0,\"output_tokens\":0},\"sandbox_usage\":null}\n"
+	             "{\"run_id\":\"a-late\",\"backend\":\"e2b\",\"started_at\":\"2026-12-01T00:00:00Z\","
+	             "\"token_usage\":{\"input_tokens\":10},\"sandbox_usage\":null}");
+	support_add_runs(db, text);
+	s = summary(db, "2026-11", "backend");
+	assert_int_equal(s->n_rows, 2);
+	assert_string_equal(s->rows[0].key, "e2b");
+	assert_false(s->rows[0].u.has_token);
+	assert_string_equal(s->rows[1].key, "modal");
+	assert_true(s->rows[1].u.has_token);
+	assert_true(s->rows[1].u.token_raw == 0);
+	assert_false(s->total.has_token);
+	assert_true(s->unpriced_no_model);
+	assert_int_equal(s->no_model_runs, 12);
+	assert_int_equal(s->n_no_model_named, SB_SUMMARY_NAMED);
+	for (int i = 0; i < SB_SUMMARY_NAMED; i++) {
+		snprintf(line, sizeof line, "q%02d", i);
+		assert_string_equal(s->no_model_named[i], line);
+	}
+	sb_summary_free(s);
+	free(text);
+	sb_db_close(db);
+}
+
 static void test_usage_addition_rule(void **state)
 {
 	sb_usage acc, x;
@@ -444,6 +489,7 @@ int main(void)
 		cmocka_unit_test(test_by_other_tag),
 		cmocka_unit_test(test_period_bounds),
 		cmocka_unit_test(test_token_rounding_and_no_model),
+		cmocka_unit_test(test_no_model_runs_named),
 		cmocka_unit_test(test_usage_addition_rule),
 	};
 

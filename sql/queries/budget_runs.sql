@@ -3,8 +3,9 @@
 -- of the live USD billing lines of kind billed (Tax apart) naming the
 -- run's session (NULL when none, or when any of them is not in USD:
 -- session_foreign); session_weight and session_runs are the lifetimes
--- (exec time where a run has no ended_at) and the number of all the
--- session's runs, in any period, to split that bill by.
+-- (exec time where a run has no ended_at, a negative one, clock skew,
+-- as 0) and the number of all the session's runs, in any period, to
+-- split that bill by.
 SELECT r.run_id,
        r.backend,
        r.session_id,
@@ -28,7 +29,8 @@ SELECT r.run_id,
        (SELECT COUNT(*) FROM billing_line l
          WHERE l.backend = r.backend AND l.session_id = r.session_id AND l.kind = 'billed'
            AND l.superseded_by IS NULL AND l.currency <> 'USD') AS session_foreign,
-       (SELECT SUM(COALESCE(o.ended_ms - o.started_ms, o.total_duration_ms)) FROM run o
+       (SELECT SUM(COALESCE(o.ended_ms - o.started_ms,
+                            CASE WHEN o.total_duration_ms > 0 THEN o.total_duration_ms ELSE 0 END)) FROM run o
          WHERE o.backend = r.backend AND o.session_id = r.session_id) AS session_weight,
        (SELECT COUNT(*) FROM run o
          WHERE o.backend = r.backend AND o.session_id = r.session_id) AS session_runs
