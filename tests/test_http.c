@@ -1,17 +1,20 @@
 /* test_http.c: the parts of the HTTP layer and of fetching that need no
- * network (importers/http.c, importers/providers.c); the requests
- * themselves are tested against a fake provider by tests/http/run.sh. */
+ * network (importers/http.c, importers/providers.c, importers/scrub.c);
+ * the requests themselves are tested against a fake provider by
+ * tests/http/run.sh. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "importers/http.h"
 #include "importers/provider.h"
+#include "importers/scrub.h"
 #include "ledger/batch.h"
 #include "support/support.h"
 
@@ -109,6 +112,121 @@ static void test_open_refused(void **state)
 	sb_err_clear(&e);
 	assert_sb_fails(&e, sb_http_open(&req, &o, &h, &e), SB_EUSAGE, "control character");
 	assert_null(e.msg[0] == '\0' ? NULL : strstr(e.msg, "X-Evil"));
+}
+
+static const char KEY[] = "sbl-test+key/4f1c=9a7e2b";
+
+/* scrub a copy of text (NUL-terminated) and compare with want. */
+static void check_scrub(const char *text, const char *want)
+{
+	char buf[1024];
+
+	snprintf(buf, sizeof buf, "%s", text);
+	sb_scrub_str(buf, KEY);
+	assert_string_equal(buf, want);
+}
+
+/* The key in each of the forms a server writes it in, and in a mix of
+ * them, becomes [key]; what only looks like it stays. */
+static void test_scrub_forms(void **state)
+{
+	(void)state;
+	check_scrub("Bearer sbl-test+key/4f1c=9a7e2b", "Bearer [key]");
+	check_scrub("?k=sbl-test%2Bkey%2F4f1c%3D9a7e2b&x=1", "?k=[key]&x=1");
+	check_scrub("?k=sbl-test%2bkey%2f4f1c%3d9a7e2b&x=1", "?k=[key]&x=1");
+	check_scrub("%73%62%6C-test%2bkey%2F4f1c=9a7e2%62", "[key]");
+	check_scrub("{\"k\": \"sbl-test+key\\/4f1c=9a7e2b\"}", "{\"k\": \"[key]\"}");
+	check_scrub("\\u0073\\u0062\\u006c-test\\u002Bkey\\u002f4f1c\\u003D9a7e2b", "[key]");
+	check_scrub("sbl-test+key/4f1c=9a7e2bsbl-test+key/4f1c=9a7e2b", "[key][key]");
+	check_scrub("xsbl-test+key/4f1c=9a7e2bx", "x[key]x");
+	/* near misses */
+	check_scrub("sbl-test+key/4f1c=9a7e2c", "sbl-test+key/4f1c=9a7e2c");
+	check_scrub("sbl-test+key/4f1c=9a7e2", "sbl-test+key/4f1c=9a7e2");
+	check_scrub("sbl-test%2Ckey/4f1c=9a7e2b", "sbl-test%2Ckey/4f1c=9a7e2b");
+	check_scrub("sbl-test%2", "sbl-test%2");
+	check_scrub("sbl-test\\u002", "sbl-test\\u002");
+	check_scrub("SBL-TEST+KEY/4F1C=9A7E2B", "SBL-TEST+KEY/4F1C=9A7E2B");
+	check_scrub("", "");
+	{
+		static const char found[] = "a%2Fb sbl-test%2Bkey%2F4f1c%3d9a7e2b";
+		assert_true(sb_scrub_found(KEY, found, sizeof found - 1));
+		assert_false(sb_scrub_found(KEY, found, sizeof found - 2));
+	}
+}
+
+/* text scrubbed as a stream fed step bytes at a time, the bytes kept by
+ * one call given first to the next, into out; returns its length. */
+static size_t stream_scrub(const char *text, size_t len, size_t step, char *out)
+{
+	char win[2048];
+	size_t wl = 0, o = 0, pos = 0, klen = strlen(KEY);
+
+	for (;;) {
+		size_t n = len - pos < step ? len - pos : step, keep = 0;
+		memcpy(win + wl, text + pos, n);
+		wl += n;
+		pos += n;
+		o += sb_scrub_run(KEY, klen, win, wl, n == 0, out + o, &keep);
+		assert_true(keep <= SB_SCRUB_SPAN(klen));
+		memmove(win, win + wl - keep, keep);
+		wl = keep;
+		if (n == 0)
+			return o;
+	}
+}
+
+/* A key cut anywhere by the reads of a stream is still found: every text
+ * below, fed 1, 2, ... bytes at a time, comes out as it does whole, and
+ * never with the key in it. */
+static void test_scrub_stream(void **state)
+{
+	static const char *const texts[] = {
+		"{\"a\": \"sbl-test+key/4f1c=9a7e2b\"}\n{\"b\": \"sbl-test%2Bkey%2F4f1c%3D9a7e2b\"}\n",
+		"sbl-test%2bkey%2f4f1c%3d9a7e2b",
+		"\\u0073bl-test\\u002bkey\\/4f1c=9a7e2b and sbl-test+key/4f1c=9a7e2",
+		"%%%%%%%%sbl-test+key/4f1c=9a7e2b%",
+		"sbl-sbl-test+key/4f1c=9a7e2bsbl-test+key/4f1c=9a7e2b",
+	};
+
+	(void)state;
+	for (size_t t = 0; t < sizeof texts / sizeof texts[0]; t++) {
+		char whole[512], part[512];
+		size_t len = strlen(texts[t]), keep = 0, wlen, plen;
+		wlen = sb_scrub_run(KEY, strlen(KEY), texts[t], len, true, whole, &keep);
+		assert_int_equal(keep, 0);
+		assert_false(sb_scrub_found(KEY, whole, wlen));
+		for (size_t step = 1; step <= len; step++) {
+			plen = stream_scrub(texts[t], len, step, part);
+			assert_int_equal(plen, wlen);
+			assert_memory_equal(part, whole, wlen);
+		}
+	}
+}
+
+/* Keys of fewer than 8 or more than 512 bytes scrub nothing (fetching
+ * refuses them); 8 and 512 do. */
+static void test_scrub_key_length(void **state)
+{
+	char key[520], text[1200];
+	size_t keep = 0;
+
+	(void)state;
+	memset(key, 'q', sizeof key);
+	snprintf(text, sizeof text, "xqqqqqqqx");
+	key[7] = '\0';
+	sb_scrub_str(text, key);
+	assert_string_equal(text, "xqqqqqqqx");
+	key[7] = 'q';
+	key[8] = '\0';
+	snprintf(text, sizeof text, "xqqqqqqqqx");
+	sb_scrub_str(text, key);
+	assert_string_equal(text, "x[key]x");
+	key[8] = 'q';
+	memset(text, 'q', 513);
+	assert_int_equal(sb_scrub_run(key, 512, text, 513, true, text, &keep), 6);
+	assert_memory_equal(text, "[key]q", 6);
+	memset(text, 'q', 513);
+	assert_int_equal(sb_scrub_run(key, 513, text, 513, true, text, &keep), 513);
 }
 
 /* The table: every provider found by name, its endpoints, its base URL
@@ -211,6 +329,9 @@ int main(void)
 		cmocka_unit_test(test_url_refused),
 		cmocka_unit_test(test_opts_env),
 		cmocka_unit_test(test_open_refused),
+		cmocka_unit_test(test_scrub_forms),
+		cmocka_unit_test(test_scrub_stream),
+		cmocka_unit_test(test_scrub_key_length),
 		cmocka_unit_test(test_providers),
 		cmocka_unit_test(test_fetch_usage),
 		cmocka_unit_test(test_fetch_batch),
