@@ -95,7 +95,7 @@ static void test_opts_env(void **state)
  * and a key with a line break is refused, both before any connection. */
 static void test_open_refused(void **state)
 {
-	sb_http_req req = {"http://api.example.com/v1", "k1", "SOME_KEY", NULL, "p",
+	sb_http_req req = {"http://api.example.com/v1", "sbl-k1-0123", "SOME_KEY", NULL, "p",
 	                   {SB_PAGE_NONE, NULL, NULL}};
 	sb_http_opts o;
 	sb_http *h = NULL;
@@ -105,13 +105,99 @@ static void test_open_refused(void **state)
 	sb_err_clear(&e);
 	assert_sb_ok(&e, sb_http_opts_init(&o, &e));
 	assert_sb_fails(&e, sb_http_open(&req, &o, &h, &e), SB_EUSAGE,
-	                "refusing to send SOME_KEY over plain http to api.example.com");
+	                "refusing to send SOME_KEY over plain http to 'api.example.com'");
 	assert_null(h);
 	req.url = "https://api.example.com/v1";
 	req.token = "k1\r\nX-Evil: 1";
 	sb_err_clear(&e);
 	assert_sb_fails(&e, sb_http_open(&req, &o, &h, &e), SB_EUSAGE, "control character");
 	assert_null(e.msg[0] == '\0' ? NULL : strstr(e.msg, "X-Evil"));
+}
+
+/* Plain http goes to a loopback IP written as one, never to a name:
+ * names (whatever they resolve to), the addresses just outside
+ * 127.0.0.0/8, an IPv4-mapped ::1 lookalike are refused before anything
+ * is sent (64); the loopback IPs, the edges of 127.0.0.0/8 included, are
+ * tried (nothing listens on port 1: 75, not 64).  https may go anywhere. */
+static void test_plain_http_loopback_only(void **state)
+{
+	static const char *const refused[] = {
+		"http://localhost:1/v1", "http://LOCALHOST:1/v1", "http://127.attacker.example/v1",
+		"http://127.0.0.1.nip.io:1/v1", "http://127.0.0.1.:1/v1", "http://localhost./v1",
+		"http://126.255.255.255:1/v1", "http://128.0.0.0:1/v1", "http://0.0.0.0:1/v1",
+		"http://[::ffff:127.0.0.1]:1/v1", "http://[::2]:1/v1", "http://[fe80::1]:1/v1",
+	};
+	static const char *const tried[] = {
+		"http://127.0.0.1:1/v1", "http://127.0.0.0:1/v1", "http://127.255.255.254:1/v1",
+		"http://127.1:1/v1", "http://[::1]:1/v1", "http://[0:0:0:0:0:0:0:1]:1/v1",
+	};
+	sb_http_req req = {NULL, "sbl-k1-0123", "SOME_KEY", NULL, "p", {SB_PAGE_NONE, NULL, NULL}};
+	sb_http_opts o;
+	sb_http *h = NULL;
+	sb_err e;
+
+	(void)state;
+	sb_err_clear(&e);
+	assert_sb_ok(&e, sb_http_opts_init(&o, &e));
+	o.retries = 0;
+	o.connect_timeout_ms = 2000;
+	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+		int rc;
+		req.url = refused[i];
+		sb_err_clear(&e);
+		rc = sb_http_open(&req, &o, &h, &e);
+		if (rc != SB_EUSAGE || strstr(e.msg, "never to a host name") == NULL)
+			fail_msg("%s: %d %s (want 64, refused)", refused[i], rc, e.msg);
+		assert_null(h);
+	}
+	for (size_t i = 0; i < sizeof tried / sizeof tried[0]; i++) {
+		int rc;
+		req.url = tried[i];
+		sb_err_clear(&e);
+		rc = sb_http_open(&req, &o, &h, &e);
+		if (rc != SB_ETEMP)
+			fail_msg("%s: %d %s (want 75, tried)", tried[i], rc, e.msg);
+		assert_null(h);
+	}
+	/* the rule is the same without a key */
+	req.token = NULL;
+	req.url = "http://localhost:1/v1";
+	sb_err_clear(&e);
+	assert_sb_fails(&e, sb_http_open(&req, &o, &h, &e), SB_EUSAGE, "never to a host name");
+}
+
+/* A key is 8 to 512 bytes: 7 and 513 are refused before anything is sent;
+ * 8 and 512 pass on (to the plain http rule, which then refuses). */
+static void test_key_length(void **state)
+{
+	char key[600];
+	sb_http_req req = {"http://api.example.com/v1", key, "SOME_KEY", NULL, "p",
+	                   {SB_PAGE_NONE, NULL, NULL}};
+	sb_http_opts o;
+	sb_http *h = NULL;
+	sb_err e;
+
+	(void)state;
+	sb_err_clear(&e);
+	assert_sb_ok(&e, sb_http_opts_init(&o, &e));
+	memset(key, 'k', sizeof key);
+	key[7] = '\0';
+	assert_sb_fails(&e, sb_http_open(&req, &o, &h, &e), SB_EUSAGE,
+	                "SOME_KEY is 7 characters long: a key has at least 8");
+	key[7] = 'k';
+	key[8] = '\0';
+	sb_err_clear(&e);
+	assert_sb_fails(&e, sb_http_open(&req, &o, &h, &e), SB_EUSAGE, "over plain http");
+	key[8] = 'k';
+	key[512] = '\0';
+	sb_err_clear(&e);
+	assert_sb_fails(&e, sb_http_open(&req, &o, &h, &e), SB_EUSAGE, "over plain http");
+	key[512] = 'k';
+	key[513] = '\0';
+	sb_err_clear(&e);
+	assert_sb_fails(&e, sb_http_open(&req, &o, &h, &e), SB_EUSAGE,
+	                "SOME_KEY is 513 characters long: a key has at most 512");
+	assert_null(h);
 }
 
 static const char KEY[] = "sbl-test+key/4f1c=9a7e2b";
@@ -329,6 +415,8 @@ int main(void)
 		cmocka_unit_test(test_url_refused),
 		cmocka_unit_test(test_opts_env),
 		cmocka_unit_test(test_open_refused),
+		cmocka_unit_test(test_plain_http_loopback_only),
+		cmocka_unit_test(test_key_length),
 		cmocka_unit_test(test_scrub_forms),
 		cmocka_unit_test(test_scrub_stream),
 		cmocka_unit_test(test_scrub_key_length),
