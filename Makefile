@@ -11,7 +11,7 @@
 
 PREFIX   ?= /usr/local
 CC       ?= cc
-PKGS     := sqlite3 jansson libcurl libcrypto
+PKGS     := sqlite3 jansson libcurl libcrypto zlib
 TESTPKGS := cmocka
 BUILD    := build
 

@@ -9,19 +9,35 @@
  *
  * What every request gets:
  *  - a bearer token (from the caller, who reads it from the environment),
- *    sent only to the first page's host, never put in a message, never
- *    traced; refused over plain http except to a loopback host;
+ *    sent only to the first page's origin (scheme, host, port), never put
+ *    in a message, never traced, and taken out of the body as it is read
+ *    (importers/scrub.h: raw, percent-encoded or JSON-escaped), so that
+ *    nothing stored from a response can hold it;
+ *  - plain http only to a loopback IP address written as such (127.0.0.0/8
+ *    or [::1], never a name), and then never through a proxy (whatever
+ *    http_proxy, HTTP_PROXY or ALL_PROXY say); https goes through
+ *    https_proxy / ALL_PROXY unless no_proxy says not, as curl does;
+ *  - redirects followed here, not by libcurl, each one checked: never from
+ *    https down to http, plain http only to a loopback IP, no loop, at
+ *    most 5 in a row (SB_EREFUSED naming the redirect otherwise);
  *  - TLS verification, always (another CA can be trusted with ca_file);
- *  - connect and total timeouts, and a size limit on the body;
+ *  - connect and total timeouts, and a size limit on the decoded body;
+ *  - Accept-Encoding: identity; a body a server compresses anyway (gzip,
+ *    deflate) is decoded here and must reach the end of its compressed
+ *    stream; any other encoding is refused;
  *  - retries on 429, 5xx and transport failures before the body started,
  *    with exponential backoff, jitter and Retry-After (capped), a bounded
  *    number of times, then SB_ETEMP;
  *  - 401, 402 (account suspended), 403, 404 and the other 4xx are
  *    SB_EREFUSED with a message that says what to do.
  *
- * Errors: a body cut off (the connection closed before its end, a timeout
- * mid-body) is SB_ETEMP; a body past the size limit or one that does not
- * decode is SB_EDATA.  Nothing here prints: the caller gets events.
+ * A body is whole or an error.  Cut off (the connection closed before its
+ * Content-Length or its last chunk, a timeout mid-body, a compressed
+ * stream without its end even though the HTTP framing looked whole) is
+ * SB_ETEMP; an HTTP/1 body with neither Content-Length nor chunks (whose
+ * end cannot be told from a cut), one past the size limit, or one that
+ * does not decode is SB_EDATA.  Nothing here prints: the caller gets
+ * events.
  *
  * Ownership: sb_http_open allocates the reader, sb_http_close frees it;
  * the request's strings are borrowed and must outlive the reader.
@@ -98,14 +114,20 @@ typedef struct sb_http_req {
 
 typedef struct sb_http sb_http;
 
-/* Send the request, retrying as described above, until the first page's
- * status is 2xx; then *out is ready to read its body (sb_http_read).  The
- * caller owns *out (sb_http_close). */
+/* Send the request, retrying and following redirects as described above,
+ * until the first page's status is 2xx; then *out is ready to read its
+ * body (sb_http_read).  SB_EUSAGE before anything is sent for a URL that
+ * is not http or https, plain http to anything but a loopback IP, or a
+ * token with a space or control character or of fewer than
+ * SB_SCRUB_KEY_MIN (more than SB_SCRUB_KEY_MAX) bytes.  The caller owns
+ * *out (sb_http_close). */
 int sb_http_open(const sb_http_req *req, const sb_http_opts *o, sb_http **out, sb_err *e);
 
 /* An sb_read_fn over the body (ctx is the sb_http): every page's bytes in
- * turn, a newline put between two pages when the first did not end with
- * one.  *got is 0 at the end of the last page. */
+ * turn, decoded, a newline put between two pages when the first did not
+ * end with one, the token replaced by "[key]" wherever it appears (also
+ * when it is split across two reads).  *got is 0 at the end of the last
+ * page, which is only reached when every page ended properly. */
 int sb_http_read(void *ctx, char *buf, size_t cap, size_t *got, sb_err *e);
 
 /* Body bytes read so far (all pages), and the pages fetched. */
@@ -119,7 +141,9 @@ void sb_http_close(sb_http *h);
  * query is NULL or name, value pairs ended by NULL; values are
  * percent-encoded.  base must be an http or https URL without user name,
  * password, query or fragment (a key belongs in the environment, not in
- * a URL): SB_EUSAGE otherwise.  A trailing '/' of base is dropped. */
+ * a URL): SB_EUSAGE otherwise.  A trailing '/' of base is dropped.  The
+ * URL is written as libcurl reads it ("127.1" becomes "127.0.0.1"), so
+ * that the host sb_http_open checks is the one it connects to. */
 int sb_http_url(const char *base, const char *path, const char *const *query, char **out,
                 sb_err *e);
 

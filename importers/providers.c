@@ -11,6 +11,7 @@
 
 #include <openssl/evp.h>
 
+#include "importers/scrub.h"
 #include "importers/source.h"
 #include "ledger/batch.h"
 #include "ledger/timefmt.h"
@@ -374,7 +375,9 @@ int sb_fetch(sb_db *db, const sb_provider *p, const sb_endpoint *ep, const sb_fe
 		               "from the environment only)", p->key_env, p->name);
 	if (sb_http_url(sb_provider_base(p, o), ep->path, query, &url, e) != SB_OK)
 		return e->code;
+	/* the batch's source: a URL given with the key in it keeps it out */
 	snprintf(r->url, sizeof r->url, "%s", url);
+	sb_scrub_str(r->url, key);
 	if (ep->max_bytes > 0 && (ho.max_bytes <= 0 || ep->max_bytes < ho.max_bytes))
 		ho.max_bytes = ep->max_bytes;
 	req = (sb_http_req){url, key, p->key_env, ep->accept, p->name, ep->paging};
@@ -388,5 +391,7 @@ int sb_fetch(sb_db *db, const sb_provider *p, const sb_endpoint *ep, const sb_fe
 	}
 	sb_http_close(h);
 	free(url);
+	/* whatever a message quotes (a URL, the driver's words), no key */
+	sb_scrub_str(e->msg, key);
 	return e->code;
 }

@@ -1,17 +1,20 @@
 /* test_http.c: the parts of the HTTP layer and of fetching that need no
- * network (importers/http.c, importers/providers.c); the requests
- * themselves are tested against a fake provider by tests/http/run.sh. */
+ * network (importers/http.c, importers/providers.c, importers/scrub.c);
+ * the requests themselves are tested against a fake provider by
+ * tests/http/run.sh. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "importers/http.h"
 #include "importers/provider.h"
+#include "importers/scrub.h"
 #include "ledger/batch.h"
 #include "support/support.h"
 
@@ -92,7 +95,7 @@ static void test_opts_env(void **state)
  * and a key with a line break is refused, both before any connection. */
 static void test_open_refused(void **state)
 {
-	sb_http_req req = {"http://api.example.com/v1", "k1", "SOME_KEY", NULL, "p",
+	sb_http_req req = {"http://api.example.com/v1", "sbl-k1-0123", "SOME_KEY", NULL, "p",
 	                   {SB_PAGE_NONE, NULL, NULL}};
 	sb_http_opts o;
 	sb_http *h = NULL;
@@ -102,13 +105,214 @@ static void test_open_refused(void **state)
 	sb_err_clear(&e);
 	assert_sb_ok(&e, sb_http_opts_init(&o, &e));
 	assert_sb_fails(&e, sb_http_open(&req, &o, &h, &e), SB_EUSAGE,
-	                "refusing to send SOME_KEY over plain http to api.example.com");
+	                "refusing to send SOME_KEY over plain http to 'api.example.com'");
 	assert_null(h);
 	req.url = "https://api.example.com/v1";
 	req.token = "k1\r\nX-Evil: 1";
 	sb_err_clear(&e);
 	assert_sb_fails(&e, sb_http_open(&req, &o, &h, &e), SB_EUSAGE, "control character");
 	assert_null(e.msg[0] == '\0' ? NULL : strstr(e.msg, "X-Evil"));
+}
+
+/* Plain http goes to a loopback IP written as one, never to a name:
+ * names (whatever they resolve to), the addresses just outside
+ * 127.0.0.0/8, an IPv4-mapped ::1 lookalike are refused before anything
+ * is sent (64); the loopback IPs, the edges of 127.0.0.0/8 included, are
+ * tried (nothing listens on port 1: 75, not 64).  https may go anywhere. */
+static void test_plain_http_loopback_only(void **state)
+{
+	static const char *const refused[] = {
+		"http://localhost:1/v1", "http://LOCALHOST:1/v1", "http://127.attacker.example/v1",
+		"http://127.0.0.1.nip.io:1/v1", "http://127.0.0.1.:1/v1", "http://localhost./v1",
+		"http://126.255.255.255:1/v1", "http://128.0.0.0:1/v1", "http://0.0.0.0:1/v1",
+		"http://[::ffff:127.0.0.1]:1/v1", "http://[::2]:1/v1", "http://[fe80::1]:1/v1",
+	};
+	static const char *const tried[] = {
+		"http://127.0.0.1:1/v1", "http://127.0.0.0:1/v1", "http://127.255.255.254:1/v1",
+		"http://127.1:1/v1", "http://[::1]:1/v1", "http://[0:0:0:0:0:0:0:1]:1/v1",
+	};
+	sb_http_req req = {NULL, "sbl-k1-0123", "SOME_KEY", NULL, "p", {SB_PAGE_NONE, NULL, NULL}};
+	sb_http_opts o;
+	sb_http *h = NULL;
+	sb_err e;
+
+	(void)state;
+	sb_err_clear(&e);
+	assert_sb_ok(&e, sb_http_opts_init(&o, &e));
+	o.retries = 0;
+	o.connect_timeout_ms = 2000;
+	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+		int rc;
+		req.url = refused[i];
+		sb_err_clear(&e);
+		rc = sb_http_open(&req, &o, &h, &e);
+		if (rc != SB_EUSAGE || strstr(e.msg, "never to a host name") == NULL)
+			fail_msg("%s: %d %s (want 64, refused)", refused[i], rc, e.msg);
+		assert_null(h);
+	}
+	for (size_t i = 0; i < sizeof tried / sizeof tried[0]; i++) {
+		int rc;
+		req.url = tried[i];
+		sb_err_clear(&e);
+		rc = sb_http_open(&req, &o, &h, &e);
+		if (rc != SB_ETEMP)
+			fail_msg("%s: %d %s (want 75, tried)", tried[i], rc, e.msg);
+		assert_null(h);
+	}
+	/* the rule is the same without a key */
+	req.token = NULL;
+	req.url = "http://localhost:1/v1";
+	sb_err_clear(&e);
+	assert_sb_fails(&e, sb_http_open(&req, &o, &h, &e), SB_EUSAGE, "never to a host name");
+}
+
+/* A key is 8 to 512 bytes: 7 and 513 are refused before anything is sent;
+ * 8 and 512 pass on (to the plain http rule, which then refuses). */
+static void test_key_length(void **state)
+{
+	char key[600];
+	sb_http_req req = {"http://api.example.com/v1", key, "SOME_KEY", NULL, "p",
+	                   {SB_PAGE_NONE, NULL, NULL}};
+	sb_http_opts o;
+	sb_http *h = NULL;
+	sb_err e;
+
+	(void)state;
+	sb_err_clear(&e);
+	assert_sb_ok(&e, sb_http_opts_init(&o, &e));
+	memset(key, 'k', sizeof key);
+	key[7] = '\0';
+	assert_sb_fails(&e, sb_http_open(&req, &o, &h, &e), SB_EUSAGE,
+	                "SOME_KEY is 7 characters long: a key has at least 8");
+	key[7] = 'k';
+	key[8] = '\0';
+	sb_err_clear(&e);
+	assert_sb_fails(&e, sb_http_open(&req, &o, &h, &e), SB_EUSAGE, "over plain http");
+	key[8] = 'k';
+	key[512] = '\0';
+	sb_err_clear(&e);
+	assert_sb_fails(&e, sb_http_open(&req, &o, &h, &e), SB_EUSAGE, "over plain http");
+	key[512] = 'k';
+	key[513] = '\0';
+	sb_err_clear(&e);
+	assert_sb_fails(&e, sb_http_open(&req, &o, &h, &e), SB_EUSAGE,
+	                "SOME_KEY is 513 characters long: a key has at most 512");
+	assert_null(h);
+}
+
+static const char KEY[] = "sbl-test+key/4f1c=9a7e2b";
+
+/* scrub a copy of text (NUL-terminated) and compare with want. */
+static void check_scrub(const char *text, const char *want)
+{
+	char buf[1024];
+
+	snprintf(buf, sizeof buf, "%s", text);
+	sb_scrub_str(buf, KEY);
+	assert_string_equal(buf, want);
+}
+
+/* The key in each of the forms a server writes it in, and in a mix of
+ * them, becomes [key]; what only looks like it stays. */
+static void test_scrub_forms(void **state)
+{
+	(void)state;
+	check_scrub("Bearer sbl-test+key/4f1c=9a7e2b", "Bearer [key]");
+	check_scrub("?k=sbl-test%2Bkey%2F4f1c%3D9a7e2b&x=1", "?k=[key]&x=1");
+	check_scrub("?k=sbl-test%2bkey%2f4f1c%3d9a7e2b&x=1", "?k=[key]&x=1");
+	check_scrub("%73%62%6C-test%2bkey%2F4f1c=9a7e2%62", "[key]");
+	check_scrub("{\"k\": \"sbl-test+key\\/4f1c=9a7e2b\"}", "{\"k\": \"[key]\"}");
+	check_scrub("\\u0073\\u0062\\u006c-test\\u002Bkey\\u002f4f1c\\u003D9a7e2b", "[key]");
+	check_scrub("sbl-test+key/4f1c=9a7e2bsbl-test+key/4f1c=9a7e2b", "[key][key]");
+	check_scrub("xsbl-test+key/4f1c=9a7e2bx", "x[key]x");
+	/* near misses */
+	check_scrub("sbl-test+key/4f1c=9a7e2c", "sbl-test+key/4f1c=9a7e2c");
+	check_scrub("sbl-test+key/4f1c=9a7e2", "sbl-test+key/4f1c=9a7e2");
+	check_scrub("sbl-test%2Ckey/4f1c=9a7e2b", "sbl-test%2Ckey/4f1c=9a7e2b");
+	check_scrub("sbl-test%2", "sbl-test%2");
+	check_scrub("sbl-test\\u002", "sbl-test\\u002");
+	check_scrub("SBL-TEST+KEY/4F1C=9A7E2B", "SBL-TEST+KEY/4F1C=9A7E2B");
+	check_scrub("", "");
+	{
+		static const char found[] = "a%2Fb sbl-test%2Bkey%2F4f1c%3d9a7e2b";
+		assert_true(sb_scrub_found(KEY, found, sizeof found - 1));
+		assert_false(sb_scrub_found(KEY, found, sizeof found - 2));
+	}
+}
+
+/* text scrubbed as a stream fed step bytes at a time, the bytes kept by
+ * one call given first to the next, into out; returns its length. */
+static size_t stream_scrub(const char *text, size_t len, size_t step, char *out)
+{
+	char win[2048];
+	size_t wl = 0, o = 0, pos = 0, klen = strlen(KEY);
+
+	for (;;) {
+		size_t n = len - pos < step ? len - pos : step, keep = 0;
+		memcpy(win + wl, text + pos, n);
+		wl += n;
+		pos += n;
+		o += sb_scrub_run(KEY, klen, win, wl, n == 0, out + o, &keep);
+		assert_true(keep <= SB_SCRUB_SPAN(klen));
+		memmove(win, win + wl - keep, keep);
+		wl = keep;
+		if (n == 0)
+			return o;
+	}
+}
+
+/* A key cut anywhere by the reads of a stream is still found: every text
+ * below, fed 1, 2, ... bytes at a time, comes out as it does whole, and
+ * never with the key in it. */
+static void test_scrub_stream(void **state)
+{
+	static const char *const texts[] = {
+		"{\"a\": \"sbl-test+key/4f1c=9a7e2b\"}\n{\"b\": \"sbl-test%2Bkey%2F4f1c%3D9a7e2b\"}\n",
+		"sbl-test%2bkey%2f4f1c%3d9a7e2b",
+		"\\u0073bl-test\\u002bkey\\/4f1c=9a7e2b and sbl-test+key/4f1c=9a7e2",
+		"%%%%%%%%sbl-test+key/4f1c=9a7e2b%",
+		"sbl-sbl-test+key/4f1c=9a7e2bsbl-test+key/4f1c=9a7e2b",
+	};
+
+	(void)state;
+	for (size_t t = 0; t < sizeof texts / sizeof texts[0]; t++) {
+		char whole[512], part[512];
+		size_t len = strlen(texts[t]), keep = 0, wlen, plen;
+		wlen = sb_scrub_run(KEY, strlen(KEY), texts[t], len, true, whole, &keep);
+		assert_int_equal(keep, 0);
+		assert_false(sb_scrub_found(KEY, whole, wlen));
+		for (size_t step = 1; step <= len; step++) {
+			plen = stream_scrub(texts[t], len, step, part);
+			assert_int_equal(plen, wlen);
+			assert_memory_equal(part, whole, wlen);
+		}
+	}
+}
+
+/* Keys of fewer than 8 or more than 512 bytes scrub nothing (fetching
+ * refuses them); 8 and 512 do. */
+static void test_scrub_key_length(void **state)
+{
+	char key[520], text[1200];
+	size_t keep = 0;
+
+	(void)state;
+	memset(key, 'q', sizeof key);
+	snprintf(text, sizeof text, "xqqqqqqqx");
+	key[7] = '\0';
+	sb_scrub_str(text, key);
+	assert_string_equal(text, "xqqqqqqqx");
+	key[7] = 'q';
+	key[8] = '\0';
+	snprintf(text, sizeof text, "xqqqqqqqqx");
+	sb_scrub_str(text, key);
+	assert_string_equal(text, "x[key]x");
+	key[8] = 'q';
+	memset(text, 'q', 513);
+	assert_int_equal(sb_scrub_run(key, 512, text, 513, true, text, &keep), 6);
+	assert_memory_equal(text, "[key]q", 6);
+	memset(text, 'q', 513);
+	assert_int_equal(sb_scrub_run(key, 513, text, 513, true, text, &keep), 513);
 }
 
 /* The table: every provider found by name, its endpoints, its base URL
@@ -211,6 +415,11 @@ int main(void)
 		cmocka_unit_test(test_url_refused),
 		cmocka_unit_test(test_opts_env),
 		cmocka_unit_test(test_open_refused),
+		cmocka_unit_test(test_plain_http_loopback_only),
+		cmocka_unit_test(test_key_length),
+		cmocka_unit_test(test_scrub_forms),
+		cmocka_unit_test(test_scrub_stream),
+		cmocka_unit_test(test_scrub_key_length),
 		cmocka_unit_test(test_providers),
 		cmocka_unit_test(test_fetch_usage),
 		cmocka_unit_test(test_fetch_batch),

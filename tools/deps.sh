@@ -19,6 +19,7 @@ need sqlite3 libsqlite3-dev
 need jansson libjansson-dev
 need libcurl libcurl4-openssl-dev
 need libcrypto libssl-dev
+need zlib zlib1g-dev
 need cmocka libcmocka-dev
 # Optional: headless Chromium, with which tests/html/render.sh renders the
 # HTML pages; that test is skipped, saying so, where it cannot be had.
@@ -40,5 +41,5 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 	exit 1
 fi
 echo "deps: install them, e.g. 'sudo apt-get install$pkgs'" >&2
-echo "deps: (elsewhere: SQLite 3, jansson, libcurl with OpenSSL, libcrypto, cmocka, pkg-config)" >&2
+echo "deps: (elsewhere: SQLite 3, jansson, libcurl with OpenSSL, libcrypto, zlib, cmocka, pkg-config)" >&2
 exit 1

@@ -7,10 +7,16 @@
 # over HTTPS with a self-signed certificate made here by openssl), runs
 # 'fetch' and 'nightly' against every scenario of the server, and checks
 # exit statuses, messages and what the ledger holds (with sqlite3): a
-# failed fetch commits nothing.  Last, grep finds the test key in no output
-# and no file the program wrote.  Prints "FAIL NAME: why" for each failed
-# check, then "http: N passed, M failed"; exits 1 when a check failed.
-# No check depends on timing: waits are only for the server to be ready.
+# failed fetch commits nothing.  Bodies cut off in every way (gzip without
+# its trailer, short of Content-Length, chunks without the last one, no
+# framing at all), the rules of plain http (a loopback IP only, never
+# through a proxy: tests/http/proxy_server.py listens as one), redirects,
+# and a server that echoes the key in every form it can.  Last, grep finds
+# the test key (raw or URL-encoded) in no output and no file the program
+# wrote, the ledger's -wal included.  Prints "FAIL NAME: why" for each
+# failed check, then "http: N passed, M failed"; exits 1 when a check
+# failed.  No check depends on timing: waits are only for the servers to
+# be ready (and the pause inside a response that cuts the key in two).
 
 set -u
 LC_ALL=C
@@ -30,14 +36,21 @@ if [ ! -x "$SB" ]; then
 fi
 SAMPLES=$repo/examples/samples
 
-KEY=sbl-test-key-4f1c9a7e2b
+# The key has characters that URL-encoding changes, so that its encoded
+# forms differ from it (upper and lower case hex).
+KEY='sbl-test+key/4f1c=9a7e2b'
+KEY_UP='sbl-test%2Bkey%2F4f1c%3D9a7e2b'
+KEY_LOW='sbl-test%2bkey%2f4f1c%3d9a7e2b'
 work=$(mktemp -d "${TMPDIR:-/tmp}/sbledger-http.XXXXXX") || exit 70
 mkdir -p "$work/out" "$work/tmp"
 server=
 tls_server=
+v6_server=
+proxy=
 holder=
+reader=
 cleanup() {
-	for pid in $server $tls_server $holder; do
+	for pid in $server $tls_server $v6_server $proxy $holder $reader; do
 		kill "$pid" 2>/dev/null
 	done
 	[ -n "${KEEP:-}" ] || rm -rf "$work"
@@ -54,7 +67,8 @@ SBLEDGER_NOW=2026-11-30T12:00:00Z
 TMPDIR=$work/tmp
 export DEEPINFRA_API_KEY VERCEL_TOKEN SBLEDGER_HTTP_BACKOFF_MS SBLEDGER_NOW TMPDIR
 unset SBLEDGER_DB SBLEDGER_HTTP_RETRIES SBLEDGER_HTTP_TIMEOUT_MS SBLEDGER_CA_BUNDLE \
-	SBLEDGER_DEEPINFRA_URL SBLEDGER_VERCEL_URL VERCEL_TEAM_ID VERCEL_TEAM_SLUG
+	SBLEDGER_DEEPINFRA_URL SBLEDGER_VERCEL_URL VERCEL_TEAM_ID VERCEL_TEAM_SLUG \
+	http_proxy HTTP_PROXY https_proxy HTTPS_PROXY all_proxy ALL_PROXY no_proxy NO_PROXY
 
 passed=0
 failed=0
@@ -87,6 +101,25 @@ start_server() {
 		i=$((i + 1))
 	done
 	port=$(cat "$work/$name.port")
+}
+
+# start_proxy: the proxy listener (tests/http/proxy_server.py); sets
+# $proxy and $proxy_port.
+start_proxy() {
+	python3 "$here/proxy_server.py" --port-file "$work/proxy.port" --log "$work/proxy.log" \
+		>"$work/proxy.stdout" 2>&1 &
+	proxy=$!
+	i=0
+	while [ ! -s "$work/proxy.port" ] && [ $i -lt 300 ]; do
+		if ! kill -0 "$proxy" 2>/dev/null; then
+			cat "$work/proxy.stdout" >&2
+			echo "run.sh: the proxy did not start" >&2
+			exit 70
+		fi
+		sleep 0.1
+		i=$((i + 1))
+	done
+	proxy_port=$(cat "$work/proxy.port")
 }
 
 # t NAME WANT ARGS...: run sbledger ARGS (stdout and stderr to
@@ -141,6 +174,17 @@ eq() {
 
 q() { sqlite3 "$1" "$2"; }
 
+# lacks NAME FILE...: none of the files holds the key, raw or URL-encoded.
+lacks() {
+	name=$1
+	shift
+	if grep -lF -e "$KEY" -e "$KEY_UP" -e "$KEY_LOW" -- "$@" >/dev/null 2>&1; then
+		fail "$name: the key is in $(grep -lF -e "$KEY" -e "$KEY_UP" -e "$KEY_LOW" -- "$@" | tr '\n' ' ')" none
+	else
+		pass
+	fi
+}
+
 start_server http
 server=$last_pid
 P=$port
@@ -185,9 +229,11 @@ has catalog-shape err "not a JSON array of plans"
 eq catalog-shape-cards "$(q "$L" "SELECT COUNT(*) FROM rate_card")" "$cards"
 eq catalog-shape-batch "$(q "$L" "SELECT status || ' ' || rejected FROM batch ORDER BY batch_id DESC LIMIT 1")" "failed 1"
 
+batches=$(q "$L" "SELECT COUNT(*) FROM batch")
 t catalog-cutclose 65 --db "$L" fetch catalog --provider deepinfra --base-url "$U/cutclose"
-has catalog-cutclose err "not JSON"
+has catalog-cutclose err "neither a Content-Length nor chunks"
 eq catalog-cutclose-cards "$(q "$L" "SELECT COUNT(*) FROM rate_card")" "$cards"
+eq catalog-cutclose-batches "$(q "$L" "SELECT COUNT(*) FROM batch")" "$batches"
 
 # ---- fetch usage ---------------------------------------------------------
 t usage 0 --db "$L" fetch usage --provider deepinfra --period 2026-11 --base-url "$U/ok"
@@ -218,9 +264,11 @@ eq billing-paged-source "$(q "$L" "SELECT source FROM batch ORDER BY batch_id DE
 
 G=$work/gzip.db
 "$SB" --db "$G" init >/dev/null
+# the server compresses although sbledger asked for identity: decoded here
 te billing-gzip 0 "VERCEL_TEAM_ID=team_42" --db "$G" fetch billing --provider vercel --period 2026-11-03 --base-url "$U/gzip"
 has billing-gzip out "5 lines stored"
 eq billing-gzip-team "$(grep -c '^gzip /v1/billing/charges .*teamId=team_42 auth=ok$' "$work/http.log")" 1
+eq billing-gzip-asked "$(grep -c '^gzip accept-encoding=identity$' "$work/http.log.hdr")" 1
 
 t billing-reissue 0 --db "$G" fetch billing --provider vercel --period 2026-11-03 --base-url "$U/paged"
 has billing-reissue out "5 superseded"
@@ -237,10 +285,9 @@ eq billing-cut-lines "$(q "$L" "SELECT COUNT(*) FROM billing_line")" "$lines"
 eq billing-cut-batches "$(q "$L" "SELECT COUNT(*) FROM batch")" "$batches"
 
 t billing-cutclose 65 --db "$L" fetch billing --provider vercel --period 2026-11-05 --base-url "$U/cutclose"
-has billing-cutclose err "nothing of the response was imported"
+has billing-cutclose err "neither a Content-Length nor chunks, so its end could not be told from a connection cut short"
 eq billing-cutclose-lines "$(q "$L" "SELECT COUNT(*) FROM billing_line")" "$lines"
-eq billing-cutclose-batch "$(q "$L" "SELECT status || ' ' || source FROM batch ORDER BY batch_id DESC LIMIT 1")" \
-	"failed $U/cutclose/v1/billing/charges?from=2026-11-05T00%3a00%3a00Z&to=2026-11-06T00%3a00%3a00Z"
+eq billing-cutclose-batches "$(q "$L" "SELECT COUNT(*) FROM batch")" "$batches"
 
 t billing-shape 65 --db "$L" fetch billing --provider vercel --period 2026-11-05 --base-url "$U/shape"
 eq billing-shape-lines "$(q "$L" "SELECT COUNT(*) FROM billing_line")" "$lines"
@@ -252,6 +299,162 @@ eq billing-big-lines "$(q "$L" "SELECT COUNT(*) FROM billing_line")" "$lines"
 t billing-offsite 65 --db "$L" fetch billing --provider vercel --period 2026-11-05 --base-url "$U/offsite"
 has billing-offsite err "the next page is on another host"
 eq billing-offsite-lines "$(q "$L" "SELECT COUNT(*) FROM billing_line")" "$lines"
+
+# ---- a body is whole, or nothing of it is stored ---------------------------
+# A day of 5 lines (1.296 USD) is in W; each cut response below would, if
+# taken whole, supersede them with its first lines.
+W=$work/whole.db
+"$SB" --db "$W" init >/dev/null
+live() { q "$W" "SELECT COUNT(*) || ' ' || SUM(amount_nanos) FROM billing_line WHERE superseded_by IS NULL"; }
+t whole-ok 0 --db "$W" fetch billing --provider vercel --period 2026-11-03 --base-url "$U/ok.whole"
+eq whole-ok-live "$(live)" "5 1296000000"
+batches=$(q "$W" "SELECT COUNT(*) FROM batch")
+# gzip cut at a flush point: every byte the server promised came, and the
+# two lines inflate cleanly, but the stream has no end (no gzip trailer)
+t gzipcut 75 --db "$W" fetch billing --provider vercel --period 2026-11-03 --base-url "$U/gzipcut"
+has gzipcut err "$U/gzipcut/v1/billing/charges?from=2026-11-03T00%3a00%3a00Z&to=2026-11-04T00%3a00%3a00Z: the response was cut off after 616 bytes: its gzip stream stops before its end (no trailer)"
+has gzipcut err "try again later"
+eq gzipcut-live "$(live)" "5 1296000000"
+eq gzipcut-batches "$(q "$W" "SELECT COUNT(*) FROM batch")" "$batches"
+# a plain body that ends at a line end, short of its Content-Length
+t short 75 --db "$W" fetch billing --provider vercel --period 2026-11-03 --base-url "$U/short"
+has short err "the response was cut off after 308 bytes"
+eq short-live "$(live)" "5 1296000000"
+eq short-batches "$(q "$W" "SELECT COUNT(*) FROM batch")" "$batches"
+# chunks that stop at a line end, without the last (zero-length) chunk
+t chunkcut 75 --db "$W" fetch billing --provider vercel --period 2026-11-03 --base-url "$U/chunkcut"
+has chunkcut err "the response was cut off after 616 bytes"
+eq chunkcut-live "$(live)" "5 1296000000"
+eq chunkcut-batches "$(q "$W" "SELECT COUNT(*) FROM batch")" "$batches"
+# no length, no chunks, closed at a line end: cannot be told from a cut
+t closecut 65 --db "$W" fetch billing --provider vercel --period 2026-11-03 --base-url "$U/closecut"
+has closecut err "neither a Content-Length nor chunks"
+has closecut err "nothing of it was stored"
+eq closecut-live "$(live)" "5 1296000000"
+eq closecut-batches "$(q "$W" "SELECT COUNT(*) FROM batch")" "$batches"
+# whole bodies in every framing and encoding are the same statement, byte
+# for byte once decoded: imported once
+for s in chunked gzip gzip2; do
+	t "whole-$s" 0 --db "$W" fetch billing --provider vercel --period 2026-11-03 --base-url "$U/$s"
+	has "whole-$s" out "the same response was imported as batch 1"
+done
+eq whole-live "$(live)" "5 1296000000"
+t gzipjunk 65 --db "$W" fetch billing --provider vercel --period 2026-11-03 --base-url "$U/gzipjunk"
+has gzipjunk err "the response does not decode as gzip"
+t br 65 --db "$W" fetch billing --provider vercel --period 2026-11-03 --base-url "$U/br"
+has br err "the response is encoded as 'br' (Content-Encoding), which sbledger does not decode"
+eq bad-encoding-live "$(live)" "5 1296000000"
+eq bad-encoding-batches "$(q "$W" "SELECT COUNT(*) FROM batch")" "$batches"
+# the catalog (read whole before it is checked) the same way
+cards=$(q "$L" "SELECT COUNT(*) FROM rate_card")
+t catalog-short 75 --db "$L" fetch catalog --provider deepinfra --base-url "$U/short"
+has catalog-short err "cut off"
+t catalog-closecut 65 --db "$L" fetch catalog --provider deepinfra --base-url "$U/closecut"
+eq catalog-cut-cards "$(q "$L" "SELECT COUNT(*) FROM rate_card")" "$cards"
+
+# ---- plain http: a loopback IP only, never a name --------------------------
+# each refused before anything is sent (64), whatever the name resolves to
+for base in "http://localhost:$P/ok" "http://127.attacker.example/ok" \
+	"http://127.0.0.1.nip.io:$P/ok" "http://127.0.0.1.:$P/ok" "http://[::ffff:127.0.0.1]:$P/ok" \
+	"http://126.255.255.255:$P/ok" "http://128.0.0.1:$P/ok" "http://10.0.0.1:$P/ok"; do
+	requests=$(wc -l <"$work/http.log")
+	t plain-name 64 --db "$L" fetch catalog --provider deepinfra --base-url "$base" --retries 0
+	has plain-name err "refusing to send DEEPINFRA_API_KEY over plain http to"
+	has plain-name err "never to a host name"
+	eq "plain-name-sent $base" "$(wc -l <"$work/http.log")" "$requests"
+done
+te plain-env 64 "SBLEDGER_DEEPINFRA_URL=http://localhost:$P/ok" --db "$L" fetch catalog --provider deepinfra
+has plain-env err "over plain http to 'localhost'"
+# the edges of 127.0.0.0/8 are loopback: tried (nothing listens: 75), not refused
+t plain-edge-high 75 --db "$L" fetch catalog --provider deepinfra --base-url "http://127.255.255.254:1/ok" --retries 0
+t plain-edge-low 75 --db "$L" fetch catalog --provider deepinfra --base-url "http://127.0.0.0:1/ok" --retries 0
+# 127.1 is how libcurl reads 127.0.0.1; what is checked is what is fetched
+t plain-short-form 0 --db "$L" fetch catalog --provider deepinfra --base-url "http://127.1:$P/ok"
+has plain-short-form out "http://127.0.0.1:$P/ok/v1/sandboxes/catalog"
+# [::1] over plain http, to a server on the IPv6 loopback
+if python3 -c 'import socket; socket.socket(socket.AF_INET6).bind(("::1", 0))' 2>/dev/null; then
+	start_server v6 --host ::1
+	v6_server=$last_pid
+	t plain-v6 0 --db "$L" fetch catalog --provider deepinfra --base-url "http://[::1]:$port/ok"
+	eq plain-v6-key "$(grep -c '^ok /v1/sandboxes/catalog - auth=ok$' "$work/v6.log")" 1
+else
+	echo "http: no IPv6 loopback here: [::1] not tried"
+fi
+
+# ---- plain http never goes through a proxy ---------------------------------
+start_proxy
+PX=http://127.0.0.1:$proxy_port
+for var in http_proxy HTTP_PROXY ALL_PROXY all_proxy; do
+	te "noproxy-$var" 0 "$var=$PX" --db "$L" fetch catalog --provider deepinfra --base-url "$U/ok"
+done
+te noproxy-all 0 "http_proxy=$PX HTTP_PROXY=$PX ALL_PROXY=$PX all_proxy=$PX" --db "$L" fetch catalog --provider deepinfra --base-url "$U/ok"
+te noproxy-billing 0 "http_proxy=$PX ALL_PROXY=$PX" --db "$L" fetch billing --provider vercel --period 2026-11-03 --base-url "$U/paged"
+eq noproxy-reached "$(wc -l <"$work/proxy.log" | tr -d ' ')" 0
+
+# ---- the key is taken out of everything a response leaves -----------------
+# K collects what echoing servers send; a reader holds a snapshot open all
+# along, so that SQLite keeps every page these fetches write in K-wal (it is
+# checkpointed into K and deleted when the last connection closes).
+K=$work/keys.db
+"$SB" --db "$K" init >/dev/null
+mkfifo "$work/reader.fifo"
+sqlite3 "$K" <"$work/reader.fifo" >"$work/reader.out" 2>&1 &
+reader=$!
+exec 8>"$work/reader.fifo"
+echo "BEGIN; SELECT COUNT(*) FROM batch;" >&8
+t echo-catalog 0 --db "$K" fetch catalog --provider deepinfra --base-url "$U/echo" --verbose
+eq echo-catalog-plans "$(q "$K" "SELECT group_concat(plan, ' ') FROM (SELECT plan FROM rate_card WHERE plan LIKE '%[key]%' ORDER BY plan)")" \
+	"esc-[key] low-[key] raw-[key] up-[key]"
+t echo-usage 0 --db "$K" fetch usage --provider deepinfra --period 2026-11 --base-url "$U/echo"
+eq echo-usage-extra "$(q "$K" "SELECT extra FROM billing_line WHERE format = 'deepinfra-usage'")" \
+	'{"note":"[key] [key] [key] [key]"}'
+t echo-billing 0 --db "$K" fetch billing --provider vercel --period 2026-11-03 --base-url "$U/echo"
+eq echo-billing-extra "$(q "$K" "SELECT COUNT(*) FROM billing_line WHERE format = 'focus' AND extra LIKE '%\"ChargeDescription\":\"key [key]\"%'")" 5
+# the same charges with the key cut in two by the chunks (and a pause), in a
+# ledger of their own so that they are not "the same response" as above
+S=$work/split.db
+"$SB" --db "$S" init >/dev/null
+t echo-split 0 --db "$S" fetch billing --provider vercel --period 2026-11-03 --base-url "$U/split"
+eq echo-split-extra "$(q "$S" "SELECT COUNT(*) FROM billing_line WHERE extra LIKE '%\"ChargeDescription\":\"key [key]\"%'")" 5
+eq echo-split-same "$(q "$S" "SELECT sha256 FROM batch")" "$(q "$K" "SELECT sha256 FROM batch WHERE format = 'focus'")"
+# a body that is the request's own headers: rejected, kept, key out
+t echo-headers 65 --db "$K" fetch catalog --provider deepinfra --base-url "$U/echohdr"
+t echo-headers-billing 65 --db "$K" fetch billing --provider vercel --period 2026-11-04 --base-url "$U/echohdr"
+t echo-rejects 0 --db "$K" rejects --format json
+has echo-rejects out 'Authorization: Bearer [key]'
+eq echo-rejects-both "$(grep -c 'Bearer \[key\]' "$work/out/echo-rejects.out")" 2
+# URLs that carry the key: a next-page link, a redirect's Location, and a
+# base URL a user wrote with the key in it (the batch's source is scrubbed)
+t echo-link 0 --db "$K" fetch billing --provider vercel --period 2026-11-05 --base-url "$U/echolink" --verbose
+has echo-link err "&sig=[key]"
+t echo-redirect 0 --db "$K" fetch catalog --provider deepinfra --base-url "$U/redirok" --verbose
+has echo-redirect err "redirected to $U/ok/v1/sandboxes/catalog?sig=[key]"
+eq echo-redirect-key "$(grep -c '^ok /v1/sandboxes/catalog sig=\[key\] auth=ok$' "$work/http.log")" 1
+t echo-base 0 --db "$K" fetch catalog --provider deepinfra --base-url "$U/ok.$KEY_UP"
+has echo-base out "$U/ok.[key]/v1/sandboxes/catalog"
+eq echo-base-source "$(q "$K" "SELECT source FROM batch ORDER BY batch_id DESC LIMIT 1")" "$U/ok.[key]/v1/sandboxes/catalog"
+t echo-batches 0 --db "$K" batches --format json
+has echo-batches out "$U/ok.[key]/v1/sandboxes/catalog"
+# the WAL holds what was written, scrubbed
+cp "$K-wal" "$work/keys.db-wal.copy" 2>/dev/null
+if [ -s "$work/keys.db-wal.copy" ] && grep -qaF '[key]' "$work/keys.db-wal.copy"; then pass; else fail "echo: $K-wal is missing or holds no [key]" none; fi
+lacks echo-ledger "$K" "$work/keys.db-wal.copy" "$S"
+exec 8>&-
+wait "$reader" 2>/dev/null
+reader=
+rm -f "$work/reader.fifo"
+# keys too short to scrub are refused before anything is sent
+te key-short 64 "DEEPINFRA_API_KEY=abcdefg" --db "$L" fetch catalog --provider deepinfra --base-url "$U/ok"
+has key-short err "DEEPINFRA_API_KEY is 7 characters long: a key has at least 8"
+te key-min 69 "DEEPINFRA_API_KEY=abcdefgh" --db "$L" fetch catalog --provider deepinfra --base-url "$U/ok"
+has key-min err "refused the key in DEEPINFRA_API_KEY: 401"
+
+# ---- redirects -----------------------------------------------------------------
+t redirect-same 0 --db "$L" fetch catalog --provider deepinfra --base-url "$U/redirmany.5"
+t redirect-many 69 --db "$L" fetch catalog --provider deepinfra --base-url "$U/redirmany.6"
+has redirect-many err "$U/redirmany.1/v1/sandboxes/catalog redirects (302 Found) to $U/ok/v1/sandboxes/catalog: more than 5 redirects in a row"
+t redirect-loop 69 --db "$L" fetch catalog --provider deepinfra --base-url "$U/redirloop"
+has redirect-loop err "$U/redirloop2/v1/sandboxes/catalog redirects (302 Found) back to $U/redirloop/v1/sandboxes/catalog: a redirect loop"
 
 # ---- retries, refusals, timeouts -----------------------------------------
 t retry429 0 --db "$L" fetch catalog --provider deepinfra --base-url "$U/retry429.a"
@@ -280,8 +483,11 @@ has s403 err "403 Forbidden"
 t echo401 69 --db "$L" fetch catalog --provider deepinfra --base-url "$U/echo401" --verbose
 has echo401 err "token Bearer [key] is not valid"
 
+# a redirect from 127.0.0.1 to a name over plain http: not followed at all
 t redirect 69 --db "$L" fetch catalog --provider deepinfra --base-url "$U/redirect"
-eq redirect-no-key "$(grep -c '^ok /v1/sandboxes/catalog - auth=missing$' "$work/http.log")" 1
+has redirect err "$U/redirect/v1/sandboxes/catalog redirects (302 Found) to http://localhost:$P/ok/v1/sandboxes/catalog"
+has redirect err "never to a host name such as 'localhost'"
+eq redirect-not-followed "$(grep -c '^ok /v1/sandboxes/catalog - auth=missing$' "$work/http.log")" 0
 
 t notfound 69 --db "$L" fetch catalog --provider deepinfra --base-url "$U/ok/nowhere"
 has notfound err "404 Not Found"
@@ -315,6 +521,26 @@ if openssl req -x509 -newkey rsa:2048 -nodes -keyout "$work/tls.key" -out "$work
 	if [ -s "$work/https.log" ]; then fail "tls-refused: a request got through" tls-refused; else pass; fi
 	t tls-cacert 0 --db "$L" fetch catalog --provider deepinfra --base-url "$TU/ok" --cacert "$work/tls.crt"
 	has tls-cacert out "https://127.0.0.1:$port/ok/v1/sandboxes/catalog"
+	TP=$port
+	# https honours https_proxy and ALL_PROXY (a CONNECT tunnel, the key
+	# inside TLS), and no_proxy, as curl does
+	connects() { grep -c "^CONNECT 127.0.0.1:$TP auth=no$" "$work/proxy.log"; }
+	te tls-proxy 0 "https_proxy=$PX" --db "$L" fetch catalog --provider deepinfra --base-url "$TU/ok" --cacert "$work/tls.crt"
+	eq tls-proxy-connect "$(connects)" 1
+	te tls-proxy-all 0 "ALL_PROXY=$PX" --db "$L" fetch catalog --provider deepinfra --base-url "$TU/ok" --cacert "$work/tls.crt"
+	eq tls-proxy-all-connect "$(connects)" 2
+	te tls-noproxy 0 "https_proxy=$PX no_proxy=127.0.0.1" --db "$L" fetch catalog --provider deepinfra --base-url "$TU/ok" --cacert "$work/tls.crt"
+	te tls-noproxy-upper 0 "https_proxy=$PX NO_PROXY=127.0.0.1" --db "$L" fetch catalog --provider deepinfra --base-url "$TU/ok" --cacert "$work/tls.crt"
+	eq tls-noproxy-connect "$(connects)" 2
+	eq proxy-only-connects "$(grep -vc '^CONNECT ' "$work/proxy.log")" 0
+	# https down to plain http (even to this machine): refused, never sent
+	t tls-to-http 69 --db "$L" fetch catalog --provider deepinfra --base-url "$TU/tohttp.$P" --cacert "$work/tls.crt"
+	has tls-to-http err "$TU/tohttp.$P/v1/sandboxes/catalog redirects (302 Found) to $U/fromtls/v1/sandboxes/catalog: a redirect from https down to plain http is refused"
+	eq tls-to-http-sent "$(grep -c '^fromtls ' "$work/http.log")" 0
+	# plain http (loopback) up to https on another origin: followed, without the key
+	t to-tls 69 --db "$L" fetch catalog --provider deepinfra --base-url "$U/redirtls.$TP" --cacert "$work/tls.crt"
+	has to-tls err "from $TU/ok/v1/sandboxes/catalog, where a redirect led: the key in DEEPINFRA_API_KEY goes to $U/redirtls.$TP/v1/sandboxes/catalog only and was not sent there"
+	eq to-tls-no-key "$(grep -c '^ok /v1/sandboxes/catalog - auth=missing$' "$work/https.log")" 1
 else
 	fail "tls: openssl could not make a certificate" none
 fi
@@ -416,12 +642,16 @@ holder=
 t nightly-check 0 --db "$N" check
 
 # ---- the key is nowhere ------------------------------------------------------
-found=$(grep -rlF -- "$KEY" "$work" 2>/dev/null)
+# every file left under $work: ledgers and their -wal (and the copy taken
+# while a reader held it), the temporary directory, every stdout and stderr,
+# the servers' logs
+found=$(grep -rlF -D skip -e "$KEY" -e "$KEY_UP" -e "$KEY_LOW" "$work" 2>/dev/null)
 if [ -z "$found" ]; then
 	pass
 else
-	fail "the test key was found in: $found" none
+	fail "the test key (raw or URL-encoded) was found in: $(echo $found)" none
 fi
+echo "http: the key was looked for in $(find "$work" -type f | wc -l) files"
 
 echo "http: $passed passed, $failed failed"
 [ $failed -eq 0 ]
