@@ -53,6 +53,7 @@ typedef struct nightly {
 	long already;                /* files found already imported */
 	long rejected;               /* records rejected by this run's imports and fetches */
 	long shown;                  /* rejects printed for the current file */
+	bool paused;                 /* the test hook of cli_test_pause_checked was taken */
 } nightly;
 
 /* Fold a step's status into the run's. */
@@ -158,6 +159,10 @@ static void import_dir(nightly *n, sb_db *db, const char *dir, const char *forma
 				cli_warn("%s: %s", path, strerror(errno));
 				note(n, SB_ENOINPUT);
 			} else if (S_ISREG(st.st_mode)) {
+				if (cli_test_pause_checked() != NULL && !n->paused) {
+					n->paused = true;
+					cli_test_wait(cli_test_pause_checked());
+				}
 				import_one(n, db, format, file);
 			} else if (!S_ISDIR(st.st_mode)) {
 				cli_warn("%s: not a regular file: skipped", path);
