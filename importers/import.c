@@ -688,7 +688,8 @@ static int fail_changed(sb_db *db, sb_batch *b, const char *path, sb_err *e)
  * file no longer begins with them, the interrupted batch is taken out
  * again if nothing came after it, and the file is read from its start.
  * A batch of an older sbledger, without a prefix, is resumed on its
- * SHA-256 alone, as then.  *resume says whether to resume. */
+ * SHA-256 alone, as then (when nothing came after it).  *resume says
+ * whether to resume. */
 static int decide_resume(sb_db *db, sb_source *src, const char *sha, sb_batch *found,
                          bool *resume, sb_err *e)
 {
@@ -696,12 +697,13 @@ static int decide_resume(sb_db *db, sb_source *src, const char *sha, sb_batch *f
 	bool whole = false, free_to_go = false;
 
 	*resume = false;
+	if (sb_batch_can_take_out(db, found->id, &free_to_go, e) != SB_OK)
+		return e->code;
 	if (found->prefix_sha256[0] == '\0') {
-		*resume = strcmp(found->sha256, sha) == 0;
+		*resume = free_to_go && strcmp(found->sha256, sha) == 0;
 		return SB_OK;
 	}
-	if (sb_batch_can_take_out(db, found->id, &free_to_go, e) != SB_OK ||
-	    sb_source_prefix_sha(src, found->prefix_length, now, &whole, e) != SB_OK)
+	if (sb_source_prefix_sha(src, found->prefix_length, now, &whole, e) != SB_OK)
 		return e->code;
 	if (whole && strcmp(now, found->prefix_sha256) == 0) {
 		*resume = free_to_go;
