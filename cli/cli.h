@@ -95,6 +95,15 @@ int cli_int(sb_cli *cli, const char *name, const char *arg, int64_t *out);
  * importers/import.h), or NULL. */
 const char *cli_test_pause(void);
 
+/* The test hook of nightly ($SBLEDGER_TEST_PAUSE_CHECKED: a file nightly
+ * creates once it has checked an inbox file, before importing it, then
+ * waits until it is gone), or NULL. */
+const char *cli_test_pause_checked(void);
+
+/* Create path and wait until it is removed (polling every 10 ms): the
+ * test hooks. */
+void cli_test_wait(const char *path);
+
 /* Map e to its exit status, printing "sbledger: MESSAGE"; 0 when clear. */
 int cli_report(const sb_err *e);
 

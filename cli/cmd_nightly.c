@@ -5,7 +5,9 @@
  * the providers asked for, reconciles the period and stores the result,
  * writes OUT/PERIOD/reconcile.json, summary.csv and report.html (the
  * summary page of reconcile/html.h), and
- * prints one line per backend.  The ledger's write lock is held from start
+ * prints one line per backend.  Each inbox file is opened first and checked
+ * on its descriptor (a regular file whose resolved path lies inside the
+ * inbox), and that descriptor is what is imported.  The ledger's write lock is held from start
  * to end, so a second nightly waits for the first (or exits 75 after the
  * busy timeout).
  */
@@ -27,6 +29,7 @@
 #include "importers/billing.h"
 #include "importers/import.h"
 #include "importers/provider.h"
+#include "importers/source.h"
 #include "ledger/money.h"
 #include "ledger/period.h"
 #include "ledger/timefmt.h"
@@ -53,6 +56,7 @@ typedef struct nightly {
 	long already;                /* files found already imported */
 	long rejected;               /* records rejected by this run's imports and fetches */
 	long shown;                  /* rejects printed for the current file */
+	bool paused;                 /* the test hook of cli_test_pause_checked was taken */
 } nightly;
 
 /* Fold a step's status into the run's. */
@@ -72,26 +76,137 @@ static void on_reject(void *ctx, const char *source, int64_t line_no, const char
 		cli_warn("%s:%lld: %s", source, (long long)line_no, reason);
 }
 
-/* The resolved path of path when it lies inside the inbox (malloc'd), else
- * NULL with a warning: the nightly job never follows a symlink out of its
- * inbox. */
-static char *inside(nightly *n, const char *path)
+/* The file descriptor fd has open, as an absolute path without links
+ * (malloc'd): from /proc/self/fd, else the name shown resolved now, when
+ * it still names the same file; NULL when it cannot be told. */
+static char *fd_real(int fd, const char *shown)
 {
-	char *real = realpath(path, NULL);
+	char link[64], buf[PATH_MAX];
+	ssize_t len;
+
+	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+	len = readlink(link, buf, sizeof buf - 1);
+	if (len > 0 && buf[0] == '/') {
+		buf[len] = '\0';
+		return strdup(buf);
+	}
+	{
+		struct stat a, b;
+		char *real = realpath(shown, NULL);
+		if (real != NULL && stat(real, &a) == 0 && fstat(fd, &b) == 0 && a.st_dev == b.st_dev &&
+		    a.st_ino == b.st_ino)
+			return real;
+		free(real);
+	}
+	return NULL;
+}
+
+/* The resolved path of descriptor fd when it lies inside the inbox
+ * (malloc'd), else NULL with a warning naming shown: the nightly job
+ * never follows a link out of its inbox.  The check is made on the
+ * descriptor, after the open, so that what was checked is what is read. */
+static char *inside(nightly *n, int fd, const char *shown)
+{
+	char *real = fd_real(fd, shown);
 	size_t rl = strlen(n->root);
 
 	if (real == NULL) {
-		cli_warn("%s: %s", path, strerror(errno));
+		cli_warn("%s: cannot tell where it leads: not followed", shown);
 		note(n, SB_ENOINPUT);
 		return NULL;
 	}
 	if (strncmp(real, n->root, rl) != 0 || (real[rl] != '/' && real[rl] != '\0')) {
-		cli_warn("%s: leads out of the inbox (to %s): not followed", path, real);
+		cli_warn("%s: leads out of the inbox (to %s): not followed", shown, real);
 		note(n, SB_ENOINPUT);
 		free(real);
 		return NULL;
 	}
 	return real;
+}
+
+/* Open the directory name of directory dirfd (shown in messages) and
+ * check it lies inside the inbox: its descriptor, or -1 (with a warning
+ * unless it is simply not there). */
+static int open_dir(nightly *n, int dirfd, const char *name, const char *shown)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	char *real;
+	struct stat st;
+
+	if (fd < 0) {
+		/* absent is fine; a dangling link, a loop or a file is not */
+		if (errno != ENOENT || fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+			cli_warn("%s: %s", shown, strerror(errno));
+			note(n, SB_ENOINPUT);
+		}
+		return -1;
+	}
+	if ((real = inside(n, fd, shown)) == NULL) {
+		close(fd);
+		return -1;
+	}
+	free(real);
+	return fd;
+}
+
+/* Open the entry name of directory dirfd (shown in messages) for reading
+ * when it is a regular file inside the inbox: its descriptor, its
+ * resolved path in *real (malloc'd); -1 for a directory (skipped without
+ * a word, as nightly reads no deeper) or, with a warning, anything else.
+ * It is opened first with O_PATH (nothing read, a device or FIFO not
+ * opened), checked on that descriptor, then opened for reading through
+ * the descriptor itself (/proc/self/fd), never through the name again. */
+static int open_file(nightly *n, int dirfd, const char *name, const char *shown, char **real)
+{
+	int pfd = openat(dirfd, name, O_PATH | O_CLOEXEC);
+	int fd = -1;
+	struct stat st, rst;
+	char again[64];
+
+	*real = NULL;
+	if (pfd < 0) {
+		cli_warn("%s: %s", shown, strerror(errno));
+		note(n, SB_ENOINPUT);
+		return -1;
+	}
+	if ((*real = inside(n, pfd, shown)) == NULL) {
+		close(pfd);
+		return -1;
+	}
+	if (fstat(pfd, &st) != 0) {
+		cli_warn("%s: %s", shown, strerror(errno));
+		note(n, SB_ENOINPUT);
+		goto skip;
+	}
+	if (S_ISDIR(st.st_mode))
+		goto skip;
+	if (!S_ISREG(st.st_mode)) {
+		cli_warn("%s: not a regular file: skipped", shown);
+		note(n, SB_ENOINPUT);
+		goto skip;
+	}
+	snprintf(again, sizeof again, "/proc/self/fd/%d", pfd);
+	fd = open(again, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0 && errno == ENOENT)   /* no /proc: the name, then the same file */
+		fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0) {
+		cli_warn("%s: %s", shown, strerror(errno));
+		note(n, SB_ENOINPUT);
+		goto skip;
+	}
+	if (fstat(fd, &rst) != 0 || rst.st_dev != st.st_dev || rst.st_ino != st.st_ino) {
+		cli_warn("%s: changed while it was opened: skipped", shown);
+		note(n, SB_ETEMP);
+		close(fd);
+		goto skip;
+	}
+	close(pfd);
+	return fd;
+skip:
+	close(pfd);
+	free(*real);
+	*real = NULL;
+	return -1;
 }
 
 /* Skip dot files: a file being written should be named .NAME until it is
@@ -101,11 +216,13 @@ static int visible(const struct dirent *d)
 	return d->d_name[0] != '.';
 }
 
-/* Import one file: runs when format is NULL, else billing of format. */
-static void import_one(nightly *n, sb_db *db, const char *format, const char *path)
+/* Import the open file fd (named real): runs when format is NULL, else
+ * billing of format.  The descriptor is the one that was checked. */
+static void import_one(nightly *n, sb_db *db, const char *format, int fd, const char *real)
 {
 	sb_import_opts o = {0};
 	sb_import_result r;
+	sb_source *src = NULL;
 	sb_err e;
 
 	sb_err_clear(&e);
@@ -114,94 +231,94 @@ static void import_one(nightly *n, sb_db *db, const char *format, const char *pa
 	o.events = (sb_import_events){on_reject, NULL, n};
 	o.pause_path = cli_test_pause();
 	n->shown = 0;
-	if (format == NULL)
-		sb_import_runs(db, path, &o, &r, &e);
-	else
-		sb_import_billing(db, format, path, &o, &r, &e);
+	if (sb_source_fdopen(fd, real, &src, &e) == SB_OK) {
+		if (format == NULL)
+			sb_import_runs_source(db, src, &o, &r, &e);
+		else
+			sb_import_billing_source(db, format, src, &o, &r, &e);
+	}
+	sb_source_close(src);
 	if (n->shown > MAX_SHOWN_REJECTS)
-		cli_warn("%s: ... and %ld more rejected records", path, n->shown - MAX_SHOWN_REJECTS);
+		cli_warn("%s: ... and %ld more rejected records", real, n->shown - MAX_SHOWN_REJECTS);
 	if (r.already > 0) {
 		n->already++;
-	} else if (r.batch.id > 0) {
+	} else if (r.batch.id > 0 && e.code != SB_ETEMP) {
 		n->files++;
 		n->rejected += (long)r.batch.rejected;
 		cli_info(n->cli, "batch %lld: %s: %lld accepted, %lld duplicates, %lld rejected",
-		         (long long)r.batch.id, path, (long long)r.batch.accepted,
+		         (long long)r.batch.id, real, (long long)r.batch.accepted,
 		         (long long)r.batch.duplicates, (long long)r.batch.rejected);
 	}
 	note(n, cli_report(&e));
 }
 
-/* Import every visible regular file of dir (inside the inbox), in name
- * order: runs when format is NULL, else billing of format. */
-static void import_dir(nightly *n, sb_db *db, const char *dir, const char *format)
+/* Import every visible regular file of the directory dirfd (shown as
+ * dir), in name order: runs when format is NULL, else billing of
+ * format.  Closes dirfd. */
+static void import_dir(nightly *n, sb_db *db, int dirfd, const char *dir, const char *format)
 {
 	struct dirent **names = NULL;
-	int count;
-	char *real = inside(n, dir);
+	int count = scandirat(dirfd, ".", &names, visible, alphasort);
 
-	if (real == NULL)
-		return;
-	if ((count = scandir(real, &names, visible, alphasort)) < 0) {
+	if (count < 0) {
 		cli_warn("%s: %s", dir, strerror(errno));
 		note(n, SB_ENOINPUT);
-		free(real);
+		close(dirfd);
 		return;
 	}
 	for (int i = 0; i < count; i++) {
 		char path[PATH_MAX];
-		char *file;
-		struct stat st;
+		char *real = NULL;
+		int fd;
 		snprintf(path, sizeof path, "%s/%s", dir, names[i]->d_name);
-		if ((file = inside(n, path)) != NULL) {
-			if (stat(file, &st) != 0) {
-				cli_warn("%s: %s", path, strerror(errno));
-				note(n, SB_ENOINPUT);
-			} else if (S_ISREG(st.st_mode)) {
-				import_one(n, db, format, file);
-			} else if (!S_ISDIR(st.st_mode)) {
-				cli_warn("%s: not a regular file: skipped", path);
-				note(n, SB_ENOINPUT);
+		if ((fd = open_file(n, dirfd, names[i]->d_name, path, &real)) >= 0) {
+			if (cli_test_pause_checked() != NULL && !n->paused) {
+				n->paused = true;
+				cli_test_wait(cli_test_pause_checked());
 			}
-			free(file);
+			import_one(n, db, format, fd, real);
+			free(real);
 		}
 		free(names[i]);
 	}
 	free(names);
-	free(real);
+	close(dirfd);
 }
 
-/* The inbox: runs first, then each billing format's directory. */
+/* The inbox: runs first, then each billing format's directory.  Every
+ * directory is opened from the one above it and checked on its
+ * descriptor. */
 static void import_inbox(nightly *n, sb_db *db)
 {
 	char dir[PATH_MAX];
 	struct dirent **names = NULL;
-	struct stat st;
-	int count;
+	int root, fd, billing, count;
 
-	snprintf(dir, sizeof dir, "%s/runs", n->root);
-	if (lstat(dir, &st) == 0)
-		import_dir(n, db, dir, NULL);
-	snprintf(dir, sizeof dir, "%s/billing", n->root);
-	if (lstat(dir, &st) != 0)
+	if ((root = open(n->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+		cli_warn("%s: %s", n->inbox, strerror(errno));
+		note(n, SB_ENOINPUT);
 		return;
-	{
-		char *real = inside(n, dir);
-		if (real == NULL)
-			return;
-		count = scandir(real, &names, visible, alphasort);
-		free(real);
 	}
-	if (count < 0) {
+	snprintf(dir, sizeof dir, "%s/runs", n->root);
+	if ((fd = open_dir(n, root, "runs", dir)) >= 0)
+		import_dir(n, db, fd, dir, NULL);
+	snprintf(dir, sizeof dir, "%s/billing", n->root);
+	billing = open_dir(n, root, "billing", dir);
+	close(root);
+	if (billing < 0)
+		return;
+	if ((count = scandirat(billing, ".", &names, visible, alphasort)) < 0) {
 		cli_warn("%s: %s", dir, strerror(errno));
 		note(n, SB_ENOINPUT);
+		close(billing);
 		return;
 	}
 	for (int i = 0; i < count; i++) {
 		char sub[PATH_MAX];
 		const sb_bill_format *f = sb_bill_format_find(names[i]->d_name);
+		int sfd = openat(billing, names[i]->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		snprintf(sub, sizeof sub, "%s/%s", dir, names[i]->d_name);
-		if (stat(sub, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		if (sfd < 0) {
 			cli_warn("%s: billing files go in %s/FORMAT/ (one of %s): skipped", sub, dir,
 			         sb_bill_format_names());
 			note(n, SB_EDATA);
@@ -210,11 +327,19 @@ static void import_inbox(nightly *n, sb_db *db)
 			         names[i]->d_name, sb_bill_format_names());
 			note(n, SB_EDATA);
 		} else {
-			import_dir(n, db, sub, f->name);
+			char *real = inside(n, sfd, sub);
+			if (real != NULL) {
+				free(real);
+				import_dir(n, db, sfd, sub, f->name);
+				sfd = -1;
+			}
 		}
+		if (sfd >= 0)
+			close(sfd);
 		free(names[i]);
 	}
 	free(names);
+	close(billing);
 }
 
 /* ---- fetches ------------------------------------------------------------ */

@@ -59,6 +59,24 @@ const char *cli_test_pause(void)
 	return path != NULL && path[0] != '\0' ? path : NULL;
 }
 
+const char *cli_test_pause_checked(void)
+{
+	const char *path = getenv("SBLEDGER_TEST_PAUSE_CHECKED");
+
+	return path != NULL && path[0] != '\0' ? path : NULL;
+}
+
+void cli_test_wait(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+	if (fd < 0)
+		return;
+	close(fd);
+	while (access(path, F_OK) == 0)
+		usleep(10000);
+}
+
 int cli_report(const sb_err *e)
 {
 	if (e->code == SB_OK)

@@ -148,7 +148,7 @@ void sb_csv_tell(const sb_csv *csv, int64_t *offset, int64_t *line);
 
 /* Tell the reader that its read function now continues from byte offset
  * `offset`, line `line` of the input (the caller has just seeked the
- * source there, e.g. with sb_source_seek).  The position must be a record
+ * source there, e.g. with sb_source_skip).  The position must be a record
  * start reported by a reader over the same input (a record's offset/line
  * or next_offset/next_line, or sb_csv_tell), for instance by the reader of
  * an import that was killed; records read from then on report offsets and

@@ -91,12 +91,25 @@ typedef struct driver {
 	int64_t total;             /* the input's size for progress (0: unknown) */
 	const struct handler *h;   /* the format's handler */
 	bool paused;               /* the test pause was taken (opts pause_path) */
+	sb_source *src;            /* the input: each commit keeps the prefix read */
 } driver;
 
-/* An input being read: the source, its first bytes, the record reader. */
+enum { HEAD = 4096 };          /* bytes the shape of an input is told from */
+
+/* An input being read: the source, the bytes read while opening it, the
+ * record reader.  Every byte comes from the source once, in order: what
+ * the reader read while opening (the first bytes, a CSV header) is kept
+ * and handed out again, so that a resumed import can start its records
+ * at any offset without reading anything twice (docs/reliability.md). */
 typedef struct input {
-	sb_source *src;            /* the file or standard input */
-	sb_peek peek;              /* its first bytes, handed out again */
+	sb_source *src;            /* the file or standard input (borrowed) */
+	char head[HEAD];           /* its first bytes */
+	size_t head_len;           /* how many */
+	char *kept;                /* every byte read while opening, from offset 0 */
+	size_t kept_len;           /* bytes in kept */
+	size_t kept_cap;           /* bytes allocated */
+	size_t kept_pos;           /* bytes of kept handed out */
+	bool keeping;              /* still opening: keep what is read */
 	sb_records *rr;            /* the record reader, NULL when blank or bad */
 	bool blank;                /* the input holds only white space */
 	sb_err bad;                /* a fault of the whole file (shape, header) */
@@ -156,12 +169,52 @@ static bool blank(const char *text, size_t len)
 	return true;
 }
 
-/* Open path for handler h and read its first bytes: the shape of the
- * input, the record reader at offset 0 (a CSV header read and checked).
- * A fault of the whole file goes to in->bad; other errors to e.  With
- * hash (standard input) the input is hashed as it is read. */
-static int input_open(input *in, const char *path, const handler *h, size_t max_record,
-                      bool hash, sb_err *e)
+/* The record reader's read function (ctx: the input): the bytes kept
+ * while opening from kept_pos on, then the source; while opening, what is
+ * read is kept. */
+static int input_read(void *ctx, char *buf, size_t cap, size_t *got, sb_err *e)
+{
+	input *in = ctx;
+
+	if (in->kept_pos < in->kept_len) {
+		size_t n = in->kept_len - in->kept_pos;
+		if (n > cap)
+			n = cap;
+		memcpy(buf, in->kept + in->kept_pos, n);
+		in->kept_pos += n;
+		*got = n;
+		return SB_OK;
+	}
+	if (!in->keeping && in->kept != NULL) {
+		free(in->kept);
+		in->kept = NULL;
+		in->kept_len = in->kept_pos = in->kept_cap = 0;
+	}
+	if (sb_source_read(in->src, buf, cap, got, e) != SB_OK)
+		return e->code;
+	if (in->keeping && *got > 0) {
+		if (in->kept_cap - in->kept_len < *got) {
+			size_t ncap = in->kept_cap > 0 ? in->kept_cap : HEAD;
+			char *more;
+			while (ncap - in->kept_len < *got)
+				ncap *= 2;
+			if ((more = realloc(in->kept, ncap)) == NULL)
+				return sb_fail(e, SB_EINTERNAL, "out of memory");
+			in->kept = more;
+			in->kept_cap = ncap;
+		}
+		memcpy(in->kept + in->kept_len, buf, *got);
+		in->kept_len += *got;
+		in->kept_pos = in->kept_len;
+	}
+	return SB_OK;
+}
+
+/* Read the first bytes of src for handler h: the shape of the input, the
+ * record reader at offset 0 (a CSV header read and checked).  The source
+ * is hashed from its first byte.  A fault of the whole file goes to
+ * in->bad; other errors to e.  in->src is borrowed. */
+static int input_open(input *in, sb_source *src, const handler *h, size_t max_record, sb_err *e)
 {
 	sb_records_opts ro = {h->shapes, h->member, h->csv_flags, max_record};
 	size_t skip = 0;
@@ -169,25 +222,30 @@ static int input_open(input *in, const char *path, const handler *h, size_t max_
 
 	memset(in, 0, sizeof *in);
 	sb_err_clear(&in->bad);
-	if (sb_source_open(path, &in->src, e) != SB_OK)
+	in->src = src;
+	in->keeping = true;
+	if (sb_source_hash_on(src, e) != SB_OK)
 		return e->code;
-	if (hash)
-		sb_source_hash_on(in->src);
-	in->peek.fn = sb_source_read;
-	in->peek.ctx = in->src;
-	if (sb_peek_fill(&in->peek, e) != SB_OK)
-		return e->code;
-	if (in->peek.len >= 3 && memcmp(in->peek.head, "\xEF\xBB\xBF", 3) == 0)
+	while (in->head_len < HEAD) {
+		size_t got = 0;
+		if (input_read(in, in->head + in->head_len, HEAD - in->head_len, &got, e) != SB_OK)
+			return e->code;
+		if (got == 0)
+			break;
+		in->head_len += got;
+	}
+	in->kept_pos = 0;
+	if (in->head_len >= 3 && memcmp(in->head, "\xEF\xBB\xBF", 3) == 0)
 		skip = 3;
-	if (in->peek.len < sizeof in->peek.head && blank(in->peek.head + skip, in->peek.len - skip)) {
+	if (in->head_len < HEAD && blank(in->head + skip, in->head_len - skip)) {
 		in->blank = true;
 		return SB_OK;
 	}
-	if (h->sniff && sb_records_sniff(in->peek.head, in->peek.len, h->shapes, h->member != NULL,
+	if (h->sniff && sb_records_sniff(in->head, in->head_len, h->shapes, h->member != NULL,
 	                                 &ro.shape, &in->bad) != SB_OK)
 		return SB_OK;
 	sb_err_clear(&oe);
-	if (sb_records_open(sb_peek_read, &in->peek, &ro, &in->rr, &oe) != SB_OK) {
+	if (sb_records_open(input_read, in, &ro, &in->rr, &oe) != SB_OK) {
 		if (oe.code != SB_EDATA) {
 			sb_fail(e, oe.code, "%s", oe.msg);
 			return e->code;
@@ -203,33 +261,41 @@ static int input_open(input *in, const char *path, const handler *h, size_t max_
 	return SB_OK;
 }
 
-/* Move the input to a resume point of an interrupted import. */
-static int input_resume(input *in, int64_t offset, int64_t line, sb_err *e)
+/* The input is open: what the reader reads from now on is not kept.  At a
+ * resume point of an interrupted import (offset > 0), the records start
+ * there: from the bytes kept while opening when it lies among them, else
+ * from the source once the bytes up to it are read (and hashed). */
+static int input_start(input *in, int64_t offset, int64_t line, sb_err *e)
 {
+	in->keeping = false;
 	if (offset <= 0 || in->rr == NULL)
 		return SB_OK;
-	if (sb_source_seek(in->src, offset, e) != SB_OK)
-		return e->code;
-	in->peek.pos = in->peek.len;
+	if ((uint64_t)offset <= in->kept_len) {
+		in->kept_pos = (size_t)offset;
+	} else {
+		in->kept_pos = in->kept_len;
+		if (sb_source_skip(in->src, offset - (int64_t)in->kept_len, e) != SB_OK)
+			return e->code;
+	}
 	sb_records_resume(in->rr, offset, line);
 	return SB_OK;
 }
 
-/* Close what input_open opened. */
+/* Free what input_open made (the source is the caller's). */
 static void input_close(input *in)
 {
 	sb_records_free(in->rr);
-	sb_source_close(in->src);
+	free(in->kept);
 	in->rr = NULL;
-	in->src = NULL;
+	in->kept = NULL;
 }
 
 /* Reject the whole file for in->bad: the reason at line 1, with the
  * file's first line as its content. */
 static int reject_file(driver *d, const input *in, sb_err *e)
 {
-	const char *head = in->peek.head;
-	size_t len = in->peek.len;
+	const char *head = in->head;
+	size_t len = in->head_len;
 	const char *nl = memchr(head, '\n', len);
 
 	if (nl != NULL)
@@ -250,6 +316,20 @@ static void test_pause(const char *path)
 	close(fd);
 	while (access(path, F_OK) == 0)
 		usleep(10000);
+}
+
+/* Before a commit: the file has not changed since the import began
+ * (else SB_ETEMP), and the batch keeps how many bytes were read so far
+ * and their SHA-256, so that a resume can tell the file still begins with
+ * them. */
+static int keep_prefix(driver *d, sb_err *e)
+{
+	if (sb_source_unchanged(d->src, e) != SB_OK)
+		return e->code;
+	d->b->prefix_length = sb_source_offset(d->src);
+	if (!sb_source_hash_now(d->src, d->b->prefix_sha256))
+		return sb_fail(e, SB_EINTERNAL, "SHA-256 is not available from libcrypto");
+	return SB_OK;
 }
 
 /* Settle one record read: count what the handler did with it (out; why
@@ -280,7 +360,8 @@ static int settle(driver *d, const sb_rec *rec, bool counted, enum outcome out,
 	d->b->resume_line = rec->next_line;
 	if (!o->strict && d->in_chunk >= chunk) {
 		d->in_chunk = 0;
-		if ((d->h->flush != NULL && d->h->flush(d->h->ctx, e) != SB_OK) ||
+		if (keep_prefix(d, e) != SB_OK ||
+		    (d->h->flush != NULL && d->h->flush(d->h->ctx, e) != SB_OK) ||
 		    sb_batch_save(d->db, d->b, e) != SB_OK || sb_db_commit(d->db, e) != SB_OK ||
 		    sb_db_begin(d->db, e) != SB_OK)
 			return e->code;
@@ -551,12 +632,16 @@ static size_t parse_threads(const sb_import_opts *o, const handler *h)
  * import itself. */
 static int scan_file(const char *path, const handler *h, size_t max_record, sb_err *e)
 {
+	sb_source *src = NULL;
 	input in;
 	sb_rec rec;
 	bool eof = false;
 	sb_err why;
 
-	if (input_open(&in, path, h, max_record, false, e) == SB_OK && in.rr != NULL) {
+	if (sb_source_open(path, &src, e) != SB_OK)
+		return e->code;
+	if (input_open(&in, src, h, max_record, e) == SB_OK && in.rr != NULL &&
+	    input_start(&in, 0, 1, e) == SB_OK) {
 		sb_err_clear(&why);
 		while (sb_records_next(in.rr, &rec, &eof, &why, e) == SB_OK && !eof) {
 			if (why.code == SB_OK && (rec.row != NULL || !blank(rec.text, rec.len)) &&
@@ -566,49 +651,123 @@ static int scan_file(const char *path, const handler *h, size_t max_record, sb_e
 		}
 	}
 	input_close(&in);
+	sb_source_close(src);
 	return e->code;
 }
 
-/* Import path with handler h as a batch of kind/format (see import.h for
- * the outcome). */
-static int import_file(sb_db *db, const char *kind, const char *format, const char *path,
+/* The file changed while batch b read it: what was committed of it is
+ * taken out again and the batch failed with the reason (the ledger as if
+ * it had never run), and e says so (SB_ETEMP, the file's way out).  Only
+ * for a batch that may be taken out: a new one, or one resumed because
+ * nothing came after it. */
+static int fail_changed(sb_db *db, sb_batch *b, const char *path, sb_err *e)
+{
+	sb_err te;
+
+	sb_db_rollback(db);
+	sb_err_clear(&te);
+	if (sb_db_begin(db, &te) != SB_OK ||
+	    sb_batch_take_out(db, b, "the file changed while it was read; what was committed of it was taken out again", &te) != SB_OK ||
+	    sb_db_commit(db, &te) != SB_OK) {
+		sb_db_rollback(db);
+		sb_err_clear(e);
+		return sb_fail(e, te.code, "%s: changed while read, and what was committed of it could not be taken out again (%s); import it again when it is complete",
+		               path, te.msg);
+	}
+	sb_err_clear(e);
+	return sb_fail(e, SB_ETEMP, "%s: changed while read; import it again when it is complete (batch %lld failed, nothing of it kept)",
+	               path, (long long)b->id);
+}
+
+/* An interrupted batch found of the same input (found): resume it only
+ * when the file still begins with the bytes it had read (their SHA-256 at
+ * its last commit) and nothing came after it (else what it stored may
+ * have been counted by later batches, and could not be taken out again if
+ * this file changed while read: it is then read as a new batch, what the
+ * interrupted one stored staying and counting as duplicates).  When the
+ * file no longer begins with them, the interrupted batch is taken out
+ * again if nothing came after it, and the file is read from its start.
+ * A batch of an older sbledger, without a prefix, is resumed on its
+ * SHA-256 alone, as then (when nothing came after it).  *resume says
+ * whether to resume. */
+static int decide_resume(sb_db *db, sb_source *src, const char *sha, sb_batch *found,
+                         bool *resume, sb_err *e)
+{
+	char now[65];
+	bool whole = false, free_to_go = false;
+
+	*resume = false;
+	if (sb_batch_can_take_out(db, found->id, &free_to_go, e) != SB_OK)
+		return e->code;
+	if (found->prefix_sha256[0] == '\0') {
+		*resume = free_to_go && strcmp(found->sha256, sha) == 0;
+		return SB_OK;
+	}
+	if (sb_source_prefix_sha(src, found->prefix_length, now, &whole, e) != SB_OK)
+		return e->code;
+	if (whole && strcmp(now, found->prefix_sha256) == 0) {
+		*resume = free_to_go;
+		return SB_OK;
+	}
+	if (!free_to_go)
+		return SB_OK;
+	if (sb_db_begin(db, e) != SB_OK ||
+	    sb_batch_take_out(db, found, "the file changed after this batch was interrupted (it no longer begins with what the batch had read); it was taken out again and the file read from its start as a new batch", e) != SB_OK ||
+	    sb_db_commit(db, e) != SB_OK)
+		sb_db_rollback(db);
+	return e->code;
+}
+
+/* Import src with handler h as a batch of kind/format (see import.h for
+ * the outcome).  A regular file is hashed whole through its descriptor
+ * first (is it already imported? an interrupted batch of it?), then read
+ * through the same descriptor, and must be, at the end, exactly what was
+ * hashed (docs/reliability.md). */
+static int import_file(sb_db *db, const char *kind, const char *format, sb_source *src,
                        const handler *h, const sb_import_opts *o, sb_import_result *r,
                        sb_err *e)
 {
+	const char *path = sb_source_name(src);
+	bool snap = sb_source_is_file(src) && strcmp(path, "-") != 0;
 	char sha[65] = "", sha_read[65] = "";
-	bool is_stdin = strcmp(path, "-") == 0;
 	size_t max_record = (size_t)(o->max_line > 0 ? o->max_line : DEFAULT_MAX_LINE);
-	driver d = {db, o, path, &r->batch, {NULL}, 0, 0, h, false};
+	driver d = {db, o, path, &r->batch, {NULL}, 0, 0, h, false, src};
 	size_t threads = parse_threads(o, h);
-	input in = {0};
-	struct stat st;
+	input in;
+	sb_batch found;
+	bool resume = false;
 	char options[64];
 	const char *status;
 
+	memset(&in, 0, sizeof in);
+	memset(&found, 0, sizeof found);
 	snprintf(options, sizeof options, "%s%s%s%s", o->strict ? "strict " : "",
 	         o->replace ? "replace " : "", o->supersede ? "supersede " : "", o->force ? "force" : "");
-	if (!is_stdin) {
-		if (sb_sha256_file(path, sha, e) != SB_OK)
+	if (snap) {
+		if (sb_source_snapshot(src, sha, &d.total, e) != SB_OK)
 			return e->code;
 		if (!o->force && sb_batch_find_complete(db, format, sha, &r->already, e) != SB_OK)
 			return e->code;
 		if (r->already > 0)
 			return SB_OK;
-		if (stat(path, &st) == 0)
-			d.total = (int64_t)st.st_size;
+		if (sb_batch_mark_interrupted(db, e) != SB_OK ||
+		    sb_batch_find_resumable(db, format, sb_source_path(src), sha, &found, e) != SB_OK ||
+		    (found.id > 0 && decide_resume(db, src, sha, &found, &resume, e) != SB_OK))
+			return e->code;
 	}
 	if (h->scan != NULL) {
-		if (is_stdin)
+		if (!snap)
 			return sb_fail(e, SB_EUSAGE, "--supersede cannot read standard input: it reads the file twice (save the input to a file first)");
 		if (scan_file(path, h, max_record, e) != SB_OK)
 			return e->code;
 	}
-	if (input_open(&in, path, h, max_record, is_stdin, e) != SB_OK)
+	if (input_open(&in, src, h, max_record, e) != SB_OK)
 		goto done;
-	if (sb_batch_begin(db, kind, format, path, is_stdin ? NULL : sha, options, &r->batch, e) != SB_OK)
+	if (sb_batch_open(db, kind, format, path, snap ? sb_source_path(src) : NULL, snap ? sha : NULL,
+	                  options, resume ? &found : NULL, &r->batch, e) != SB_OK)
 		goto done;
-	if (input_resume(&in, r->batch.resume_offset, r->batch.resume_line, e) != SB_OK)
-		goto done;
+	if (input_start(&in, r->batch.resume_offset, r->batch.resume_line, e) != SB_OK)
+		goto fail;
 	if (o->strict && (d.sp.f = tmpfile()) == NULL) {
 		sb_fail(e, SB_EIO, "cannot create a temporary file for rejected lines");
 		goto done;
@@ -619,12 +778,15 @@ static int import_file(sb_db *db, const char *kind, const char *format, const ch
 	    (in.bad.code != SB_OK && reject_file(&d, &in, e) != SB_OK) ||
 	    (in.rr != NULL && threads <= 1 && read_records(&d, &in, h, e) != SB_OK) ||
 	    (in.rr != NULL && threads > 1 && read_records_parallel(&d, &in, h, threads, e) != SB_OK) ||
-	    (h->flush != NULL && h->flush(h->ctx, e) != SB_OK)) {
-		sb_db_rollback(db);
-		goto done;
+	    ((in.rr != NULL || in.blank) && sb_source_finish(src, e) != SB_OK) ||
+	    (h->flush != NULL && h->flush(h->ctx, e) != SB_OK))
+		goto fail;
+	if (!sb_source_hash_now(src, sha_read)) {
+		sb_fail(e, SB_EINTERNAL, "SHA-256 is not available from libcrypto");
+		goto fail;
 	}
-	if (is_stdin)
-		sb_source_hash_final(in.src, sha_read);
+	r->batch.prefix_length = sb_source_offset(src);
+	snprintf(r->batch.prefix_sha256, sizeof r->batch.prefix_sha256, "%s", sha_read);
 	r->empty = r->batch.accepted + r->batch.duplicates + r->batch.rejected + r->batch.skipped == 0 &&
 	           (in.rr == NULL || !sb_records_framed(in.rr));
 	status = r->empty || in.bad.code != SB_OK ? "failed" : "complete";
@@ -640,7 +802,7 @@ static int import_file(sb_db *db, const char *kind, const char *format, const ch
 			goto done;
 		}
 	}
-	if (sb_batch_end(db, &r->batch, status, is_stdin ? sha_read : NULL, e) != SB_OK ||
+	if (sb_batch_end(db, &r->batch, status, snap ? sha : sha_read, e) != SB_OK ||
 	    sb_db_commit(db, e) != SB_OK) {
 		sb_db_rollback(db);
 		goto done;
@@ -652,6 +814,13 @@ static int import_file(sb_db *db, const char *kind, const char *format, const ch
 		        (long long)r->batch.rejected, h->noun, r->batch.rejected == 1 ? "" : "s",
 		        o->strict ? " (--strict: nothing of the file was imported)" : "",
 		        (long long)r->batch.id);
+	goto done;
+fail:
+	sb_db_rollback(db);
+	if (sb_source_changed(src)) {
+		r->superseded = 0;
+		fail_changed(db, &r->batch, path, e);
+	}
 done:
 	if (d.sp.f != NULL)
 		fclose(d.sp.f);
@@ -746,8 +915,8 @@ static int parse_run(void *worker, const char *text, size_t len, sb_arena *arena
 	return rc;
 }
 
-int sb_import_runs(sb_db *db, const char *path, const sb_import_opts *opts,
-                   sb_import_result *r, sb_err *e)
+int sb_import_runs_source(sb_db *db, sb_source *src, const sb_import_opts *opts,
+                          sb_import_result *r, sb_err *e)
 {
 	runs_ctx c = {NULL, sb_run_parser_new(), NULL, opts->replace};
 	handler h = {SB_REC_LINES, false, NULL, 0, "line", NULL, NULL, begin_runs, handle_run,
@@ -757,10 +926,22 @@ int sb_import_runs(sb_db *db, const char *path, const sb_import_opts *opts,
 	if (c.parser == NULL)
 		sb_fail(e, SB_EINTERNAL, "out of memory");
 	else
-		import_file(db, "runs", "runs", path, &h, opts, r, e);
+		import_file(db, "runs", "runs", src, &h, opts, r, e);
 	sb_run_writer_free(c.writer);
 	sb_run_parser_free(c.parser);
 	sb_rates_free(c.rates);
+	return e->code;
+}
+
+int sb_import_runs(sb_db *db, const char *path, const sb_import_opts *opts,
+                   sb_import_result *r, sb_err *e)
+{
+	sb_source *src = NULL;
+
+	memset(r, 0, sizeof *r);
+	if (sb_source_open(path, &src, e) == SB_OK)
+		sb_import_runs_source(db, src, opts, r, e);
+	sb_source_close(src);
 	return e->code;
 }
 
@@ -886,8 +1067,8 @@ static int handle_billing(void *ctx, const sb_rec *rec, enum outcome *out, sb_er
 	return SB_OK;
 }
 
-int sb_import_billing(sb_db *db, const char *format, const char *path,
-                      const sb_import_opts *opts, sb_import_result *r, sb_err *e)
+int sb_import_billing_source(sb_db *db, const char *format, sb_source *src,
+                             const sb_import_opts *opts, sb_import_result *r, sb_err *e)
 {
 	const sb_bill_format *f = sb_bill_format_find(format);
 	sb_bill_opts bo = {opts->interval_ms > 0 ? opts->interval_ms : SB_MS_PER_DAY};
@@ -904,9 +1085,24 @@ int sb_import_billing(sb_db *db, const char *format, const char *path,
 	if ((c.parser = sb_bill_parser_new(f, &bo)) == NULL)
 		sb_fail(e, SB_EINTERNAL, "out of memory");
 	else
-		import_file(db, "billing", f->name, path, &h, opts, r, e);
+		import_file(db, "billing", f->name, src, &h, opts, r, e);
 	sb_line_writer_free(c.writer);
 	sb_bill_parser_free(c.parser);
 	free(c.spans);
+	return e->code;
+}
+
+int sb_import_billing(sb_db *db, const char *format, const char *path,
+                      const sb_import_opts *opts, sb_import_result *r, sb_err *e)
+{
+	sb_source *src = NULL;
+
+	memset(r, 0, sizeof *r);
+	if (sb_bill_format_find(format) == NULL)
+		return sb_fail(e, SB_EUSAGE, "unknown billing format '%s' (one of %s)", format,
+		               sb_bill_format_names());
+	if (sb_source_open(path, &src, e) == SB_OK)
+		sb_import_billing_source(db, format, src, opts, r, e);
+	sb_source_close(src);
 	return e->code;
 }

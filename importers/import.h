@@ -1,12 +1,18 @@
 /* import.h: importing a file as a batch (docs/formats-runs.md and docs/formats-billing.md).
  *
- * One driver for every input: it finds an earlier batch of the same file
- * by SHA-256 (not read again unless forced), resumes an interrupted one
- * where its last commit stopped, reads records one at a time (lines,
+ * One driver for every input: one open descriptor per input, hashed,
+ * read and imported (a regular file is hashed whole first, through that
+ * descriptor); it finds an earlier batch of the same file by SHA-256 (not
+ * read again unless forced), resumes an interrupted one where its last
+ * commit stopped when the file still begins with what it had read, reads
+ * records one at a time (lines,
  * elements of a JSON array, or CSV rows: importers/records.h), hands each
  * to the format's handler, keeps every rejected record verbatim with its
  * reason, and commits in chunks; with strict the whole file is one
- * transaction and a single bad record keeps nothing of it.
+ * transaction and a single bad record keeps nothing of it.  A file that
+ * changes while it is read fails its batch: what was committed of it is
+ * taken out again (ledger/batch.h, sb_batch_take_out) and the import
+ * returns SB_ETEMP.
  */
 #ifndef SB_IMPORT_H
 #define SB_IMPORT_H
@@ -14,6 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "importers/source.h"
 #include "ledger/batch.h"
 #include "ledger/db.h"
 
@@ -58,11 +65,19 @@ typedef struct sb_import_result {
  * db, which the caller opened with SB_DB_WRITE.  Returns SB_OK when every
  * record was stored or a duplicate (or the file was already imported:
  * r->already), SB_EDATA when any record was rejected or the input had no
- * records (e says how many, and where to see them), or another code when
- * the import could not go on (what was committed stays, and running the
- * same command again completes it). */
+ * records (e says how many, and where to see them), SB_ETEMP when the
+ * file changed while it was read (nothing of it kept; import it again
+ * when it is complete), or another code when the import could not go on
+ * (what was committed stays, and running the same command again
+ * completes it). */
 int sb_import_runs(sb_db *db, const char *path, const sb_import_opts *opts,
                    sb_import_result *r, sb_err *e);
+
+/* sb_import_runs from src, a source the caller opened (nightly: an inbox
+ * file whose descriptor it checked) and still owns: the descriptor that
+ * was checked is the one hashed and read. */
+int sb_import_runs_source(sb_db *db, sb_source *src, const sb_import_opts *opts,
+                          sb_import_result *r, sb_err *e);
 
 /* Import the billing file path ("-": standard input) in the format named
  * format (importers/billing.h) into db, as sb_import_runs does: a batch of
@@ -74,5 +89,9 @@ int sb_import_runs(sb_db *db, const char *path, const sb_import_opts *opts,
  * the batch 'failed', SB_EDATA.  An unknown format is SB_EUSAGE. */
 int sb_import_billing(sb_db *db, const char *format, const char *path,
                       const sb_import_opts *opts, sb_import_result *r, sb_err *e);
+
+/* sb_import_billing from src, as sb_import_runs_source. */
+int sb_import_billing_source(sb_db *db, const char *format, sb_source *src,
+                             const sb_import_opts *opts, sb_import_result *r, sb_err *e);
 
 #endif

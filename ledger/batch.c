@@ -1,7 +1,12 @@
 /* batch.c: import batches and rejected lines (see batch.h). */
 #include "ledger/batch.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include <jansson.h>
+
+#include "ledger/sqlfiles.h"
 
 int sb_batch_find_complete(sb_db *db, const char *format, const char *sha256,
                            int64_t *id, sb_err *e)
@@ -21,17 +26,34 @@ int sb_batch_find_complete(sb_db *db, const char *format, const char *sha256,
 	return rc < 0 ? e->code : SB_OK;
 }
 
-/* Resume an interrupted batch of the same input into *out, if there is one. */
-static int find_resumable(sb_db *db, const char *format, const char *sha256,
-                          sb_batch *out, sb_err *e)
+int sb_batch_mark_interrupted(sb_db *db, sb_err *e)
+{
+	sqlite3_stmt *st = sb_db_stmt(db, "batch_mark_interrupted", e);
+
+	return st == NULL ? e->code : sb_db_run(db, st, e);
+}
+
+/* Copy the text of column col (NULL: "") into out[65]. */
+static void col_hex(sqlite3_stmt *st, int col, char out[65])
+{
+	const char *text = sb_col_text(st, col);
+
+	snprintf(out, 65, "%s", text != NULL ? text : "");
+}
+
+int sb_batch_find_resumable(sb_db *db, const char *format, const char *path,
+                            const char *sha256, sb_batch *out, sb_err *e)
 {
 	sqlite3_stmt *st = sb_db_stmt(db, "batch_find_resumable", e);
 	int rc;
 
+	memset(out, 0, sizeof *out);
+	out->resume_line = 1;
 	if (st == NULL)
 		return e->code;
 	sb_bind_text(db, st, ":format", format);
-	sb_bind_text(db, st, ":sha256", sha256);
+	sb_bind_text_opt(db, st, ":path", path);
+	sb_bind_text_opt(db, st, ":sha256", sha256);
 	rc = sb_db_step(db, st, e);
 	if (rc == SQLITE_ROW) {
 		out->id = sqlite3_column_int64(st, 0);
@@ -42,30 +64,49 @@ static int find_resumable(sb_db *db, const char *format, const char *sha256,
 		out->rejected = sqlite3_column_int64(st, 5);
 		out->replaced = sqlite3_column_int64(st, 6);
 		out->skipped = sqlite3_column_int64(st, 7);
-		out->resumed = true;
+		col_hex(st, 8, out->sha256);
+		out->prefix_length = sqlite3_column_int64(st, 9);
+		col_hex(st, 10, out->prefix_sha256);
 	}
 	sqlite3_reset(st);
 	return rc < 0 ? e->code : SB_OK;
 }
 
-int sb_batch_begin(sb_db *db, const char *kind, const char *format,
-                   const char *source, const char *sha256, const char *options,
-                   sb_batch *out, sb_err *e)
+int sb_batch_can_take_out(sb_db *db, int64_t id, bool *ok, sb_err *e)
+{
+	sqlite3_stmt *st = sb_db_stmt(db, "batch_take_out_blocked", e);
+	int rc;
+
+	*ok = false;
+	if (st == NULL)
+		return e->code;
+	sb_bind_i64(db, st, ":batch_id", id);
+	rc = sb_db_step(db, st, e);
+	if (rc == SQLITE_ROW)
+		*ok = sqlite3_column_int64(st, 0) == 0 && sqlite3_column_int64(st, 1) == 0;
+	sqlite3_reset(st);
+	return rc < 0 ? e->code : SB_OK;
+}
+
+int sb_batch_open(sb_db *db, const char *kind, const char *format, const char *source,
+                  const char *path, const char *sha256, const char *options,
+                  const sb_batch *resume, sb_batch *out, sb_err *e)
 {
 	sqlite3_stmt *st;
 
 	memset(out, 0, sizeof *out);
 	out->resume_line = 1;
+	if (resume != NULL) {
+		*out = *resume;
+		out->resumed = true;
+	}
 	if (sb_db_begin(db, e) != SB_OK)
 		return e->code;
-	if ((st = sb_db_stmt(db, "batch_mark_interrupted", e)) == NULL || sb_db_run(db, st, e) != SB_OK)
-		goto fail;
-	if (sha256 != NULL && find_resumable(db, format, sha256, out, e) != SB_OK)
-		goto fail;
 	if (out->resumed) {
 		if ((st = sb_db_stmt(db, "batch_resume", e)) == NULL)
 			goto fail;
 		sb_bind_text(db, st, ":options", options);
+		sb_bind_text_opt(db, st, ":sha256", sha256);
 		sb_bind_i64(db, st, ":batch_id", out->id);
 	} else {
 		if ((st = sb_db_stmt(db, "batch_insert", e)) == NULL)
@@ -73,6 +114,7 @@ int sb_batch_begin(sb_db *db, const char *kind, const char *format,
 		sb_bind_text(db, st, ":kind", kind);
 		sb_bind_text(db, st, ":format", format);
 		sb_bind_text(db, st, ":source", source);
+		sb_bind_text_opt(db, st, ":path", path);
 		sb_bind_text_opt(db, st, ":sha256", sha256);
 		sb_bind_i64(db, st, ":started_ms", sb_now_ms());
 		sb_bind_text(db, st, ":options", options);
@@ -85,6 +127,184 @@ int sb_batch_begin(sb_db *db, const char *kind, const char *format,
 fail:
 	sb_db_rollback(db);
 	return e->code;
+}
+
+int sb_batch_begin(sb_db *db, const char *kind, const char *format,
+                   const char *source, const char *sha256, const char *options,
+                   sb_batch *out, sb_err *e)
+{
+	sb_batch found;
+
+	memset(&found, 0, sizeof found);
+	if (sb_batch_mark_interrupted(db, e) != SB_OK ||
+	    (sha256 != NULL && sb_batch_find_resumable(db, format, NULL, sha256, &found, e) != SB_OK))
+		return e->code;
+	return sb_batch_open(db, kind, format, source, NULL, sha256, options,
+	                     found.id > 0 ? &found : NULL, out, e);
+}
+
+/* Run every statement of sql/queries/NAME.sql in turn, each with
+ * :batch_id bound to id where it has one. */
+static int run_each(sb_db *db, const char *name, int64_t id, sb_err *e)
+{
+	char full[128];
+	const char *sql;
+
+	snprintf(full, sizeof full, "queries/%s", name);
+	if ((sql = sb_sql(full)) == NULL)
+		return sb_fail(e, SB_EINTERNAL, "no SQL file sql/%s.sql in this binary", full);
+	while (e->code == SB_OK && *sql != '\0') {
+		sqlite3_stmt *st = NULL;
+		const char *tail = NULL;
+		int rc = sqlite3_prepare_v2(sb_db_handle(db), sql, -1, &st, &tail);
+		if (rc != SQLITE_OK) {
+			sb_fail(e, SB_EINTERNAL, "sql/%s.sql does not prepare: %s", full,
+			        sqlite3_errmsg(sb_db_handle(db)));
+			break;
+		}
+		if (st == NULL)   /* only comments or white space were left */
+			break;
+		if (sqlite3_bind_parameter_index(st, ":batch_id") > 0)
+			sb_bind_i64(db, st, ":batch_id", id);
+		sb_db_run(db, st, e);
+		sqlite3_finalize(st);
+		sql = tail;
+	}
+	return e->code;
+}
+
+/* Store the tags of the restored run rid again from its tags JSON, as the
+ * run parser made them: strings as they are, numbers and booleans as
+ * their JSON text, null tags left out. */
+static int restore_tags(sb_db *db, int64_t rid, sb_err *e)
+{
+	sqlite3_stmt *st = sb_db_stmt(db, "run_tags_json", e);
+	json_t *tags = NULL, *v;
+	const char *key;
+	int rc;
+
+	if (st == NULL)
+		return e->code;
+	sb_bind_i64(db, st, ":rid", rid);
+	if ((rc = sb_db_step(db, st, e)) == SQLITE_ROW && !sb_col_is_null(st, 0))
+		tags = json_loads(sb_col_text(st, 0), 0, NULL);
+	else if (rc == SQLITE_ROW)
+		rc = SQLITE_DONE;
+	if (rc == SQLITE_ROW && !json_is_object(tags))
+		sb_fail(e, SB_EINTERNAL, "run %lld: its stored tags are not a JSON object", (long long)rid);
+	sqlite3_reset(st);
+	json_object_foreach(tags, key, v) {
+		char *dumped = NULL;
+		if (e->code != SB_OK || json_is_null(v))
+			continue;
+		if (!json_is_string(v) &&
+		    (dumped = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY)) == NULL) {
+			sb_fail(e, SB_EINTERNAL, "out of memory");
+			continue;
+		}
+		if ((st = sb_db_stmt(db, "run_tag_insert", e)) != NULL) {
+			sb_bind_i64(db, st, ":rid", rid);
+			sb_bind_text(db, st, ":name", key);
+			sb_bind_text(db, st, ":value", dumped != NULL ? dumped : json_string_value(v));
+			sb_db_run(db, st, e);
+		}
+		free(dumped);
+	}
+	json_decref(tags);
+	return e->code;
+}
+
+/* Put back the replaced version hid of a run: the run, its executions,
+ * its tags, its place in the day rollups. */
+static int restore_run(sb_db *db, int64_t hid, sb_err *e)
+{
+	sqlite3_stmt *st = sb_db_stmt(db, "run_restore", e);
+	int64_t rid;
+
+	if (st == NULL)
+		return e->code;
+	sb_bind_i64(db, st, ":hid", hid);
+	if (sb_db_run(db, st, e) != SB_OK)
+		return e->code;
+	rid = sqlite3_last_insert_rowid(sb_db_handle(db));
+	if ((st = sb_db_stmt(db, "execution_restore", e)) == NULL)
+		return e->code;
+	sb_bind_i64(db, st, ":hid", hid);
+	sb_bind_i64(db, st, ":rid", rid);
+	if (sb_db_run(db, st, e) != SB_OK || restore_tags(db, rid, e) != SB_OK)
+		return e->code;
+	if ((st = sb_db_stmt(db, "rollup_day_restore", e)) == NULL)
+		return e->code;
+	sb_bind_i64(db, st, ":rid", rid);
+	if (sb_db_run(db, st, e) != SB_OK)
+		return e->code;
+	if ((st = sb_db_stmt(db, "rollup_tag_restore", e)) == NULL)
+		return e->code;
+	sb_bind_i64(db, st, ":rid", rid);
+	return sb_db_run(db, st, e);
+}
+
+/* Put back, for each run batch b replaced, the version it had before b:
+ * the oldest history row of the run_id replaced by b, unless b had
+ * brought that version itself (a run_id twice in one file: new in b). */
+static int restore_replaced(sb_db *db, int64_t batch_id, sb_err *e)
+{
+	sqlite3_stmt *st = sb_db_stmt(db, "batch_replaced_list", e);
+	int64_t *hids = NULL;
+	size_t n = 0, cap = 0;
+	char last[300] = "";
+	int rc;
+
+	if (st == NULL)
+		return e->code;
+	sb_bind_i64(db, st, ":batch_id", batch_id);
+	/* collected first: restoring writes to the tables being read */
+	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {
+		const char *run_id = sb_col_text(st, 1);
+		bool first = strcmp(run_id, last) != 0;
+		snprintf(last, sizeof last, "%s", run_id);
+		if (!first || sqlite3_column_int64(st, 2) == batch_id)
+			continue;
+		if (n == cap) {
+			size_t ncap = cap > 0 ? 2 * cap : 64;
+			int64_t *more = realloc(hids, ncap * sizeof *hids);
+			if (more == NULL) {
+				sb_fail(e, SB_EINTERNAL, "out of memory");
+				break;
+			}
+			hids = more;
+			cap = ncap;
+		}
+		hids[n++] = sqlite3_column_int64(st, 0);
+	}
+	sqlite3_reset(st);
+	for (size_t i = 0; i < n && e->code == SB_OK; i++)
+		restore_run(db, hids[i], e);
+	free(hids);
+	return e->code;
+}
+
+int sb_batch_take_out(sb_db *db, sb_batch *b, const char *reason, sb_err *e)
+{
+	sqlite3_stmt *st;
+
+	if (run_each(db, "batch_take_out", b->id, e) != SB_OK ||
+	    restore_replaced(db, b->id, e) != SB_OK ||
+	    run_each(db, "batch_take_out_end", b->id, e) != SB_OK)
+		return e->code;
+	if ((st = sb_db_stmt(db, "batch_fail", e)) == NULL)
+		return e->code;
+	sb_bind_text(db, st, ":reason", reason);
+	sb_bind_i64(db, st, ":ended_ms", sb_now_ms());
+	sb_bind_i64(db, st, ":batch_id", b->id);
+	if (sb_db_run(db, st, e) != SB_OK)
+		return e->code;
+	b->accepted = b->duplicates = b->rejected = b->replaced = b->skipped = 0;
+	b->resume_offset = 0;
+	b->resume_line = 1;
+	b->prefix_length = 0;
+	b->prefix_sha256[0] = '\0';
+	return SB_OK;
 }
 
 int sb_batch_save(sb_db *db, const sb_batch *b, sb_err *e)
@@ -100,6 +320,8 @@ int sb_batch_save(sb_db *db, const sb_batch *b, sb_err *e)
 	sb_bind_i64(db, st, ":rejected", b->rejected);
 	sb_bind_i64(db, st, ":replaced", b->replaced);
 	sb_bind_i64(db, st, ":skipped", b->skipped);
+	sb_bind_i64_opt(db, st, ":prefix_length", b->prefix_sha256[0] != '\0', b->prefix_length);
+	sb_bind_text_opt(db, st, ":prefix_sha256", b->prefix_sha256[0] != '\0' ? b->prefix_sha256 : NULL);
 	sb_bind_i64(db, st, ":batch_id", b->id);
 	return sb_db_run(db, st, e);
 }

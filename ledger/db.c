@@ -2,6 +2,7 @@
 #include "ledger/db.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +35,8 @@ struct cached_stmt {
 
 struct sb_db {
 	sqlite3 *conn;                         /* the connection */
-	char *path;                            /* ledger path as given */
+	char *path;                            /* ledger path as given (messages) */
+	char *file;                            /* the file it is: path resolved (no link) */
 	int lock_fd;                           /* PATH-lock when holding the write lock, else -1 */
 	int busy_ms;                           /* busy timeout */
 	bool created;                          /* init created the file */
@@ -103,13 +105,15 @@ int sb_db_error(sb_db *db, int rc, const char *what, sb_err *e)
 	}
 }
 
-/* Take an exclusive flock on PATH-lock, retrying until busy_ms passes. */
+/* Take an exclusive flock on FILE-lock, FILE the resolved ledger file
+ * (so that every name of it takes the same lock), retrying until busy_ms
+ * passes. */
 static int take_lock(sb_db *db, sb_err *e)
 {
 	char lock_path[4096];
 	int waited = 0;
 
-	snprintf(lock_path, sizeof lock_path, "%s-lock", db->path);
+	snprintf(lock_path, sizeof lock_path, "%s-lock", db->file);
 	db->lock_fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (db->lock_fd < 0)
 		return sb_fail(e, SB_EIO, "%s: cannot open the lock file %s: %s", db->path, lock_path, strerror(errno));
@@ -238,10 +242,55 @@ static int create_file(const char *path, bool *created, sb_err *e)
 	return sb_fail(e, SB_EIO, "%s: cannot create the ledger: %s", path, strerror(errno));
 }
 
+/* The file path names, resolved (malloc'd): realpath of the file, or for
+ * a file not there yet, of its directory with its name appended. */
+static char *resolve(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir, *real, *out;
+	size_t len;
+
+	if ((real = realpath(path, NULL)) != NULL || errno != ENOENT)
+		return real;
+	if (slash == NULL)
+		dir = realpath(".", NULL);
+	else if (slash == path)
+		dir = strdup("/");
+	else {
+		char *head = strndup(path, (size_t)(slash - path));
+		dir = head != NULL ? realpath(head, NULL) : NULL;
+		free(head);
+	}
+	if (dir == NULL)
+		return NULL;
+	len = strlen(dir) + strlen(slash != NULL ? slash + 1 : path) + 2;
+	if ((out = malloc(len)) != NULL)
+		snprintf(out, len, "%s%s%s", dir, strcmp(dir, "/") == 0 ? "" : "/",
+		         slash != NULL ? slash + 1 : path);
+	free(dir);
+	return out;
+}
+
+/* The ledger file's own refusals, on what it is (st): a file with more
+ * than one hard link (SQLite keeps the journal beside the name it opened,
+ * so two names would be two ledgers to it), and an empty file, which is
+ * not a ledger (init makes one of it). */
+static int check_file(sb_db *db, const struct stat *st, int flags, sb_err *e)
+{
+	if (st->st_nlink > 1)
+		return sb_fail(e, SB_EDATA, "%s: the ledger file has %ju hard links; SQLite keeps a ledger's journal beside the name it was opened by, so two names would be two ledgers: refused, the file left as it is. To copy a ledger use sqlite3 %s \".backup COPY\", then remove the other links",
+		               db->path, (uintmax_t)st->st_nlink, db->path);
+	if (st->st_size == 0 && !(flags & SB_DB_CREATE))
+		return sb_fail(e, SB_ENOINPUT, "%s: an empty file, not a ledger; make it one with 'sbledger --db %s init'",
+		               db->path, db->path);
+	return SB_OK;
+}
+
 int sb_db_open(const char *path, int flags, int busy_ms, sb_db **out, sb_err *e)
 {
 	sb_db *db = calloc(1, sizeof *db);
 	struct stat st;
+	bool exists = false;
 	int rc;
 
 	*out = NULL;
@@ -263,13 +312,40 @@ int sb_db_open(const char *path, int flags, int busy_ms, sb_db **out, sb_err *e)
 		} else if (!S_ISREG(st.st_mode)) {
 			sb_fail(e, SB_ENOINPUT, "%s: not a ledger file", path);
 			goto fail;
+		} else {
+			exists = true;
+		}
+		/* refused before anything is made beside it (its lock file) */
+		if (exists && st.st_nlink > 1 && check_file(db, &st, flags, e) != SB_OK)
+			goto fail;
+		if ((db->file = resolve(path)) == NULL) {
+			sb_fail(e, SB_ENOINPUT, "%s: cannot open the ledger: %s", path, strerror(errno));
+			goto fail;
 		}
 		if ((flags & SB_DB_WRITE) && take_lock(db, e) != SB_OK)
 			goto fail;
-		if ((flags & SB_DB_CREATE) && create_file(path, &db->created, e) != SB_OK)
+		/* again under the lock, on the resolved file: an init that was
+		 * making the file has finished by now */
+		if (stat(db->file, &st) == 0) {
+			if (check_file(db, &st, flags, e) != SB_OK)
+				goto fail;
+			if (st.st_size == 0) {
+				/* init of an empty file: a ledger is made of it, 0600 */
+				if (chmod(db->file, 0600) != 0) {
+					sb_fail(e, SB_EIO, "%s: cannot make the file mode 0600: %s", path, strerror(errno));
+					goto fail;
+				}
+				db->created = true;
+			}
+		} else if (errno != ENOENT || !(flags & SB_DB_CREATE)) {
+			sb_fail(e, SB_ENOINPUT, "%s: cannot open the ledger: %s", path, strerror(errno));
+			goto fail;
+		}
+		if ((flags & SB_DB_CREATE) && !db->created && create_file(db->file, &db->created, e) != SB_OK)
 			goto fail;
 	}
-	rc = sqlite3_open_v2(db->path, &db->conn, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
+	rc = sqlite3_open_v2(db->file != NULL ? db->file : db->path, &db->conn,
+	                     SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
 	if (rc != SQLITE_OK) {
 		sb_db_error(db, rc, "opening the ledger", e);
 		goto fail;
@@ -317,6 +393,7 @@ void sb_db_close(sb_db *db)
 	if (db->lock_fd >= 0)
 		close(db->lock_fd);
 	free(db->path);
+	free(db->file);
 	free(db);
 }
 

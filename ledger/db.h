@@ -34,9 +34,14 @@ enum {
  * SB_ENOINPUT with a message naming 'sbledger init'.  A file that is not
  * SQLite, or a SQLite file of another program, is refused (SB_EDATA); one
  * whose schema is newer than this binary is refused (SB_EDATA) and left
- * untouched.  Pending migrations are applied.  With SB_DB_WRITE the
- * ledger's write lock (PATH-lock, flock) is taken, waiting up to busy_ms,
- * then SB_ETEMP.  The caller owns *out and closes it with sb_db_close. */
+ * untouched.  A ledger is the file path resolves to: its write lock
+ * (FILE-lock beside the resolved FILE, flock) and the SQLite connection
+ * are that file's, whatever link led there.  A file with more than one
+ * hard link is refused (SB_EDATA) before anything is made beside it; an
+ * empty file is not a ledger (SB_ENOINPUT naming 'sbledger init'; with
+ * SB_DB_CREATE it is made a ledger, mode 0600).  Pending migrations are
+ * applied.  With SB_DB_WRITE the write lock is taken, waiting up to
+ * busy_ms, then SB_ETEMP.  The caller owns *out and closes it with sb_db_close. */
 int sb_db_open(const char *path, int flags, int busy_ms, sb_db **out, sb_err *e);
 
 /* Finalize every statement, close the connection, release the lock.

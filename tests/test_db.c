@@ -293,6 +293,137 @@ static void test_write_lock_times_out(void **state)
 	free(path);
 }
 
+/* Two names of one file, a symlink and the file: one write lock, taken
+ * on the resolved file (a writer through either name waits for the
+ * other), and no lock file beside the link. */
+static void test_symlink_shares_the_lock(void **state)
+{
+	struct dir_state *s = *state;
+	char *path = support_path(s->dir, "real.db");
+	char *link = support_path(s->dir, "alias.db");
+	char *link_lock = support_path(s->dir, "alias.db-lock");
+	sb_db *holder = NULL, *waiter = NULL;
+	sb_err e;
+	int rc;
+
+	sb_err_clear(&e);
+	rc = sb_db_open(path, SB_DB_CREATE | SB_DB_WRITE, 1000, &holder, &e);
+	assert_sb_ok(&e, rc);
+	assert_int_equal(symlink("real.db", link), 0);
+	rc = sb_db_open(link, SB_DB_WRITE, 100, &waiter, &e);
+	assert_sb_fails(&e, rc, SB_ETEMP, "busy");
+	assert_null(waiter);
+	sb_db_close(holder);
+	/* the other way round */
+	sb_err_clear(&e);
+	rc = sb_db_open(link, SB_DB_WRITE, 100, &holder, &e);
+	assert_sb_ok(&e, rc);
+	rc = sb_db_open(path, SB_DB_WRITE, 100, &waiter, &e);
+	assert_sb_fails(&e, rc, SB_ETEMP, "busy");
+	sb_db_close(holder);
+	assert_int_not_equal(access(link_lock, F_OK), 0);
+	free(path);
+	free(link);
+	free(link_lock);
+}
+
+/* A ledger file with one link is a ledger; with two it is refused (65)
+ * by readers and writers, through either name, naming the count and the
+ * way to copy a ledger, before anything is made beside it. */
+static void test_hard_link_is_refused(void **state)
+{
+	struct dir_state *s = *state;
+	char *path = support_path(s->dir, "one.db");
+	char *other = support_path(s->dir, "two.db");
+	char *other_lock = support_path(s->dir, "two.db-lock");
+	char *other_wal = support_path(s->dir, "two.db-wal");
+	const int modes[] = {0, SB_DB_WRITE, SB_DB_CREATE | SB_DB_WRITE};
+	sb_db *db = NULL;
+	char *before, *after;
+	size_t n_before, n_after;
+	sb_err e;
+	int rc;
+
+	sb_err_clear(&e);
+	rc = sb_db_open(path, SB_DB_CREATE | SB_DB_WRITE, 1000, &db, &e);
+	assert_sb_ok(&e, rc);
+	sb_db_close(db);
+	db = NULL;
+	/* one link: opens */
+	rc = sb_db_open(path, 0, 1000, &db, &e);
+	assert_sb_ok(&e, rc);
+	sb_db_close(db);
+	db = NULL;
+	before = slurp(path, &n_before);
+	assert_int_equal(link(path, other), 0);
+	for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+		sb_err_clear(&e);
+		rc = sb_db_open(other, modes[m], 100, &db, &e);
+		assert_sb_fails(&e, rc, SB_EDATA, "has 2 hard links");
+		assert_non_null(strstr(e.msg, ".backup COPY"));
+		assert_null(db);
+		sb_err_clear(&e);
+		rc = sb_db_open(path, modes[m], 100, &db, &e);
+		assert_sb_fails(&e, rc, SB_EDATA, "has 2 hard links");
+	}
+	after = slurp(path, &n_after);
+	assert_int_equal(n_before, n_after);
+	assert_memory_equal(before, after, n_before);
+	assert_int_not_equal(access(other_lock, F_OK), 0);
+	assert_int_not_equal(access(other_wal, F_OK), 0);
+	/* the second name gone: a ledger again */
+	assert_int_equal(unlink(other), 0);
+	sb_err_clear(&e);
+	rc = sb_db_open(path, SB_DB_WRITE, 100, &db, &e);
+	assert_sb_ok(&e, rc);
+	sb_db_close(db);
+	free(before);
+	free(after);
+	free(path);
+	free(other);
+	free(other_lock);
+	free(other_wal);
+}
+
+/* An empty file is not a ledger: readers and writers refuse it (66,
+ * naming init) and leave it empty with its mode; init makes a ledger of
+ * it, mode 0600. */
+static void test_empty_file(void **state)
+{
+	struct dir_state *s = *state;
+	char *path = support_path(s->dir, "empty.db");
+	FILE *f = fopen(path, "w");
+	sb_db *db = NULL;
+	struct stat st;
+	sb_err e;
+	int rc;
+
+	assert_non_null(f);
+	fclose(f);
+	assert_int_equal(chmod(path, 0644), 0);
+	sb_err_clear(&e);
+	rc = sb_db_open(path, 0, 100, &db, &e);
+	assert_sb_fails(&e, rc, SB_ENOINPUT, "an empty file, not a ledger");
+	assert_non_null(strstr(e.msg, "init"));
+	sb_err_clear(&e);
+	rc = sb_db_open(path, SB_DB_WRITE, 100, &db, &e);
+	assert_sb_fails(&e, rc, SB_ENOINPUT, "an empty file, not a ledger");
+	assert_null(db);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_size, 0);
+	assert_int_equal(st.st_mode & 0777, 0644);
+	sb_err_clear(&e);
+	rc = sb_db_open(path, SB_DB_CREATE | SB_DB_WRITE, 100, &db, &e);
+	assert_sb_ok(&e, rc);
+	assert_true(sb_db_created(db));
+	assert_int_equal(sb_db_schema_version(db), sb_db_schema_latest());
+	sb_db_close(db);
+	assert_int_equal(stat(path, &st), 0);
+	assert_true(st.st_size > 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	free(path);
+}
+
 static void test_sqlite_busy_is_temporary(void **state)
 {
 	struct dir_state *s = *state;
@@ -440,6 +571,9 @@ int main(void)
 		cmocka_unit_test(test_old_ledger_is_migrated),
 		cmocka_unit_test(test_write_lock_times_out),
 		cmocka_unit_test(test_sqlite_busy_is_temporary),
+		cmocka_unit_test(test_symlink_shares_the_lock),
+		cmocka_unit_test(test_hard_link_is_refused),
+		cmocka_unit_test(test_empty_file),
 	};
 	const struct CMUnitTest memory_tests[] = {
 		cmocka_unit_test(test_memory_ledger_is_migrated_and_seeded),

@@ -582,7 +582,12 @@ static void test_standard_input(void **state)
 	/* the SHA-256 learnt while reading is the file's */
 	{
 		char hex[65];
-		rc = sb_sha256_file(path, hex, &e);
+		int64_t size = 0;
+		sb_source *src = NULL;
+		rc = sb_source_open(path, &src, &e);
+		assert_sb_ok(&e, rc);
+		rc = sb_source_snapshot(src, hex, &size, &e);
+		sb_source_close(src);
 		assert_sb_ok(&e, rc);
 		sha_file = support_text(c->db, "SELECT sha256 FROM batch WHERE source = '-'");
 		assert_string_equal(sha_file, hex);

@@ -21,7 +21,12 @@
 #     well, the second finds the files already in the ledger;
 #  7. with --busy-timeout shorter than the first job: the second exits 75
 #     with a message naming the way out, having written nothing; run
-#     again, it completes the ledger, still with nothing doubled.
+#     again, it completes the ledger, still with nothing doubled;
+#  8. three imports and a finalize through three names of one ledger (the
+#     file, a symlink, a symlink to the symlink): one write lock, so each
+#     ends as alone, the counts exact, and the finalize invoices all the
+#     runs of the imports before it or none of an import's runs, never a
+#     part of one.
 #
 # After each, 'sbledger check' must pass.  Prints "FAIL NAME: why" for
 # each failed check, then "concurrency: N passed, M failed"; exits 1 when
@@ -228,6 +233,37 @@ s5=$?
 eq "busy: run again" "$s4 $s5" "0 0"
 eq "busy: all once" "$(q busy.db "SELECT (SELECT COUNT(*) FROM run) || ' ' || (SELECT COUNT(*) FROM billing_line) || ' ' || (SELECT COUNT(*) FROM batch)")" "38000 35000 5"
 ok busy.db busy
+
+# ---- 8. one ledger under three names -------------------------------------------
+fresh names
+ln -sf names.db names-link.db
+ln -sf names-link.db names-link2.db
+"$SB" --db names.db import runs --chunk 500 a.jsonl >m1.out 2>&1 &
+p1=$!
+"$SB" --db names-link.db import runs --chunk 500 b.jsonl >m2.out 2>&1 &
+p2=$!
+"$SB" --db names-link2.db import runs --chunk 500 c.jsonl >m3.out 2>&1 &
+p3=$!
+sleep 0.3
+"$SB" --db names-link2.db invoice --period 2026-11 --by tag:customer --finalize >m4.out 2>&1
+s4=$?
+wait $p1; s1=$?
+wait $p2; s2=$?
+wait $p3; s3=$?
+eq "names statuses" "$s1 $s2 $s3" "0 0 0"
+eq "names batches" "$(q names.db "SELECT group_concat(status || ':' || accepted || ':' || duplicates, ' ') FROM (SELECT * FROM batch ORDER BY source)")" \
+	"complete:15000:0 complete:15000:0 complete:8000:0"
+eq "names runs" "$(q names.db 'SELECT COUNT(*) FROM run')" 38000
+eq "names lock files" "$(ls | grep -c '^names.*-lock$')" 1
+# the finalize (if it found runs: the runs carry no customer tag, so one
+# '(untagged)' invoice) holds the runs of whole imports only
+invoiced=$(q names.db 'SELECT COUNT(*) FROM invoice_run')
+case $invoiced in
+0 | 8000 | 15000 | 23000 | 30000 | 38000) pass ;;
+*) fail "names: the finalize invoiced $invoiced runs, part of an import" m4.out ;;
+esac
+[ "$s4" = 0 ] || [ "$invoiced" = 0 ] || fail "names: finalize exited $s4 having invoiced" m4.out
+ok names.db names
 
 echo "concurrency: $passed passed, $failed failed"
 [ $failed -eq 0 ]

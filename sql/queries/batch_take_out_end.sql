@@ -1,0 +1,10 @@
+-- The end of taking out batch :batch_id (after its replaced runs were put
+-- back): the history of what it replaced, and the rollup rows left at
+-- zero (a group with no run left), statement after statement.
+DELETE FROM execution_history
+ WHERE hid IN (SELECT hid FROM run_history WHERE replaced_by_batch = :batch_id);
+DELETE FROM run_history WHERE replaced_by_batch = :batch_id;
+DELETE FROM run_day
+ WHERE runs = 0 AND exec_ms = 0 AND computed_nanos = 0 AND input_tokens = 0 AND output_tokens = 0;
+DELETE FROM run_day_tag
+ WHERE runs = 0 AND exec_ms = 0 AND computed_nanos = 0 AND input_tokens = 0 AND output_tokens = 0;
