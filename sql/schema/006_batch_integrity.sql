@@ -1,4 +1,4 @@
--- 007_batch_integrity: what an import needs to know that the file it
+-- 006_batch_integrity: what an import needs to know that the file it
 -- resumes, or has just read, is the file it began with (docs/rules.md,
 -- "Import batches", and docs/reliability.md): the file's resolved path,
 -- the SHA-256 of the prefix read at each commit, and why a batch failed.
