@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "cli/out.h"
+#include "ledger/csvout.h"
 #include "ledger/money.h"
 #include "ledger/period.h"
 #include "ledger/timefmt.h"
@@ -177,52 +178,62 @@ static void print_table(const sb_invoice_set *set)
 }
 
 /* One CSV row of an invoice: the invoice's columns, then the line's. */
-static void csv_row(const sb_invoice_set *set, const sb_invoice *inv, const char *kind,
+static void csv_row(sb_csv_out *w, const sb_invoice_set *set, const sb_invoice *inv, const char *kind,
                     const sb_invoice_line *l, int64_t amount)
 {
-	char from[SB_TIME_BUFSZ], to[SB_TIME_BUFSZ], buf[SB_MONEY_BUFSZ];
+	char from[SB_TIME_BUFSZ], to[SB_TIME_BUFSZ], buf[SB_MONEY_BUFSZ], n[32];
 
-	sb_csv_field(stdout, inv->number != NULL ? inv->number : "");
-	putchar(',');
-	sb_csv_field(stdout, inv->customer);
-	printf(",%s,%s,%s,%s,%s,", sb_time_format(set->period.from_ms, from), sb_time_format(set->period.to_ms, to),
-	       sb_basis_name(inv->basis), inv->currency, kind);
-	if (l != NULL) {
-		sb_csv_field(stdout, l->description);
-		putchar(',');
-		sb_csv_field(stdout, l->backend != NULL ? l->backend : "");
-		putchar(',');
-		sb_csv_field(stdout, l->model != NULL ? l->model : "");
-		if (l->kind == SB_INV_COMPUTE) {
-			printf(",%s,minutes,", minutes3(l->quantity_milli, buf));
-			if (l->has_rate)
-				fputs(sb_money_format(l->rate_nanos, 9, buf), stdout);
-			fputs(",,,", stdout);
-		} else {
-			printf(",,tokens,,%lld,%lld,", (long long)l->input_tokens, (long long)l->output_tokens);
-		}
+	sb_csv_value(w, inv->number);
+	sb_csv_text(w, inv->customer);
+	sb_csv_value(w, sb_time_format(set->period.from_ms, from));
+	sb_csv_value(w, sb_time_format(set->period.to_ms, to));
+	sb_csv_value(w, sb_basis_name(inv->basis));
+	sb_csv_value(w, inv->currency);
+	sb_csv_value(w, kind);
+	sb_csv_text(w, l != NULL ? l->description : NULL);
+	sb_csv_text(w, l != NULL ? l->backend : NULL);
+	sb_csv_text(w, l != NULL ? l->model : NULL);
+	if (l != NULL && l->kind == SB_INV_COMPUTE) {
+		sb_csv_value(w, minutes3(l->quantity_milli, buf));
+		sb_csv_value(w, "minutes");
+		sb_csv_value(w, l->has_rate ? sb_money_format(l->rate_nanos, 9, buf) : NULL);
+		sb_csv_value(w, NULL);
+		sb_csv_value(w, NULL);
+	} else if (l != NULL) {
+		sb_csv_value(w, NULL);
+		sb_csv_value(w, "tokens");
+		sb_csv_value(w, NULL);
+		snprintf(n, sizeof n, "%lld", (long long)l->input_tokens);
+		sb_csv_value(w, n);
+		snprintf(n, sizeof n, "%lld", (long long)l->output_tokens);
+		sb_csv_value(w, n);
 	} else {
-		fputs(",,,,,,,,", stdout);
+		for (int k = 0; k < 5; k++)
+			sb_csv_value(w, NULL);
 	}
-	printf("%s\n", cents(amount, buf));
+	sb_csv_value(w, cents(amount, buf));
+	sb_csv_end(w);
 }
 
 /* The invoices as CSV: one row per line, a total row per invoice, and
- * adjustment rows after it. */
-static void print_csv(const sb_invoice_set *set)
+ * adjustment rows after it; free text guarded unless raw. */
+static void print_csv(const sb_invoice_set *set, bool raw)
 {
+	sb_csv_out w;
+
+	sb_csv_out_init(&w, stdout, raw);
 	puts("number,customer,period_from,period_to,basis,currency,kind,description,backend,model,"
 	     "quantity,unit,rate,input_tokens,output_tokens,amount");
 	for (size_t i = 0; i < set->n_invoices; i++) {
 		const sb_invoice *inv = &set->invoices[i];
 		for (size_t k = 0; k < inv->n_lines; k++)
-			csv_row(set, inv, inv->lines[k].kind == SB_INV_COMPUTE ? "compute" : "tokens", &inv->lines[k],
+			csv_row(&w, set, inv, inv->lines[k].kind == SB_INV_COMPUTE ? "compute" : "tokens", &inv->lines[k],
 			        inv->lines[k].amount_nanos);
-		csv_row(set, inv, "total", NULL, inv->total_nanos);
+		csv_row(&w, set, inv, "total", NULL, inv->total_nanos);
 		if (inv->adjust != NULL) {
 			for (size_t k = 0; k < inv->adjust->n_lines; k++)
-				csv_row(set, inv, "adjustment", &inv->adjust->lines[k], inv->adjust->lines[k].amount_nanos);
-			csv_row(set, inv, "adjustment_total", NULL, inv->adjust->total_nanos);
+				csv_row(&w, set, inv, "adjustment", &inv->adjust->lines[k], inv->adjust->lines[k].amount_nanos);
+			csv_row(&w, set, inv, "adjustment_total", NULL, inv->adjust->total_nanos);
 		}
 	}
 }
@@ -295,7 +306,7 @@ static int cmd_invoice(sb_cli *cli, int argc, char **argv)
 		break;
 	}
 	case FMT_CSV:
-		print_csv(set);
+		print_csv(set, cli->csv_raw);
 		warn_notes(set);
 		break;
 	case FMT_HTML:
@@ -334,14 +345,14 @@ static int cmd_export_focus(sb_cli *cli, int argc, char **argv)
 		return cli_usage(cli, "export focus takes --period only");
 	if (cli_open(cli, 0, &db) != SB_OK)
 		return cli_report(&cli->err);
-	sb_export_focus(db, &ic.o.period, stdout, &cli->err);
+	sb_export_focus(db, &ic.o.period, cli->csv_raw, stdout, &cli->err);
 	sb_db_close(db);
 	return cli_report(&cli->err);
 }
 
 const sb_command sb_invoice_commands[] = {
-	{"invoice", cmd_invoice, 0,
-	 "--period P --by tag:NAME [--customer VALUE] [--basis computed|billed] [--finalize] [--format table|csv|json|html]",
+	{"invoice", cmd_invoice, CMD_CSV,
+	 "--period P --by tag:NAME [--customer VALUE] [--basis computed|billed] [--finalize] [--format table|csv|json|html] [--raw]",
 	 "One invoice per value of tag NAME (runs without it: '(untagged)'): a line\n"
 	 "per backend (exec minutes, 3 decimals; the amount) and per model (input\n"
 	 "and output tokens; the amount from the model price table).  Each line is\n"
@@ -355,14 +366,16 @@ const sb_command sb_invoice_commands[] = {
 	 "                    a finalized invoice is reprinted as stored, never\n"
 	 "                    recomputed; finalizing it again is refused; runs that\n"
 	 "                    arrive later are shown as its adjustments\n"
+	 "  --raw             CSV: no ' before free text starting with = + - @ tab CR\n"
 	 "Exit 65 for a customer no run has, a model with no price, or a refused\n"
 	 "finalize.  See docs/reports.md.\n"},
-	{"export focus", cmd_export_focus, 0, "--period P",
+	{"export focus", cmd_export_focus, CMD_CSV, "--period P [--raw]",
 	 "The runs started in period P as FOCUS 1.2 CSV on stdout, one row per\n"
 	 "session and UTC day: ListCost and EffectiveCost the computed cost,\n"
 	 "BilledCost the runs' own billed cost where known else the computed, with\n"
 	 "x_BilledBasis saying which (billed, computed, mixed); ConsumedQuantity in\n"
 	 "exec minutes; Tags the runs' tags.  'import billing --format focus' reads\n"
-	 "it back.  See docs/reports.md.\n"},
+	 "it back.  See docs/reports.md.\n"
+	 "  --raw  no ' before free text starting with = + - @ tab CR\n"},
 	{NULL, NULL, 0, NULL, NULL},
 };

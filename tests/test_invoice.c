@@ -684,7 +684,7 @@ static void test_focus_round_trip(void **state)
 	f = fopen(path, "w");
 	assert_non_null(f);
 	sb_err_clear(&e);
-	rc = sb_export_focus(db, &p, f, &e);
+	rc = sb_export_focus(db, &p, false, f, &e);
 	assert_sb_ok(&e, rc);
 	fclose(f);
 
