@@ -459,10 +459,16 @@ static void test_unknown_customer(void **state)
 	assert_sb_fails(&e, rc, SB_EDATA,
 	                "no customer 'acne': no run has tag customer = 'acne'; the values it has are 'acme', 'globex', 'initech', 'umbrella'");
 	assert_null(set);
+	/* a tag no run of the period has: refused before any customer */
 	o.tag = "client";
 	sb_err_clear(&e);
 	rc = sb_invoice_build(db, &o, &set, &e);
-	assert_sb_fails(&e, rc, SB_EDATA, "no run has a tag 'client'");
+	assert_sb_fails(&e, rc, SB_EDATA, "no run of 2026-11 has a tag 'client'; the tag its runs have: 'customer'");
+	/* a period with no runs at all: the customer check says it */
+	o.period = period_of("2026-12");
+	sb_err_clear(&e);
+	rc = sb_invoice_build(db, &o, &set, &e);
+	assert_sb_fails(&e, rc, SB_EDATA, "no customer 'acne': no run has a tag 'client'");
 }
 
 /* A model with no price is refused, never priced as zero. */
@@ -549,8 +555,9 @@ static void test_finalize(void **state)
 	inv = &set->invoices[0];
 	assert_int_equal(inv->total_nanos, CENTS(159));
 	assert_non_null(inv->adjust);
-	assert_int_equal(inv->adjust->n_late_runs, 1);
-	assert_string_equal(inv->adjust->late_runs[0], "late-1");
+	assert_int_equal(inv->adjust->n_runs, 1);
+	assert_int_equal(inv->adjust->runs[0].kind, SB_ADJ_LATE);
+	assert_string_equal(inv->adjust->runs[0].run_id, "late-1");
 	assert_int_equal(inv->adjust->n_lines, 1);
 	/* e2b: 370,672,000 + 60,000,000 = 430,672,000 -> 0.43, was 0.37: +0.06;
 	 * 6.178 + 1.000 minutes */
@@ -588,9 +595,11 @@ static void test_finalize_numbers(void **state)
 	assert_string_equal(set->invoices[1].number, "INV-2026-11-acme-001");
 	assert_int_equal(set->invoices[1].basis, SB_BASIS_BILLED);
 	sb_invoice_set_free(set);
-	/* the same customer value under another tag: the next number */
-	support_exec(db, "INSERT INTO run_tag SELECT rid, 'team', 'ACME!' FROM run WHERE run_id = 'run-1-000024'");
-	support_rollup_rebuild(db);
+	/* the same customer value under another tag: the next number (on a run
+	 * no invoice charged yet: a run is on one finalized invoice at most) */
+	support_add_runs(db, "{\"run_id\":\"late-1\",\"backend\":\"e2b\",\"session_id\":\"e2b-late\","
+	                     "\"started_at\":\"2026-11-20T10:00:00Z\",\"tags\":{\"team\":\"ACME!\"},"
+	                     "\"sandbox_usage\":{\"exec_count\":1,\"total_duration_ms\":60000,\"computed_cost_usd\":0.06}}");
 	o.tag = "team";
 	o.customer = "ACME!";
 	sb_err_clear(&e);
@@ -619,7 +628,8 @@ static void test_json_shape(void **state)
 	assert_string_equal(json_string_value(json_object_get(root, "basis")), "computed");
 	inv = json_array_get(json_object_get(root, "invoices"), 0);
 	json_object_foreach(inv, key, value) n++;
-	assert_int_equal(n, 5); /* customer, number, currency, lines, total */
+	assert_int_equal(n, 6); /* customer, number, basis, currency, lines, total */
+	assert_string_equal(json_string_value(json_object_get(inv, "basis")), "computed");
 	assert_true(json_is_null(json_object_get(inv, "number")));
 	assert_string_equal(json_string_value(json_object_get(inv, "total")), "1.59");
 	line = json_array_get(json_object_get(inv, "lines"), 0);
