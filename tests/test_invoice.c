@@ -778,6 +778,11 @@ static void test_unknown_tag(void **state)
 	assert_sb_fails(&e, rc, SB_EDATA,
 	                "no run of 2026-11 has a tag 'cutsomer' (did you mean 'customer'?); the tag its runs have: 'customer'");
 	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM invoice"), 0);
+	/* two edits away: still suggested; three: not */
+	o.tag = "kustomar";
+	sb_err_clear(&e);
+	rc = sb_invoice_build(db, &o, &set, &e);
+	assert_sb_fails(&e, rc, SB_EDATA, "has a tag 'kustomar' (did you mean 'customer'?)");
 	o.tag = "kustamar";
 	sb_err_clear(&e);
 	rc = sb_invoice_build(db, &o, &set, &e);
