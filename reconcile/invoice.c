@@ -432,17 +432,20 @@ static int exact_sums(sqlite3_stmt *st, int first, int n, sb_err *e)
 	return SB_OK;
 }
 
-/* Read invoice_claimed.sql into f->claims (when any invoice is finalized
- * at all) and add the runs to f->claimed_runs. */
+/* Read invoice_claimed.sql into f->claims (when a run of the period can
+ * be on a finalized invoice at all: invoice_claims_possible.sql) and add
+ * the runs to f->claimed_runs. */
 static int load_claims(sb_db *db, const sb_invoice_opts *o, fresh *f, sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, "invoice_any", e);
+	sqlite3_stmt *st = sb_db_stmt(db, "invoice_claims_possible", e);
 	size_t cap = 0;
 	int rc;
 	bool any = false;
 
 	if (st == NULL)
 		return e->code;
+	sb_bind_i64(db, st, ":from_ms", o->period.from_ms);
+	sb_bind_i64(db, st, ":to_ms", o->period.to_ms);
 	if ((rc = sb_db_step(db, st, e)) == SQLITE_ROW)
 		any = sqlite3_column_int64(st, 0) != 0;
 	sqlite3_reset(st);

@@ -955,6 +955,70 @@ static void test_unknown_tokens(void **state)
 	sb_invoice_set_free(set);
 }
 
+/* A charged run replaced so that it starts in another period: the invoice
+ * that charged it lists it as moved out of its period and credits it; the
+ * other period leaves it out (it is still on that invoice), which it only
+ * knows because the replace recorded it (invoice_run_replaced: no
+ * finalized invoice overlaps December).  a1: e2b 60000 ms 0.06 on acme's
+ * November invoice, moved to December 2. */
+static void test_moved_out_of_period(void **state)
+{
+	sb_db *db = *state;
+	sb_invoice_opts o = {period_of("2026-12"), "customer", NULL, SB_BASIS_COMPUTED};
+	sb_invoice_set *set = NULL;
+	const sb_invoice *inv;
+	sb_err e;
+	int rc;
+
+	support_add_runs(db, "{\"run_id\":\"a1\",\"backend\":\"e2b\",\"session_id\":\"s\",\"started_at\":\"2026-11-10T10:00:00Z\","
+	                     "\"tags\":{\"customer\":\"acme\"},"
+	                     "\"sandbox_usage\":{\"exec_count\":1,\"total_duration_ms\":60000,\"computed_cost_usd\":0.06}}\n"
+	                     "{\"run_id\":\"a2\",\"backend\":\"e2b\",\"session_id\":\"s\",\"started_at\":\"2026-11-11T10:00:00Z\","
+	                     "\"tags\":{\"customer\":\"acme\"},"
+	                     "\"sandbox_usage\":{\"exec_count\":1,\"total_duration_ms\":60000,\"computed_cost_usd\":0.06}}");
+	set = build(db, "2026-11", "customer", NULL, SB_BASIS_COMPUTED);
+	sb_invoice_set_free(set);
+	o.period = period_of("2026-11");
+	sb_err_clear(&e);
+	rc = sb_invoice_finalize(db, &o, &set, &e);
+	assert_sb_ok(&e, rc);
+	sb_invoice_set_free(set);
+	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM invoice_run_replaced"), 0);
+	/* the replace, as import runs --replace does it (history, then the new version) */
+	support_exec(db, "INSERT INTO run_history (replaced_ms, replaced_by_batch, rid, run_id, batch_id, line_no, backend,"
+	                 " session_id, plan, started_ms, started_day, ended_ms, model, input_tokens, output_tokens,"
+	                 " budget_nanos, exec_count, total_duration_ms, cpu_ms, memory_peak_mb, bytes_read, bytes_written,"
+	                 " computed_nanos, billed_nanos, card_nanos, lifetime_nanos, has_executions, fingerprint, tags, extra)"
+	                 " SELECT 0, batch_id, rid, run_id, batch_id, line_no, backend, session_id, plan, started_ms,"
+	                 " started_day, ended_ms, model, input_tokens, output_tokens, budget_nanos, exec_count,"
+	                 " total_duration_ms, cpu_ms, memory_peak_mb, bytes_read, bytes_written, computed_nanos,"
+	                 " billed_nanos, card_nanos, lifetime_nanos, has_executions, fingerprint, tags, extra"
+	                 " FROM run WHERE run_id = 'a1';"
+	                 " UPDATE run SET started_ms = started_ms + 22 * 86400000, started_day = '2026-12-02',"
+	                 " fingerprint = 'moved' WHERE run_id = 'a1'");
+	support_rollup_rebuild(db);
+	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM invoice_run_replaced"), 1);
+	/* November: a1 moved out, -1.000 minute, -0.06 */
+	set = build(db, "2026-11", "customer", "acme", SB_BASIS_COMPUTED);
+	inv = &set->invoices[0];
+	assert_non_null(inv->adjust);
+	assert_int_equal(inv->adjust->n_runs, 1);
+	assert_int_equal(inv->adjust->runs[0].kind, SB_ADJ_MOVED_OUT);
+	assert_null(inv->adjust->runs[0].to);
+	assert_int_equal(inv->adjust->total_nanos, -CENTS(6));
+	assert_int_equal(inv->adjust->lines[0].quantity_milli, -1000);
+	sb_invoice_set_free(set);
+	/* December: nothing new, a1 is on November's invoice */
+	set = build(db, "2026-12", "customer", NULL, SB_BASIS_COMPUTED);
+	assert_int_equal(set->n_invoices, 0);
+	assert_int_equal(set->claimed_runs, 1);
+	sb_invoice_set_free(set);
+	o.period = period_of("2026-12");
+	sb_err_clear(&e);
+	rc = sb_invoice_finalize(db, &o, &set, &e);
+	assert_sb_fails(&e, rc, SB_EDATA, "nothing new to finalize for 2026-12 by tag customer: its 1 run is already on finalized invoices (1 on INV-2026-11-acme-001");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -977,6 +1041,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_one_invoice_per_run, ledger_setup, ledger_teardown),
 		cmocka_unit_test_setup_teardown(test_billed_set_aside, ledger_setup, ledger_teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_tokens, ledger_setup, ledger_teardown),
+		cmocka_unit_test_setup_teardown(test_moved_out_of_period, ledger_setup, ledger_teardown),
 	};
 
 	return cmocka_run_group_tests_name("invoice", tests, NULL, NULL);

@@ -426,8 +426,10 @@ static void test_migration(void **state)
 	assert_sb_ok(&e, import(c, o, &e));
 	/* as before 005 (and the migrations after it, which run again) */
 	support_exec(c->db, "DROP TABLE run_day; DROP TABLE run_day_tag; DROP INDEX invoice_run_once;"
-	                    " DROP TRIGGER invoice_run_no_duplicate; ALTER TABLE invoice_run DROP COLUMN duplicate;"
-	                    " ALTER TABLE invoice_run DROP COLUMN fingerprint; PRAGMA user_version = 4");
+	                    " DROP TRIGGER invoice_run_no_duplicate; DROP TRIGGER invoice_run_replaced_add;"
+	                    " ALTER TABLE invoice_run DROP COLUMN duplicate;"
+	                    " ALTER TABLE invoice_run DROP COLUMN fingerprint; DROP TABLE invoice_run_replaced;"
+	                    " PRAGMA user_version = 4");
 	sb_db_close(c->db);
 	c->db = NULL;
 	sb_err_clear(&e);

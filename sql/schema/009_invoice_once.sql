@@ -45,3 +45,23 @@ CREATE UNIQUE INDEX invoice_run_once ON invoice_run (run_id) WHERE duplicate = 0
 CREATE TRIGGER invoice_run_no_duplicate BEFORE INSERT ON invoice_run
 WHEN NEW.duplicate <> 0
 BEGIN SELECT RAISE(ABORT, 'a run is on one finalized invoice at most'); END;
+
+-- The charged runs replaced since (import runs --replace), by run id: a
+-- replaced run may now start in another period than the invoice that
+-- charged it, so an invoice reads which runs of its period are charged
+-- (sql/queries/invoice_claimed.sql) when a finalized invoice overlaps its
+-- period or when this table is not empty, and skips that read otherwise.
+CREATE TABLE invoice_run_replaced (
+    run_id        TEXT PRIMARY KEY               -- a run on a finalized invoice, replaced after it was charged
+) WITHOUT ROWID;
+
+-- Kept by the replace itself: the old version goes to run_history.
+CREATE TRIGGER invoice_run_replaced_add AFTER INSERT ON run_history
+WHEN EXISTS (SELECT 1 FROM invoice_run WHERE run_id = NEW.run_id AND duplicate = 0)
+BEGIN INSERT OR IGNORE INTO invoice_run_replaced (run_id) VALUES (NEW.run_id); END;
+
+-- The runs already replaced since their invoice.
+INSERT OR IGNORE INTO invoice_run_replaced (run_id)
+SELECT ir.run_id
+  FROM invoice_run ir JOIN run r ON r.run_id = ir.run_id
+ WHERE ir.duplicate = 0 AND r.fingerprint IS NOT ir.fingerprint;

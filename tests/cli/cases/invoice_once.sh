@@ -60,8 +60,9 @@ sb --db old.db import runs old.jsonl >/dev/null
 sb --db old.db prices set gpt-5.6-terra --input-per-m 2.5 --output-per-m 10 >/dev/null
 sb --db old.db prices set claude-x-mini --input-per-m 1 --output-per-m 4 >/dev/null
 sb --db old.db invoice --period 2026-11 --by tag:customer --customer initech --finalize | grep modal
-sqlite3 old.db "DROP INDEX invoice_run_once; DROP TRIGGER invoice_run_no_duplicate;
+sqlite3 old.db "DROP INDEX invoice_run_once; DROP TRIGGER invoice_run_no_duplicate; DROP TRIGGER invoice_run_replaced_add;
   ALTER TABLE invoice_run DROP COLUMN duplicate; ALTER TABLE invoice_run DROP COLUMN fingerprint;
+  DROP TABLE invoice_run_replaced;
   PRAGMA user_version = 5;
   INSERT INTO run_tag SELECT rid, 'team', 'blue' FROM run WHERE run_id IN ('run-1-000007', 'run-1-000029');
   INSERT INTO run_day_tag SELECT 'team', r.started_day, 'blue', r.backend, COALESCE(r.model, ''), 1, r.total_duration_ms, r.computed_nanos, r.input_tokens, r.output_tokens FROM run r WHERE run_id IN ('run-1-000007', 'run-1-000029');
