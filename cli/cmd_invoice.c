@@ -399,8 +399,11 @@ const sb_command sb_invoice_commands[] = {
 	 "                    recomputed; finalizing it again is refused; runs that\n"
 	 "                    arrive later are shown as its adjustments\n"
 	 "  --raw             CSV: no ' before free text starting with = + - @ tab CR\n"
-	 "Exit 65 for a customer no run has, a model with no price, or a refused\n"
-	 "finalize.  See docs/reports.md.\n"},
+	 "A run is on one finalized invoice at most, under any tag: the runs another\n"
+	 "finalized invoice charged are left out (stderr says where).  Tokens of runs\n"
+	 "that name no model have no price: a draft shows them as unknown.\n"
+	 "Exit 65 for a tag no run of the period has, a customer no run has, a model\n"
+	 "with no price, or a refused finalize.  See docs/reports.md.\n"},
 	{"export focus", cmd_export_focus, CMD_CSV, "--period P [--raw]",
 	 "The runs started in period P as FOCUS 1.2 CSV on stdout, one row per\n"
 	 "session and UTC day: ListCost and EffectiveCost the computed cost,\n"
