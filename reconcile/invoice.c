@@ -1523,11 +1523,35 @@ static int set_push(sb_invoice_set *set, sb_invoice *inv, sb_err *e)
 	return SB_OK;
 }
 
+/* Note on a draft invoice every finalized invoice of its customer whose
+ * period overlaps this one (the runs it charged are left out here). */
+static int note_overlaps(sb_db *db, const sb_invoice_opts *o, sb_invoice *inv, sb_err *e)
+{
+	sqlite3_stmt *st = sb_db_stmt(db, "invoice_overlap", e);
+	int rc;
+
+	if (st == NULL)
+		return e->code;
+	bind_period_tag(db, st, o);
+	sb_bind_text(db, st, ":customer", inv->customer);
+	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {
+		sb_period p = {sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2)};
+		char name[96];
+		if (inv_note(inv, e, "finalized invoice %s (%s) overlaps this period: the runs it charged are not charged here",
+		             sb_col_text(st, 0), sb_period_name(&p, name)) != SB_OK)
+			break;
+	}
+	sqlite3_reset(st);
+	return e->code;
+}
+
 /* A customer given with --customer that has no invoice in the period:
  * an empty invoice when some run has ever had that tag value, else
  * SB_EDATA naming the values that exist. */
-static int unknown_customer(sb_db *db, const sb_invoice_opts *o, sb_invoice_set *set, sb_err *e)
+static int unknown_customer(sb_db *db, const sb_invoice_opts *o, const fresh *f, sb_invoice_set *set, sb_err *e)
 {
+	bool charged = false;
+
 	sqlite3_stmt *st = sb_db_stmt(db, "invoice_tag_value_known", e);
 	sb_invoice inv;
 	char list[600] = "", period[96];
@@ -1548,9 +1572,13 @@ static int unknown_customer(sb_db *db, const sb_invoice_opts *o, sb_invoice_set 
 		memset(&inv, 0, sizeof inv);
 		inv.basis = o->basis;
 		memcpy(inv.currency, "USD", 4);
+		for (size_t k = 0; k < f->n_claims && !charged; k++)
+			charged = strcmp(f->claims[k].customer, o->customer) == 0;
 		if ((inv.customer = dup_or_fail(o->customer, e)) == NULL ||
-		    inv_note(&inv, e, "%s has no runs in %s: nothing to charge", o->customer, period) != SB_OK ||
-		    set_push(set, &inv, e) != SB_OK) {
+		    (charged ? inv_note(&inv, e, "every run of %s in %s is on a finalized invoice already: nothing new to charge",
+		                        o->customer, period)
+		             : inv_note(&inv, e, "%s has no runs in %s: nothing to charge", o->customer, period)) != SB_OK ||
+		    (charged && note_overlaps(db, o, &inv, e) != SB_OK) || set_push(set, &inv, e) != SB_OK) {
 			invoice_clear(&inv);
 			return e->code;
 		}
@@ -1573,27 +1601,6 @@ static int unknown_customer(sb_db *db, const sb_invoice_opts *o, sb_invoice_set 
 	               o->customer, o->tag, o->customer, list);
 }
 
-/* Note on a draft invoice every finalized invoice of its customer whose
- * period overlaps this one (the runs it charged are left out here). */
-static int note_overlaps(sb_db *db, const sb_invoice_opts *o, sb_invoice *inv, sb_err *e)
-{
-	sqlite3_stmt *st = sb_db_stmt(db, "invoice_overlap", e);
-	int rc;
-
-	if (st == NULL)
-		return e->code;
-	bind_period_tag(db, st, o);
-	sb_bind_text(db, st, ":customer", inv->customer);
-	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {
-		sb_period p = {sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2)};
-		char name[96];
-		if (inv_note(inv, e, "finalized invoice %s (%s) overlaps this period: the runs it charged are not charged here",
-		             sb_col_text(st, 0), sb_period_name(&p, name)) != SB_OK)
-			break;
-	}
-	sqlite3_reset(st);
-	return e->code;
-}
 
 size_t sb_edit_distance(const char *a, const char *b)
 {
@@ -1734,7 +1741,7 @@ static int build(sb_db *db, const sb_invoice_opts *o, sb_invoice_set **out, sb_e
 		if (note_overlaps(db, o, &fb->invs[i], e) != SB_OK || set_push(set, &fb->invs[i], e) != SB_OK)
 			goto out;
 	}
-	if (o->customer != NULL && set->n_invoices == 0 && unknown_customer(db, o, set, e) != SB_OK)
+	if (o->customer != NULL && set->n_invoices == 0 && unknown_customer(db, o, &f[o->basis], set, e) != SB_OK)
 		goto out;
 	set->notes = f[o->basis].set_notes.items;
 	set->n_notes = f[o->basis].set_notes.n;
