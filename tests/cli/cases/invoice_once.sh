@@ -25,6 +25,7 @@ once
 sb invoice --period 2026-11 --by tag:team --finalize
 sb invoice --period 2026-11 --by tag:team --customer t0 --finalize
 sb invoice --period 2026-11 --by tag:team
+sb invoice --period 2026-11-02 --by tag:team --customer t0
 once
 # a mistyped tag: refused, nothing stored (one and two edits away: a
 # suggestion; three: none)
