@@ -18,13 +18,15 @@ typedef struct sb_cli {
 	int busy_ms;               /* --busy-timeout */
 	bool quiet;                /* --quiet: no informational output */
 	bool stderr_tty;           /* stderr is a terminal (progress lines) */
+	bool csv_raw;              /* --raw: CSV free text as it is (commands flagged CMD_CSV) */
 	const struct sb_command *cmd; /* the command running */
 	sb_err err;                /* the error to report */
 } sb_cli;
 
 /* Flags of a command. */
 enum {
-	CMD_WRITES = 1   /* takes the ledger's write lock */
+	CMD_WRITES = 1,  /* takes the ledger's write lock */
+	CMD_CSV = 2      /* writes CSV: takes --raw (cli_getopt handles it) */
 };
 
 typedef int (*sb_cmd_fn)(sb_cli *cli, int argc, char **argv);
@@ -67,7 +69,9 @@ void cli_info(sb_cli *cli, const char *fmt, ...) __attribute__((format(printf, 2
  * lists the command's own options (ended by a zero entry); for each one
  * found, `on_opt(cli, ctx, val, optarg)` is called and returns 0 or a
  * usage exit status.  --help prints the command's help and returns -1
- * (the caller then exits 0).  On success *first is the index of the first
+ * (the caller then exits 0).  A command flagged CMD_CSV also takes --raw,
+ * which sets cli->csv_raw and turns the formula guard of the CSV listings
+ * off (sb_out_set_csv_raw).  On success *first is the index of the first
  * operand. */
 struct option;
 int cli_getopt(sb_cli *cli, int argc, char **argv, const struct option *longopts,

@@ -79,7 +79,7 @@ static int cmd_lines(sb_cli *cli, int argc, char **argv)
 		{"line_key", COL_TEXT, 0}, {"backend", COL_TEXT, 0}, {"session_id", COL_TEXT, 0},
 		{"start", COL_TIME, 0}, {"end", COL_TIME, 0}, {"kind", COL_TEXT, 0},
 		{"amount", COL_MONEY, 0}, {"currency", COL_TEXT, 0}, {"category", COL_TEXT, 0},
-		{"correction", COL_BOOL, 0}, {"quantity", COL_TEXT, 0}, {"unit", COL_TEXT, 0},
+		{"correction", COL_BOOL, 0}, {"quantity", COL_NUMBER, 0}, {"unit", COL_TEXT, 0},
 		{"vcpu_ms", COL_INT, 0}, {"memory_mb_ms", COL_INT, 0}, {"list_cost", COL_MONEY, 0},
 		{"effective_cost", COL_MONEY, 0}, {"invoice_id", COL_TEXT, 0}, {"tags", COL_TEXT, 0},
 		{"extra", COL_TEXT, 0}, {"status", COL_TEXT, 0}, {"superseded_by", COL_INT, 0},
@@ -268,8 +268,8 @@ static int cmd_fx_set(sb_cli *cli, int argc, char **argv)
 }
 
 const sb_command sb_billing_commands[] = {
-	{"lines", cmd_lines, 0,
-	 "--period P [--backend B] [--session S] [--batch N] [--format table|csv|json]",
+	{"lines", cmd_lines, CMD_CSV,
+	 "--period P [--backend B] [--session S] [--batch N] [--format table|csv|json] [--raw]",
 	 "List the billing lines as stored whose charge starts in the period, the\n"
 	 "superseded ones too (status 'superseded', with the batch that replaced\n"
 	 "them).  Amounts are in each line's currency; metered lines have none\n"
@@ -279,9 +279,11 @@ const sb_command sb_billing_commands[] = {
 	 "  --backend B   only backend B\n"
 	 "  --session S   only session S\n"
 	 "  --batch N     only the lines batch N brought\n"
-	 "  --format F    table (default), csv or json (every column)\n"},
-	{"fx", cmd_fx, 0, "[--format table|csv|json]",
-	 "List the exchange rates: USD per unit of each currency, from when.\n"},
+	 "  --format F    table (default), csv or json (every column)\n"
+	 "  --raw         CSV: no ' before free text starting with = + - @ tab CR\n"},
+	{"fx", cmd_fx, CMD_CSV, "[--format table|csv|json] [--raw]",
+	 "List the exchange rates: USD per unit of each currency, from when.\n"
+	 "  --raw  CSV: no ' before free text starting with = + - @ tab CR\n"},
 	{"fx set", cmd_fx_set, CMD_WRITES, "CUR RATE --from DATE",
 	 "Store an exchange rate: RATE USD per unit of currency CUR (an ISO 4217\n"
 	 "code), in force from DATE (a date or timestamp, UTC) until a newer rate\n"

@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "cli/out.h"
+#include "ledger/csvout.h"
 #include "ledger/money.h"
 #include "ledger/period.h"
 #include "ledger/timefmt.h"
@@ -108,8 +109,15 @@ static void line_rate(const sb_invoice_line *l, char *buf, size_t size)
 		buf[0] = '\0';
 }
 
-/* Lines as an aligned table on stdout, ending with a total row. */
-static void table_lines(const sb_invoice_line *lines, size_t n, const char *total_label, int64_t total)
+/* The amount of a line as shown: 2 decimals, or "unknown". */
+static const char *line_amount(const sb_invoice_line *l, char buf[SB_MONEY_BUFSZ])
+{
+	return l->unknown ? "unknown" : cents(l->amount_nanos, buf);
+}
+
+/* Lines as an aligned table on stdout, ending with a total row (total
+ * NULL: "unknown"). */
+static void table_lines(const sb_invoice_line *lines, size_t n, const char *total_label, const int64_t *total)
 {
 	size_t w[5] = {11, 8, 7, 4, 6};
 	char q[80], r[80], a[SB_MONEY_BUFSZ];
@@ -124,11 +132,13 @@ static void table_lines(const sb_invoice_line *lines, size_t n, const char *tota
 			w[1] = len;
 		if ((len = strlen(r)) > w[3])
 			w[3] = len;
-		if ((len = strlen(cents(lines[k].amount_nanos, a))) > w[4])
+		if ((len = strlen(line_amount(&lines[k], a))) > w[4])
 			w[4] = len;
 	}
 	if (strlen(total_label) > w[0])
 		w[0] = strlen(total_label);
+	if (total == NULL && w[4] < 7)
+		w[4] = 7;
 	printf("  %-*s  %*s  %-*s  %*s  %*s\n", (int)w[0], "description", (int)w[1], "quantity", (int)w[2], "unit",
 	       (int)w[3], "rate", (int)w[4], "amount");
 	for (size_t k = 0; k < n; k++) {
@@ -136,15 +146,16 @@ static void table_lines(const sb_invoice_line *lines, size_t n, const char *tota
 		line_rate(&lines[k], r, sizeof r);
 		printf("  %-*s  %*s  %-*s  %*s  %*s\n", (int)w[0], lines[k].description, (int)w[1], q, (int)w[2],
 		       lines[k].kind == SB_INV_COMPUTE ? "minutes" : "tokens", (int)w[3], r, (int)w[4],
-		       cents(lines[k].amount_nanos, a));
+		       line_amount(&lines[k], a));
 	}
-	printf("  %-*s  %*s\n", (int)(w[0] + w[1] + w[2] + w[3] + 6), total_label, (int)w[4], cents(total, a));
+	printf("  %-*s  %*s\n", (int)(w[0] + w[1] + w[2] + w[3] + 6), total_label, (int)w[4],
+	       total != NULL ? cents(*total, a) : "unknown");
 }
 
 /* The invoices as text on stdout. */
 static void print_table(const sb_invoice_set *set)
 {
-	char name[96], from[SB_TIME_BUFSZ], to[SB_TIME_BUFSZ], made[SB_TIME_BUFSZ];
+	char name[96], from[SB_TIME_BUFSZ], to[SB_TIME_BUFSZ], made[SB_TIME_BUFSZ], known[SB_MONEY_BUFSZ];
 	char label[64];
 
 	sb_period_name(&set->period, name);
@@ -161,15 +172,21 @@ static void print_table(const sb_invoice_set *set)
 			printf("  finalized %s\n", sb_time_format(inv->created_ms, made));
 		putchar('\n');
 		snprintf(label, sizeof label, "total %s", inv->currency);
-		table_lines(inv->lines, inv->n_lines, label, inv->total_nanos);
+		table_lines(inv->lines, inv->n_lines, label, inv->total_unknown ? NULL : &inv->total_nanos);
+		if (inv->total_unknown)
+			printf("  the token cost of %zu run%s is unknown (tokens, no model), so is the total; the other lines add up to %s\n",
+			       inv->n_unknown_runs, inv->n_unknown_runs == 1 ? "" : "s", cents(inv->total_nanos, known));
+		for (size_t k = 0; k < inv->n_unknown_runs; k++)
+			printf("  run with tokens and no model: %s\n", inv->unknown_runs[k]);
 		for (size_t k = 0; k < inv->n_notes; k++)
 			printf("  note: %s\n", inv->notes[k]);
 		if (inv->adjust != NULL) {
-			printf("\n  adjustments since it was finalized (%zu late run%s; the invoice is unchanged):\n",
-			       inv->adjust->n_late_runs, inv->adjust->n_late_runs == 1 ? "" : "s");
-			table_lines(inv->adjust->lines, inv->adjust->n_lines, "adjustment total", inv->adjust->total_nanos);
-			for (size_t k = 0; k < inv->adjust->n_late_runs; k++)
-				printf("  late run: %s\n", inv->adjust->late_runs[k]);
+			char runs[200], text[1200];
+			printf("\n  adjustments since it was finalized (%s; the invoice is unchanged):\n",
+			       sb_adjust_summary(inv->adjust, runs, sizeof runs));
+			table_lines(inv->adjust->lines, inv->adjust->n_lines, "adjustment total", &inv->adjust->total_nanos);
+			for (size_t k = 0; k < inv->adjust->n_runs; k++)
+				printf("  %s\n", sb_adjust_run_text(&inv->adjust->runs[k], text, sizeof text));
 		}
 	}
 	for (size_t k = 0; k < set->n_notes; k++)
@@ -177,52 +194,62 @@ static void print_table(const sb_invoice_set *set)
 }
 
 /* One CSV row of an invoice: the invoice's columns, then the line's. */
-static void csv_row(const sb_invoice_set *set, const sb_invoice *inv, const char *kind,
-                    const sb_invoice_line *l, int64_t amount)
+static void csv_row(sb_csv_out *w, const sb_invoice_set *set, const sb_invoice *inv, const char *kind,
+                    const sb_invoice_line *l, const int64_t *amount)
 {
-	char from[SB_TIME_BUFSZ], to[SB_TIME_BUFSZ], buf[SB_MONEY_BUFSZ];
+	char from[SB_TIME_BUFSZ], to[SB_TIME_BUFSZ], buf[SB_MONEY_BUFSZ], n[32];
 
-	sb_csv_field(stdout, inv->number != NULL ? inv->number : "");
-	putchar(',');
-	sb_csv_field(stdout, inv->customer);
-	printf(",%s,%s,%s,%s,%s,", sb_time_format(set->period.from_ms, from), sb_time_format(set->period.to_ms, to),
-	       sb_basis_name(inv->basis), inv->currency, kind);
-	if (l != NULL) {
-		sb_csv_field(stdout, l->description);
-		putchar(',');
-		sb_csv_field(stdout, l->backend != NULL ? l->backend : "");
-		putchar(',');
-		sb_csv_field(stdout, l->model != NULL ? l->model : "");
-		if (l->kind == SB_INV_COMPUTE) {
-			printf(",%s,minutes,", minutes3(l->quantity_milli, buf));
-			if (l->has_rate)
-				fputs(sb_money_format(l->rate_nanos, 9, buf), stdout);
-			fputs(",,,", stdout);
-		} else {
-			printf(",,tokens,,%lld,%lld,", (long long)l->input_tokens, (long long)l->output_tokens);
-		}
+	sb_csv_value(w, inv->number);
+	sb_csv_text(w, inv->customer);
+	sb_csv_value(w, sb_time_format(set->period.from_ms, from));
+	sb_csv_value(w, sb_time_format(set->period.to_ms, to));
+	sb_csv_value(w, sb_basis_name(inv->basis));
+	sb_csv_value(w, inv->currency);
+	sb_csv_value(w, kind);
+	sb_csv_text(w, l != NULL ? l->description : NULL);
+	sb_csv_text(w, l != NULL ? l->backend : NULL);
+	sb_csv_text(w, l != NULL ? l->model : NULL);
+	if (l != NULL && l->kind == SB_INV_COMPUTE) {
+		sb_csv_value(w, minutes3(l->quantity_milli, buf));
+		sb_csv_value(w, "minutes");
+		sb_csv_value(w, l->has_rate ? sb_money_format(l->rate_nanos, 9, buf) : NULL);
+		sb_csv_value(w, NULL);
+		sb_csv_value(w, NULL);
+	} else if (l != NULL) {
+		sb_csv_value(w, NULL);
+		sb_csv_value(w, "tokens");
+		sb_csv_value(w, NULL);
+		snprintf(n, sizeof n, "%lld", (long long)l->input_tokens);
+		sb_csv_value(w, n);
+		snprintf(n, sizeof n, "%lld", (long long)l->output_tokens);
+		sb_csv_value(w, n);
 	} else {
-		fputs(",,,,,,,,", stdout);
+		for (int k = 0; k < 5; k++)
+			sb_csv_value(w, NULL);
 	}
-	printf("%s\n", cents(amount, buf));
+	sb_csv_value(w, amount != NULL ? cents(*amount, buf) : NULL);   /* empty: unknown */
+	sb_csv_end(w);
 }
 
 /* The invoices as CSV: one row per line, a total row per invoice, and
- * adjustment rows after it. */
-static void print_csv(const sb_invoice_set *set)
+ * adjustment rows after it; free text guarded unless raw. */
+static void print_csv(const sb_invoice_set *set, bool raw)
 {
+	sb_csv_out w;
+
+	sb_csv_out_init(&w, stdout, raw);
 	puts("number,customer,period_from,period_to,basis,currency,kind,description,backend,model,"
 	     "quantity,unit,rate,input_tokens,output_tokens,amount");
 	for (size_t i = 0; i < set->n_invoices; i++) {
 		const sb_invoice *inv = &set->invoices[i];
 		for (size_t k = 0; k < inv->n_lines; k++)
-			csv_row(set, inv, inv->lines[k].kind == SB_INV_COMPUTE ? "compute" : "tokens", &inv->lines[k],
-			        inv->lines[k].amount_nanos);
-		csv_row(set, inv, "total", NULL, inv->total_nanos);
+			csv_row(&w, set, inv, inv->lines[k].kind == SB_INV_COMPUTE ? "compute" : "tokens", &inv->lines[k],
+			        inv->lines[k].unknown ? NULL : &inv->lines[k].amount_nanos);
+		csv_row(&w, set, inv, "total", NULL, inv->total_unknown ? NULL : &inv->total_nanos);
 		if (inv->adjust != NULL) {
 			for (size_t k = 0; k < inv->adjust->n_lines; k++)
-				csv_row(set, inv, "adjustment", &inv->adjust->lines[k], inv->adjust->lines[k].amount_nanos);
-			csv_row(set, inv, "adjustment_total", NULL, inv->adjust->total_nanos);
+				csv_row(&w, set, inv, "adjustment", &inv->adjust->lines[k], &inv->adjust->lines[k].amount_nanos);
+			csv_row(&w, set, inv, "adjustment_total", NULL, &inv->adjust->total_nanos);
 		}
 	}
 }
@@ -231,19 +258,30 @@ static void print_csv(const sb_invoice_set *set)
  * for them (csv, json). */
 static void warn_notes(const sb_invoice_set *set)
 {
-	char buf[SB_MONEY_BUFSZ];
+	char buf[SB_MONEY_BUFSZ], runs[200];
 
 	for (size_t i = 0; i < set->n_invoices; i++) {
 		const sb_invoice *inv = &set->invoices[i];
+		if (inv->total_unknown)
+			cli_warn("%s: the token cost of %zu run%s is unknown (tokens, no model), so is the total",
+			         inv->customer, inv->n_unknown_runs, inv->n_unknown_runs == 1 ? "" : "s");
 		for (size_t k = 0; k < inv->n_notes; k++)
 			cli_warn("note: %s: %s", inv->customer, inv->notes[k]);
 		if (inv->adjust != NULL)
-			cli_warn("%s: %zu run%s arrived after it was finalized; adjustment %s %s (the invoice is unchanged)",
-			         inv->number, inv->adjust->n_late_runs, inv->adjust->n_late_runs == 1 ? "" : "s",
+			cli_warn("%s: since it was finalized: %s; adjustment %s %s (the invoice is unchanged)",
+			         inv->number, sb_adjust_summary(inv->adjust, runs, sizeof runs),
 			         cents(inv->adjust->total_nanos, buf), inv->currency);
 	}
 	for (size_t k = 0; k < set->n_notes; k++)
 		cli_warn("note: %s", set->notes[k]);
+}
+
+/* What the invoice set says to whoever runs sbledger (never on the
+ * invoice itself), on stderr in every format. */
+static void warn_notices(const sb_invoice_set *set)
+{
+	for (size_t k = 0; k < set->n_notices; k++)
+		cli_warn("%s", set->notices[k]);
 }
 
 /* invoice: one invoice per tag value. */
@@ -281,7 +319,11 @@ static int cmd_invoice(sb_cli *cli, int argc, char **argv)
 			         sb_basis_name(set->invoices[i].basis));
 	if (set->n_invoices == 0) {
 		char name[96];
-		cli_warn("no runs in %s: no invoices", sb_period_name(&ic.o.period, name));
+		if (set->claimed_runs > 0)
+			cli_warn("every run of %s is on a finalized invoice already: no invoices",
+			         sb_period_name(&ic.o.period, name));
+		else
+			cli_warn("no runs in %s: no invoices", sb_period_name(&ic.o.period, name));
 	}
 	switch (ic.fmt) {
 	case FMT_JSON: {
@@ -295,7 +337,7 @@ static int cmd_invoice(sb_cli *cli, int argc, char **argv)
 		break;
 	}
 	case FMT_CSV:
-		print_csv(set);
+		print_csv(set, cli->csv_raw);
 		warn_notes(set);
 		break;
 	case FMT_HTML:
@@ -305,6 +347,7 @@ static int cmd_invoice(sb_cli *cli, int argc, char **argv)
 		print_table(set);
 		break;
 	}
+	warn_notices(set);
 	if (ic.finalize && cli->err.code == SB_OK)
 		for (size_t i = 0; i < set->n_invoices; i++)
 			cli_warn("finalized %s ('%s')", set->invoices[i].number, set->invoices[i].customer);
@@ -334,14 +377,14 @@ static int cmd_export_focus(sb_cli *cli, int argc, char **argv)
 		return cli_usage(cli, "export focus takes --period only");
 	if (cli_open(cli, 0, &db) != SB_OK)
 		return cli_report(&cli->err);
-	sb_export_focus(db, &ic.o.period, stdout, &cli->err);
+	sb_export_focus(db, &ic.o.period, cli->csv_raw, stdout, &cli->err);
 	sb_db_close(db);
 	return cli_report(&cli->err);
 }
 
 const sb_command sb_invoice_commands[] = {
-	{"invoice", cmd_invoice, 0,
-	 "--period P --by tag:NAME [--customer VALUE] [--basis computed|billed] [--finalize] [--format table|csv|json|html]",
+	{"invoice", cmd_invoice, CMD_CSV,
+	 "--period P --by tag:NAME [--customer VALUE] [--basis computed|billed] [--finalize] [--format table|csv|json|html] [--raw]",
 	 "One invoice per value of tag NAME (runs without it: '(untagged)'): a line\n"
 	 "per backend (exec minutes, 3 decimals; the amount) and per model (input\n"
 	 "and output tokens; the amount from the model price table).  Each line is\n"
@@ -355,14 +398,19 @@ const sb_command sb_invoice_commands[] = {
 	 "                    a finalized invoice is reprinted as stored, never\n"
 	 "                    recomputed; finalizing it again is refused; runs that\n"
 	 "                    arrive later are shown as its adjustments\n"
-	 "Exit 65 for a customer no run has, a model with no price, or a refused\n"
-	 "finalize.  See docs/reports.md.\n"},
-	{"export focus", cmd_export_focus, 0, "--period P",
+	 "  --raw             CSV: no ' before free text starting with = + - @ tab CR\n"
+	 "A run is on one finalized invoice at most, under any tag: the runs another\n"
+	 "finalized invoice charged are left out (stderr says where).  Tokens of runs\n"
+	 "that name no model have no price: a draft shows them as unknown.\n"
+	 "Exit 65 for a tag no run of the period has, a customer no run has, a model\n"
+	 "with no price, or a refused finalize.  See docs/reports.md.\n"},
+	{"export focus", cmd_export_focus, CMD_CSV, "--period P [--raw]",
 	 "The runs started in period P as FOCUS 1.2 CSV on stdout, one row per\n"
 	 "session and UTC day: ListCost and EffectiveCost the computed cost,\n"
 	 "BilledCost the runs' own billed cost where known else the computed, with\n"
 	 "x_BilledBasis saying which (billed, computed, mixed); ConsumedQuantity in\n"
 	 "exec minutes; Tags the runs' tags.  'import billing --format focus' reads\n"
-	 "it back.  See docs/reports.md.\n"},
+	 "it back.  See docs/reports.md.\n"
+	 "  --raw  no ' before free text starting with = + - @ tab CR\n"},
 	{NULL, NULL, 0, NULL, NULL},
 };

@@ -174,9 +174,11 @@ const sb_command sb_ledger_commands[] = {
 	 "invariants (each run's aggregates agree with its executions, every batch\n"
 	 "keeps as many rejected lines as it counts, ...).  Exit 0 when all hold,\n"
 	 "65 when one does not.\n"},
-	{"batches", cmd_batches, 0, "[--format table|csv|json]",
-	 "List the import batches: source, SHA-256, status, counts.\n"},
-	{"rejects", cmd_rejects, 0, "[--batch N] [--format table|csv|json]",
-	 "List the rejected lines, verbatim, with their line numbers and reasons.\n"},
+	{"batches", cmd_batches, CMD_CSV, "[--format table|csv|json] [--raw]",
+	 "List the import batches: source, SHA-256, status, counts.\n"
+	 "  --raw  CSV: no ' before free text starting with = + - @ tab CR\n"},
+	{"rejects", cmd_rejects, CMD_CSV, "[--batch N] [--format table|csv|json] [--raw]",
+	 "List the rejected lines, verbatim, with their line numbers and reasons.\n"
+	 "  --raw  CSV: no ' before free text starting with = + - @ tab CR\n"},
 	{NULL, NULL, 0, NULL, NULL},
 };

@@ -30,6 +30,7 @@
 #include "importers/import.h"
 #include "importers/provider.h"
 #include "importers/source.h"
+#include "ledger/csvout.h"
 #include "ledger/money.h"
 #include "ledger/period.h"
 #include "ledger/timefmt.h"
@@ -458,52 +459,54 @@ static bool report_close(report_file *rf)
 }
 
 /* A money cell: 9 decimals, or empty when absent. */
-static void csv_money(FILE *f, bool has, int64_t nanos)
+static void csv_money(sb_csv_out *w, bool has, int64_t nanos)
 {
 	char buf[SB_MONEY_BUFSZ];
 
-	if (has)
-		fputs(sb_money_format(nanos, 9, buf), f);
+	sb_csv_value(w, has ? sb_money_format(nanos, 9, buf) : NULL);
 }
 
-/* A text cell, quoted when it holds a comma, a quote or a line break. */
-static void csv_text(FILE *f, const char *s)
+/* An integer cell. */
+static void csv_int(sb_csv_out *w, int64_t v)
 {
-	if (strpbrk(s, ",\"\r\n") == NULL) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s != '\0'; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
+	char buf[32];
+
+	snprintf(buf, sizeof buf, "%lld", (long long)v);
+	sb_csv_value(w, buf);
 }
 
-/* summary.csv: 'report summary --by backend --format csv' of the period. */
+/* summary.csv: 'report summary --by backend --format csv' of the period,
+ * through the one CSV writer (free text guarded: the file is for
+ * spreadsheets; nightly has no --raw). */
 static void write_summary_csv(FILE *f, const sb_summary *s)
 {
-	fputs("key,runs,exec_count,total_duration_ms,cpu_ms,memory_peak_mb,bytes_read,bytes_written,"
-	      "computed_cost_usd,billed_cost_usd,card_cost_usd,token_cost_usd\n", f);
+	static const char *const header[] = {
+		"key", "runs", "exec_count", "total_duration_ms", "cpu_ms", "memory_peak_mb", "bytes_read",
+		"bytes_written", "computed_cost_usd", "billed_cost_usd", "card_cost_usd", "token_cost_usd",
+	};
+	sb_csv_out w;
+
+	sb_csv_out_init(&w, f, false);
+	for (size_t i = 0; i < sizeof header / sizeof header[0]; i++)
+		sb_csv_value(&w, header[i]);
+	sb_csv_end(&w);
 	for (size_t i = 0; i < s->n_rows; i++) {
 		const sb_usage *u = &s->rows[i].u;
 		int64_t token = 0;
 		bool has_token = sb_usage_token_nanos(u, &token);
-		csv_text(f, s->rows[i].key);
-		fprintf(f, ",%lld,%lld,%lld,%lld,%lld,%lld,%lld,", (long long)u->runs,
-		        (long long)u->exec_count, (long long)u->total_duration_ms, (long long)u->cpu_ms,
-		        (long long)u->memory_peak_mb, (long long)u->bytes_read,
-		        (long long)u->bytes_written);
-		csv_money(f, true, u->computed_nanos);
-		fputc(',', f);
-		csv_money(f, u->has_billed, u->billed_nanos);
-		fputc(',', f);
-		csv_money(f, u->has_card, u->card_nanos);
-		fputc(',', f);
-		csv_money(f, has_token, token);
-		fputc('\n', f);
+		sb_csv_text(&w, s->rows[i].key);
+		csv_int(&w, u->runs);
+		csv_int(&w, u->exec_count);
+		csv_int(&w, u->total_duration_ms);
+		csv_int(&w, u->cpu_ms);
+		csv_int(&w, u->memory_peak_mb);
+		csv_int(&w, u->bytes_read);
+		csv_int(&w, u->bytes_written);
+		csv_money(&w, true, u->computed_nanos);
+		csv_money(&w, u->has_billed, u->billed_nanos);
+		csv_money(&w, u->has_card, u->card_nanos);
+		csv_money(&w, has_token, token);
+		sb_csv_end(&w);
 	}
 }
 

@@ -272,8 +272,9 @@ static int cmd_prices_set(sb_cli *cli, int argc, char **argv)
 }
 
 const sb_command sb_rates_commands[] = {
-	{"rates", cmd_rates, 0, "[--at TIME] [--all] [--format table|csv|json]",
-	 "List the rate cards in force now (or at TIME; every card with --all).\n"},
+	{"rates", cmd_rates, CMD_CSV, "[--at TIME] [--all] [--format table|csv|json] [--raw]",
+	 "List the rate cards in force now (or at TIME; every card with --all).\n"
+	 "  --raw  CSV: no ' before free text starting with = + - @ tab CR\n"},
 	{"rates set", cmd_rates_set, CMD_WRITES,
 	 "BACKEND [--plan P] (--usd-per-minute X | --free) [--usd-per-cpu-second Y]\n"
 	 "                 [--usd-per-gb-second Z] [--from DATE]",
@@ -283,14 +284,16 @@ const sb_command sb_rates_commands[] = {
 	{"rates import", cmd_rates_import, CMD_WRITES, "FILE",
 	 "Store the rate cards of a JSON array (the fields of 'rates set', or what\n"
 	 "'rates --format json' prints), all of them or none.\n"},
-	{"backends", cmd_backends, 0,
+	{"backends", cmd_backends, CMD_CSV,
 	 "[--network] [--persistent] [--min-cpu N] [--min-memory-mb N] [--region R]\n"
-	 "                 [--format table|csv|json]",
+	 "                 [--format table|csv|json] [--raw]",
 	 "List the backends whose capabilities satisfy the requirements, cheapest\n"
 	 "first by rate_key (ties by name).  A requirement on a capability the\n"
-	 "ledger does not know is not satisfied.\n"},
-	{"prices", cmd_prices, 0, "[--format table|csv|json]",
-	 "List the model price table (USD per million tokens).\n"},
+	 "ledger does not know is not satisfied.\n"
+	 "  --raw  CSV: no ' before free text starting with = + - @ tab CR\n"},
+	{"prices", cmd_prices, CMD_CSV, "[--format table|csv|json] [--raw]",
+	 "List the model price table (USD per million tokens).\n"
+	 "  --raw  CSV: no ' before free text starting with = + - @ tab CR\n"},
 	{"prices set", cmd_prices_set, CMD_WRITES, "MODEL --input-per-m X --output-per-m Y",
 	 "Set the price of MODEL's tokens: USD per million input and output tokens.\n"},
 	{NULL, NULL, 0, NULL, NULL},

@@ -353,14 +353,17 @@ const sb_command sb_reconcile_commands[] = {
 	 "max(--abs-tol, --rel-tol x computed), defaults 0.01 USD and 0.05;\n"
 	 "'tolerance set' overrides them per backend.  --fail-on-drift exits 1 when\n"
 	 "a backend or session is over_billed, under_billed, unexpected or currency.\n"},
-	{"reconciliations", cmd_reconciliations, 0, "[--format table|csv|json]",
-	 "List the stored reconciliations.\n"},
-	{"report drift", cmd_report_drift, 0, "--period P [--by day|period] [--format table|csv|json]",
+	{"reconciliations", cmd_reconciliations, CMD_CSV, "[--format table|csv|json] [--raw]",
+	 "List the stored reconciliations.\n"
+	 "  --raw  CSV: no ' before free text starting with = + - @ tab CR\n"},
+	{"report drift", cmd_report_drift, CMD_CSV, "--period P [--by day|period] [--format table|csv|json] [--raw]",
 	 "Drift per backend over time, from the stored reconciliations whose period\n"
 	 "lies inside P (the latest one of each period): --by day keeps the daily\n"
-	 "ones, --by period every period.\n"},
-	{"tolerance", cmd_tolerance, 0, "[--format table|csv|json]",
-	 "List the per-backend drift tolerances.\n"},
+	 "ones, --by period every period.\n"
+	 "  --raw  CSV: no ' before free text starting with = + - @ tab CR\n"},
+	{"tolerance", cmd_tolerance, CMD_CSV, "[--format table|csv|json] [--raw]",
+	 "List the per-backend drift tolerances.\n"
+	 "  --raw  CSV: no ' before free text starting with = + - @ tab CR\n"},
 	{"tolerance set", cmd_tolerance_set, CMD_WRITES, "BACKEND --abs-tol X --rel-tol Y",
 	 "Set the drift tolerance of BACKEND: absolute (USD) and relative (0.05 is 5%).\n"},
 	{NULL, NULL, 0, NULL, NULL},

@@ -245,7 +245,7 @@ static const struct option budget_options[] = {
 /* The columns of a budget run. */
 static const sb_col budget_cols[] = {
 	{"run_id", COL_TEXT, 24}, {"backend", COL_TEXT, 0}, {"session_id", COL_TEXT, 20},
-	{"model", COL_TEXT, 0}, {"started_at", COL_TIME, 0}, {"lifetime_min", COL_TEXT, 0},
+	{"model", COL_TEXT, 0}, {"started_at", COL_TIME, 0}, {"lifetime_min", COL_NUMBER, 0},
 	{"budget_usd", COL_MONEY, 0}, {"token_cost_usd", COL_MONEY, 0},
 	{"compute_cost_usd", COL_MONEY, 0}, {"compute_basis", COL_TEXT, 0},
 	{"total_cost_usd", COL_MONEY, 0}, {"over_budget_usd", COL_MONEY, 0},
@@ -379,8 +379,8 @@ static int cmd_report_budget(sb_cli *cli, int argc, char **argv)
 }
 
 const sb_command sb_report_commands[] = {
-	{"report budget", cmd_report_budget, 0,
-	 "--period P [--max-lifetime-min 30] [--format table|csv|json]",
+	{"report budget", cmd_report_budget, CMD_CSV,
+	 "--period P [--max-lifetime-min 30] [--format table|csv|json] [--raw]",
 	 "The two meters of each run started in period P side by side: the token\n"
 	 "cost (model price table) and the compute cost as providers charge it\n"
 	 "(billed where known, else the session lifetime at the card rate, else\n"
@@ -388,9 +388,10 @@ const sb_command sb_report_commands[] = {
 	 "over budget and the runs whose lifetime passed --max-lifetime-min\n"
 	 "(default 30), and what a lifetime cap there would have saved (the card\n"
 	 "cost of the lifetime past it).  CSV and JSON list every run.  A model\n"
-	 "with no price is named, never priced as zero.  See docs/reports.md.\n"},
-	{"report summary", cmd_report_summary, 0,
-	 "--period P [--by backend|day|model|session|tag:NAME] [--format table|csv|json|html]",
+	 "with no price is named, never priced as zero.  See docs/reports.md.\n"
+	 "  --raw  CSV: no ' before free text starting with = + - @ tab CR\n"},
+	{"report summary", cmd_report_summary, CMD_CSV,
+	 "--period P [--by backend|day|model|session|tag:NAME] [--format table|csv|json|html] [--raw]",
 	 "Sum the runs started in period P per group: runs, the SandboxUsage\n"
 	 "aggregates (counters sum, memory_peak_mb is the maximum, billed_cost_usd\n"
 	 "is null only when every run's is), the card cost (the rate card in force\n"
@@ -398,6 +399,7 @@ const sb_command sb_report_commands[] = {
 	 "without the tag group under (untagged).  A model with no price makes the\n"
 	 "token cost null, and the report names it.  --format html writes one\n"
 	 "self-contained page: the table and a bar chart of computed against\n"
-	 "billed per group.\n"},
+	 "billed per group.\n"
+	 "  --raw  CSV: no ' before free text starting with = + - @ tab CR\n"},
 	{NULL, NULL, 0, NULL, NULL},
 };

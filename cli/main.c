@@ -18,10 +18,14 @@
 #include <openssl/crypto.h>
 
 #include "cli/cli.h"
+#include "cli/out.h"
 #include "ledger/money.h"
 #include "ledger/period.h"
 
 #define SB_VERSION "0.1.0"
+
+/* The value getopt_long returns for --raw (no command uses it). */
+#define OPT_RAW 0x152
 
 static const sb_command *const groups[] = {
 	sb_ledger_commands, sb_import_commands, sb_rates_commands, sb_report_commands,
@@ -181,9 +185,11 @@ int cli_getopt(sb_cli *cli, int argc, char **argv, const struct option *longopts
 	size_t n = 0;
 	int c, rc;
 
-	for (; longopts != NULL && longopts[n].name != NULL && n < 38; n++)
+	for (; longopts != NULL && longopts[n].name != NULL && n < 37; n++)
 		opts[n] = longopts[n];
 	opts[n++] = (struct option){"help", no_argument, NULL, 'h'};
+	if (cli->cmd != NULL && (cli->cmd->flags & CMD_CSV))
+		opts[n++] = (struct option){"raw", no_argument, NULL, OPT_RAW};
 	opts[n] = (struct option){NULL, 0, NULL, 0};
 	opterr = 0;
 	optind = 1;
@@ -196,6 +202,11 @@ int cli_getopt(sb_cli *cli, int argc, char **argv, const struct option *longopts
 			return cli_usage(cli, "unknown option %s", argv[optind - 1]);
 		if (c == ':')
 			return cli_usage(cli, "option %s needs a value", argv[optind - 1]);
+		if (c == OPT_RAW) {
+			cli->csv_raw = true;
+			sb_out_set_csv_raw(true);
+			continue;
+		}
 		if ((rc = on_opt(cli, ctx, c, optarg)) != 0)
 			return rc;
 	}

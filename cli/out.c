@@ -6,6 +6,7 @@
 
 #include <jansson.h>
 
+#include "ledger/csvout.h"
 #include "ledger/money.h"
 #include "ledger/timefmt.h"
 
@@ -19,7 +20,16 @@ struct sb_out {
 	char **cells;         /* table: every cell text, row-major */
 	size_t n_cells;       /* table: cells stored */
 	size_t cap_cells;     /* table: allocated */
+	sb_csv_out csv;       /* CSV: the writer */
 };
+
+/* --raw: CSV free text unguarded (one command per process). */
+static bool csv_raw;
+
+void sb_out_set_csv_raw(bool raw)
+{
+	csv_raw = raw;
+}
 
 sb_out *sb_out_new(sb_format fmt, const sb_col *cols, size_t n)
 {
@@ -32,31 +42,14 @@ sb_out *sb_out_new(sb_format fmt, const sb_col *cols, size_t n)
 	o->n_cols = n;
 	o->first_row = true;
 	if (fmt == FMT_CSV) {
-		for (size_t i = 0; i < n; i++) {
-			if (i > 0)
-				putchar(',');
-			sb_csv_field(stdout, cols[i].name);
-		}
-		putchar('\n');
+		sb_csv_out_init(&o->csv, stdout, csv_raw);
+		for (size_t i = 0; i < n; i++)
+			sb_csv_value(&o->csv, cols[i].name);
+		sb_csv_end(&o->csv);
 	} else if (fmt == FMT_JSON) {
 		putchar('[');
 	}
 	return o;
-}
-
-void sb_csv_field(FILE *f, const char *s)
-{
-	if (strpbrk(s, ",\"\r\n") == NULL) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s != '\0'; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
 }
 
 char *sb_utf8_clean(const char *s, size_t n)
@@ -104,10 +97,10 @@ static void cell(sb_out *o, char *text, json_t *json)
 	}
 	json_decref(json);
 	if (o->fmt == FMT_CSV) {
-		if (o->col > 1)
-			putchar(',');
-		if (text != NULL)
-			sb_csv_field(stdout, text);
+		if (c->type == COL_TEXT)
+			sb_csv_text(&o->csv, text);
+		else
+			sb_csv_value(&o->csv, text);
 		free(text);
 		return;
 	}
@@ -197,7 +190,7 @@ void sb_out_row(sb_out *o)
 {
 	o->col = 0;
 	if (o->fmt == FMT_CSV) {
-		putchar('\n');
+		sb_csv_end(&o->csv);
 	} else if (o->fmt == FMT_JSON) {
 		char *text = json_dumps(o->row, JSON_INDENT(0) | JSON_ENCODE_ANY);
 		printf("%s\n%s", o->first_row ? "" : ",", text != NULL ? text : "null");
@@ -223,6 +216,7 @@ void sb_out_stmt(sb_out *o, sqlite3_stmt *st)
 		case COL_TIME: sb_out_time(o, sqlite3_column_int64(st, c)); break;
 		case COL_BOOL: sb_out_bool(o, sqlite3_column_int64(st, c) != 0); break;
 		case COL_TEXT:
+		case COL_NUMBER:
 			sb_out_textn(o, sqlite3_column_blob(st, c), (size_t)sqlite3_column_bytes(st, c));
 			break;
 		}

@@ -5,7 +5,10 @@
  * values null); CSV a header row and one line per row (money with 9
  * decimals, absent values empty); a table aligned columns (money with 6
  * decimals, absent values "-").  Table rows are kept until the end to
- * size the columns; CSV and JSON rows are written as they come.
+ * size the columns; CSV and JSON rows are written as they come.  CSV cells
+ * go through the one CSV writer (ledger/csvout.h): text columns as free
+ * text (guarded against spreadsheet formulas unless --raw), the others as
+ * values the program writes.
  */
 #ifndef SB_OUT_H
 #define SB_OUT_H
@@ -22,6 +25,7 @@ typedef enum {
 	COL_MONEY,   /* nanodollars: 9 decimals in data, 6 in tables */
 	COL_RATE,    /* nanodollars per unit: 9 decimals everywhere */
 	COL_TEXT,    /* text */
+	COL_NUMBER,  /* a number kept as text ("8.544", a provider's quantity): as COL_TEXT, but CSV never guards it */
 	COL_TIME,    /* UTC ms as RFC 3339 */
 	COL_BOOL     /* true/false */
 } sb_col_type;
@@ -67,8 +71,9 @@ typedef void (*sb_list_bind)(sb_db *db, sqlite3_stmt *st, const void *ctx);
 int cli_list(sb_cli *cli, sb_format fmt, const sb_col *cols, size_t n, const char *query,
              sb_list_bind bind, const void *ctx);
 
-/* Write s as a CSV field to f (quoted when it holds , " CR or LF). */
-void sb_csv_field(FILE *f, const char *s);
+/* Whether the CSV listings of this process write free text as it is
+ * (--raw, set by cli_getopt) instead of guarding it; off by default. */
+void sb_out_set_csv_raw(bool raw);
 
 /* s with invalid UTF-8 replaced by U+FFFD and control characters other
  * than tab kept; allocated, the caller frees it. */

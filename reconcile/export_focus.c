@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 
+#include "ledger/csvout.h"
 #include "ledger/money.h"
 #include "ledger/timefmt.h"
 
@@ -29,23 +30,6 @@ static const char focus_header[] =
 	"ChargeDescription,ChargeFrequency,ChargePeriodStart,ChargePeriodEnd,ConsumedQuantity,ConsumedUnit,"
 	"ContractedCost,EffectiveCost,ListCost,PricingQuantity,PricingUnit,ResourceId,ServiceCategory,"
 	"ServiceName,ServiceProviderName,Tags,x_BilledBasis,x_Runs\n";
-
-/* Write s as a CSV field: quoted, with quotes doubled, when it holds a
- * comma, a quote, CR or LF. */
-static void csv_field(FILE *out, const char *s)
-{
-	if (strpbrk(s, ",\"\r\n") == NULL) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s != '\0'; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
 
 /* Merge one run's tags (JSON text, NULL when none) into the row. */
 static void merge_tags(focus_row *r, const char *text)
@@ -79,11 +63,12 @@ static void merge_tags(focus_row *r, const char *text)
 }
 
 /* Write a finished row. */
-static void write_row(FILE *out, const sb_period *period, const focus_row *r)
+static void write_row(sb_csv_out *w, const sb_period *period, const focus_row *r)
 {
-	char billed[SB_MONEY_BUFSZ], computed[SB_MONEY_BUFSZ], qty[SB_MONEY_BUFSZ];
+	char billed[SB_MONEY_BUFSZ], computed[SB_MONEY_BUFSZ], qty[SB_MONEY_BUFSZ], runs[32];
 	char bfrom[SB_TIME_BUFSZ], bto[SB_TIME_BUFSZ], cfrom[SB_TIME_BUFSZ], cto[SB_TIME_BUFSZ];
 	char desc[1400];
+	char *tags = NULL;
 	int64_t day_ms = 0, start, end, micro_min = 0;
 
 	sb_date_parse(r->day, strlen(r->day), &day_ms);
@@ -97,24 +82,35 @@ static void write_row(FILE *out, const sb_period *period, const focus_row *r)
 	snprintf(desc, sizeof desc, "Sandbox compute on %s %s%s (%lld run%s)", r->backend,
 	         r->session_id != NULL ? "session " : "", r->session_id != NULL ? r->session_id : "no session",
 	         (long long)r->runs, r->runs == 1 ? "" : "s");
-	fprintf(out, "%s,USD,%s,%s,Usage,,", billed, sb_time_format(period->from_ms, bfrom),
-	        sb_time_format(period->to_ms, bto));
-	csv_field(out, desc);
-	fprintf(out, ",Usage-Based,%s,%s,%s,Minutes,%s,%s,%s,%s,Minutes,", sb_time_format(start, cfrom),
-	        sb_time_format(end, cto), qty, computed, computed, computed, qty);
-	csv_field(out, r->session_id != NULL ? r->session_id : "");
-	fputs(",Compute,Sandbox,", out);
-	csv_field(out, r->backend);
-	fputc(',', out);
-	if (r->tags != NULL) {
-		char *text = json_dumps(r->tags, JSON_COMPACT | JSON_SORT_KEYS);
-		if (text != NULL)
-			csv_field(out, text);
-		free(text);
-	}
-	fprintf(out, ",%s,%lld\n",
-	        r->with_billed == r->runs ? "billed" : r->with_billed == 0 ? "computed" : "mixed",
-	        (long long)r->runs);
+	snprintf(runs, sizeof runs, "%lld", (long long)r->runs);
+	if (r->tags != NULL)
+		tags = json_dumps(r->tags, JSON_COMPACT | JSON_SORT_KEYS);
+	sb_csv_value(w, billed);                        /* BilledCost */
+	sb_csv_value(w, "USD");                         /* BillingCurrency */
+	sb_csv_value(w, sb_time_format(period->from_ms, bfrom));
+	sb_csv_value(w, sb_time_format(period->to_ms, bto));
+	sb_csv_value(w, "Usage");                       /* ChargeCategory */
+	sb_csv_value(w, NULL);                          /* ChargeClass */
+	sb_csv_text(w, desc);                           /* ChargeDescription */
+	sb_csv_value(w, "Usage-Based");                 /* ChargeFrequency */
+	sb_csv_value(w, sb_time_format(start, cfrom));  /* ChargePeriodStart */
+	sb_csv_value(w, sb_time_format(end, cto));      /* ChargePeriodEnd */
+	sb_csv_value(w, qty);                           /* ConsumedQuantity */
+	sb_csv_value(w, "Minutes");                     /* ConsumedUnit */
+	sb_csv_value(w, computed);                      /* ContractedCost */
+	sb_csv_value(w, computed);                      /* EffectiveCost */
+	sb_csv_value(w, computed);                      /* ListCost */
+	sb_csv_value(w, qty);                           /* PricingQuantity */
+	sb_csv_value(w, "Minutes");                     /* PricingUnit */
+	sb_csv_text(w, r->session_id);                  /* ResourceId */
+	sb_csv_value(w, "Compute");                     /* ServiceCategory */
+	sb_csv_value(w, "Sandbox");                     /* ServiceName */
+	sb_csv_text(w, r->backend);                     /* ServiceProviderName */
+	sb_csv_text(w, tags);                           /* Tags */
+	sb_csv_value(w, r->with_billed == r->runs ? "billed" : r->with_billed == 0 ? "computed" : "mixed");
+	sb_csv_value(w, runs);                          /* x_Runs */
+	sb_csv_end(w);
+	free(tags);
 }
 
 /* Forget a row's contents. */
@@ -135,13 +131,15 @@ static bool same_row(const focus_row *r, sqlite3_stmt *st)
 	       (session == NULL ? r->session_id == NULL : r->session_id != NULL && strcmp(r->session_id, session) == 0);
 }
 
-int sb_export_focus(sb_db *db, const sb_period *period, FILE *out, sb_err *e)
+int sb_export_focus(sb_db *db, const sb_period *period, bool raw, FILE *out, sb_err *e)
 {
 	sqlite3_stmt *st = sb_db_stmt(db, "export_focus_runs", e);
 	focus_row r;
+	sb_csv_out w;
 	int rc;
 
 	memset(&r, 0, sizeof r);
+	sb_csv_out_init(&w, out, raw);
 	if (st == NULL)
 		return e->code;
 	sb_bind_i64(db, st, ":from_ms", period->from_ms);
@@ -151,7 +149,7 @@ int sb_export_focus(sb_db *db, const sb_period *period, FILE *out, sb_err *e)
 		int64_t charged;
 		if (!same_row(&r, st)) {
 			if (r.runs > 0)
-				write_row(out, period, &r);
+				write_row(&w, period, &r);
 			row_clear(&r);
 			snprintf(r.day, sizeof r.day, "%s", sb_col_text(st, 0));
 			snprintf(r.backend, sizeof r.backend, "%s", sb_col_text(st, 1));
@@ -173,7 +171,7 @@ int sb_export_focus(sb_db *db, const sb_period *period, FILE *out, sb_err *e)
 	}
 	sqlite3_reset(st);
 	if (e->code == SB_OK && r.runs > 0)
-		write_row(out, period, &r);
+		write_row(&w, period, &r);
 	row_clear(&r);
 	if (e->code == SB_OK && ferror(out))
 		sb_fail(e, SB_EIO, "cannot write the FOCUS export");

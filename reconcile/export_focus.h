@@ -14,19 +14,23 @@
  *   Tags            the runs' tags as a JSON object (a tag whose runs
  *                   disagree on its value is left out), empty when none
  * Amounts have 9 decimals.  'import billing --format focus' of the file
- * next to the same runs reconciles with zero drift.
+ * next to the same runs reconciles with zero drift.  Cells are written by
+ * the one CSV writer (ledger/csvout.h): the session, backend, description
+ * and tags as free text, guarded against spreadsheet formulas unless raw.
  */
 #ifndef SB_EXPORT_FOCUS_H
 #define SB_EXPORT_FOCUS_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "ledger/db.h"
 #include "ledger/period.h"
 
 /* Write the runs started in period as FOCUS CSV (header and CRLF-free
- * rows, fields quoted where they need it) to out.  SB_EIO when out fails;
- * nothing is allocated past the call. */
-int sb_export_focus(sb_db *db, const sb_period *period, FILE *out, sb_err *e);
+ * rows, fields quoted where they need it) to out; raw writes free text
+ * unguarded (--raw).  SB_EIO when out fails; nothing is allocated past
+ * the call. */
+int sb_export_focus(sb_db *db, const sb_period *period, bool raw, FILE *out, sb_err *e);
 
 #endif

@@ -312,7 +312,10 @@ static void invoice_row(FILE *f, const sb_invoice_line *l)
 		}
 	}
 	fputs("</td><td>", f);
-	money(f, l->amount_nanos, 2);
+	if (l->unknown)
+		fputs("unknown", f);
+	else
+		money(f, l->amount_nanos, 2);
 	fputs("</td></tr>\n", f);
 }
 
@@ -356,8 +359,21 @@ static void invoice_section(FILE *f, const sb_invoice_set *set, const sb_invoice
 	fputs("</tbody>\n<tfoot><tr class=\"total\"><td class=\"l\" colspan=\"3\">Total ", f);
 	sb_html_text(f, inv->currency);
 	fputs("</td><td class=\"wide\"></td><td class=\"amount-total\">", f);
-	money(f, inv->total_nanos, 2);
+	if (inv->total_unknown)
+		fputs("unknown", f);
+	else
+		money(f, inv->total_nanos, 2);
 	fputs("</td></tr></tfoot>\n</table></div>\n", f);
+	if (inv->total_unknown) {
+		fprintf(f, "<p class=\"notes\">The token cost of %zu run%s is unknown (tokens, no model), so is the total: ",
+		        inv->n_unknown_runs, inv->n_unknown_runs == 1 ? "" : "s");
+		for (size_t k = 0; k < inv->n_unknown_runs; k++) {
+			if (k > 0)
+				fputs(", ", f);
+			sb_html_text(f, inv->unknown_runs[k]);
+		}
+		fputs(".</p>\n", f);
+	}
 	if (inv->n_notes > 0) {
 		fputs("<ul class=\"notes\">\n", f);
 		for (size_t k = 0; k < inv->n_notes; k++) {
@@ -369,9 +385,11 @@ static void invoice_section(FILE *f, const sb_invoice_set *set, const sb_invoice
 	}
 	if (inv->adjust != NULL) {
 		const sb_invoice_adjust *a = inv->adjust;
-		fprintf(f, "<h2>Adjustments since it was finalized</h2>\n<p>%zu run%s of this period and customer arrived after "
-		        "this invoice was finalized; it is unchanged. The differences below are what a new invoice "
-		        "(or a credit note) would carry.</p>\n", a->n_late_runs, a->n_late_runs == 1 ? "" : "s");
+		char runs[200], text[1200];
+		fputs("<h2>Adjustments since it was finalized</h2>\n<p>Since this invoice was finalized: ", f);
+		sb_html_text(f, sb_adjust_summary(a, runs, sizeof runs));
+		fputs(". The invoice is unchanged; the differences below are what a new invoice "
+		      "(or a credit note) would carry.</p>\n", f);
 		invoice_head(f);
 		for (size_t k = 0; k < a->n_lines; k++)
 			invoice_row(f, &a->lines[k]);
@@ -379,14 +397,14 @@ static void invoice_section(FILE *f, const sb_invoice_set *set, const sb_invoice
 		      "<td class=\"wide\"></td><td>", f);
 		money(f, a->total_nanos, 2);
 		fputs("</td></tr></tfoot>\n</table></div>\n", f);
-		if (a->n_late_runs > 0) {
-			fputs("<p class=\"muted\">Late runs: ", f);
-			for (size_t k = 0; k < a->n_late_runs; k++) {
-				if (k > 0)
-					fputs(", ", f);
-				sb_html_text(f, a->late_runs[k]);
+		if (a->n_runs > 0) {
+			fputs("<ul class=\"muted adjust-runs\">\n", f);
+			for (size_t k = 0; k < a->n_runs; k++) {
+				fputs("<li>", f);
+				sb_html_text(f, sb_adjust_run_text(&a->runs[k], text, sizeof text));
+				fputs("</li>\n", f);
 			}
-			fputs("</p>\n", f);
+			fputs("</ul>\n", f);
 		}
 	}
 	fputs("</section>\n", f);

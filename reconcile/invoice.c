@@ -20,13 +20,36 @@ typedef struct notes {
 	size_t n;                 /* how many */
 } notes;
 
+/* Runs of the period another finalized invoice charged: one row of
+ * invoice_claimed.sql. */
+typedef struct claim {
+	char *customer;           /* its customer now, under the tag */
+	char *backend;            /* its backend */
+	char *model;              /* its model, "" for none */
+	char *number;             /* the invoice that charged it */
+	bool belongs;             /* it still belongs to that invoice */
+	int64_t runs;             /* how many */
+	int64_t exec_ms;          /* their exec time */
+	int64_t computed_nanos;   /* their computed cost */
+	int64_t input_tokens;     /* their tokens */
+	int64_t output_tokens;
+} claim;
+
 /* Invoices computed now, one per customer with runs. */
 typedef struct fresh {
 	sb_invoice *invs;         /* by customer */
 	size_t n;
 	size_t cap;
 	notes set_notes;          /* about no invoice in particular */
+	notes notices;            /* for the operator (sb_invoice_set.notices) */
 	char **unpriced;          /* per invoice: the first model with no price, or NULL */
+	claim *claims;            /* runs left out: other finalized invoices charged them */
+	size_t n_claims;
+	int64_t claimed_runs;     /* their number */
+	char *claimed_where;      /* how many on which invoice (allocated), NULL when none */
+	bool any_runs;            /* the period has runs (before leaving any out) */
+	bool tag_seen;            /* one of them has the tag (before leaving any out) */
+	__int128 set_aside;       /* billed basis: nanodollars billed for runs left out */
 } fresh;
 
 /* Amounts billed to one customer for one backend (billed basis). */
@@ -39,7 +62,7 @@ typedef struct charge {
 
 /* One customer's runs on a backend, as weights for a split. */
 typedef struct owner {
-	char *customer;           /* the tag value */
+	char *customer;           /* the tag value; NULL for runs other finalized invoices charged */
 	int64_t runs;             /* runs */
 	int64_t exec_ms;          /* exec time */
 	int64_t computed_nanos;   /* computed cost */
@@ -111,6 +134,20 @@ static void notes_free(char **items, size_t n)
 	free(items);
 }
 
+/* Append a copy of s to the list *items of *n strings. */
+static int push_str(char ***items, size_t *n, const char *s, sb_err *e)
+{
+	char **list = realloc(*items, (*n + 1) * sizeof *list);
+
+	if (list == NULL)
+		return sb_fail(e, SB_EINTERNAL, "out of memory");
+	*items = list;
+	if ((list[*n] = dup_or_fail(s, e)) == NULL)
+		return e->code;
+	(*n)++;
+	return SB_OK;
+}
+
 /* Free the strings of a line (not the line). */
 static void line_free(sb_invoice_line *l)
 {
@@ -127,7 +164,13 @@ static void adjust_free(sb_invoice_adjust *a)
 	for (size_t i = 0; i < a->n_lines; i++)
 		line_free(&a->lines[i]);
 	free(a->lines);
-	notes_free(a->late_runs, a->n_late_runs);
+	for (size_t i = 0; i < a->n_runs; i++) {
+		free(a->runs[i].run_id);
+		free(a->runs[i].to);
+		free(a->runs[i].from);
+		free(a->runs[i].invoice);
+	}
+	free(a->runs);
 	free(a);
 }
 
@@ -140,6 +183,7 @@ static void invoice_clear(sb_invoice *inv)
 		line_free(&inv->lines[i]);
 	free(inv->lines);
 	notes_free(inv->notes, inv->n_notes);
+	notes_free(inv->unknown_runs, inv->n_unknown_runs);
 	adjust_free(inv->adjust);
 	memset(inv, 0, sizeof *inv);
 }
@@ -152,6 +196,8 @@ void sb_invoice_set_free(sb_invoice_set *set)
 		invoice_clear(&set->invoices[i]);
 	free(set->invoices);
 	notes_free(set->notes, set->n_notes);
+	notes_free(set->notices, set->n_notices);
+	free(set->claimed_where);
 	free(set);
 }
 
@@ -165,6 +211,15 @@ static void fresh_free(fresh *f)
 	free(f->invs);
 	free(f->unpriced);
 	notes_free(f->set_notes.items, f->set_notes.n);
+	notes_free(f->notices.items, f->notices.n);
+	for (size_t i = 0; i < f->n_claims; i++) {
+		free(f->claims[i].customer);
+		free(f->claims[i].backend);
+		free(f->claims[i].model);
+		free(f->claims[i].number);
+	}
+	free(f->claims);
+	free(f->claimed_where);
 	memset(f, 0, sizeof *f);
 }
 
@@ -233,6 +288,15 @@ static size_t fresh_customer(fresh *f, const char *customer, sb_basis basis, sb_
 	return lo;
 }
 
+/* The index of customer in f, or (size_t)-1. */
+static size_t fresh_find(const fresh *f, const char *customer)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (strcmp(f->invs[i].customer, customer) == 0)
+			return i;
+	return (size_t)-1;
+}
+
 /* A new zeroed line at the end of inv's lines, or NULL (error in e). */
 static sb_invoice_line *add_line(sb_invoice *inv, sb_err *e)
 {
@@ -275,14 +339,19 @@ static sb_invoice_line *compute_line(sb_invoice *inv, const char *backend, sb_er
 	return l;
 }
 
-/* Order of lines: compute lines by backend, then token lines by model. */
+/* Order of lines: compute lines by backend, then token lines by model,
+ * the tokens of no model last. */
 static int line_cmp(const void *pa, const void *pb)
 {
 	const sb_invoice_line *a = pa, *b = pb;
 
 	if (a->kind != b->kind)
 		return a->kind == SB_INV_COMPUTE ? -1 : 1;
-	return a->kind == SB_INV_COMPUTE ? strcmp(a->backend, b->backend) : strcmp(a->model, b->model);
+	if (a->kind == SB_INV_COMPUTE)
+		return strcmp(a->backend, b->backend);
+	if (a->model == NULL || b->model == NULL)
+		return (a->model == NULL) - (b->model == NULL);
+	return strcmp(a->model, b->model);
 }
 
 /* Exec milliseconds as minutes x 1000, rounded half to even. */
@@ -319,12 +388,12 @@ static void bind_period_tag(sb_db *db, sqlite3_stmt *st, const sb_invoice_opts *
 	sb_bind_i64(db, st, ":to_ms", o->period.to_ms);
 }
 
-/* Bind the tag and the period of o to st (invoice_compute.sql,
- * invoice_tokens.sql): the whole UTC days within the period, read from
- * the day rollups, and the parts before and after them, read from run.
- * A period holding no whole day is all "before" (head_end_ms = to_ms)
- * and reads no rollup. */
-static void bind_period_days(sb_db *db, sqlite3_stmt *st, const sb_invoice_opts *o)
+/* Bind the period of o to st (invoice_compute.sql, invoice_tokens.sql,
+ * invoice_period_tags.sql): the whole UTC days within the period, read
+ * from the day rollups, and the parts before and after them, read from
+ * run.  A period holding no whole day is all "before" (head_end_ms =
+ * to_ms) and reads no rollup. */
+static void bind_days(sb_db *db, sqlite3_stmt *st, const sb_invoice_opts *o)
 {
 	int64_t from = o->period.from_ms, to = o->period.to_ms;
 	int64_t first = sb_day_start(from) == from ? from : sb_day_start(from) + SB_MS_PER_DAY;
@@ -337,11 +406,19 @@ static void bind_period_days(sb_db *db, sqlite3_stmt *st, const sb_invoice_opts 
 	memcpy(to_day, from_day, sizeof to_day);
 	if (end != first)
 		sb_date_format(end, to_day);
-	bind_period_tag(db, st, o);
+	sb_bind_i64(db, st, ":from_ms", o->period.from_ms);
+	sb_bind_i64(db, st, ":to_ms", o->period.to_ms);
 	sb_bind_text(db, st, ":from_day", from_day);
 	sb_bind_text(db, st, ":to_day", to_day);
 	sb_bind_i64(db, st, ":head_end_ms", first);
 	sb_bind_i64(db, st, ":tail_start_ms", end);
+}
+
+/* bind_days and the tag of o. */
+static void bind_period_days(sb_db *db, sqlite3_stmt *st, const sb_invoice_opts *o)
+{
+	bind_days(db, st, o);
+	sb_bind_text(db, st, ":tag", o->tag);
 }
 
 /* Whether columns [first, first + n) of st's row are integers: a day
@@ -355,7 +432,81 @@ static int exact_sums(sqlite3_stmt *st, int first, int n, sb_err *e)
 	return SB_OK;
 }
 
-/* The compute lines of every customer: runs, exec minutes, computed cost. */
+/* Read invoice_claimed.sql into f->claims (when a run of the period can
+ * be on a finalized invoice at all: invoice_claims_possible.sql) and add
+ * the runs to f->claimed_runs. */
+static int load_claims(sb_db *db, const sb_invoice_opts *o, fresh *f, sb_err *e)
+{
+	sqlite3_stmt *st = sb_db_stmt(db, "invoice_claims_possible", e);
+	size_t cap = 0;
+	int rc;
+	bool any = false;
+
+	if (st == NULL)
+		return e->code;
+	sb_bind_i64(db, st, ":from_ms", o->period.from_ms);
+	sb_bind_i64(db, st, ":to_ms", o->period.to_ms);
+	if ((rc = sb_db_step(db, st, e)) == SQLITE_ROW)
+		any = sqlite3_column_int64(st, 0) != 0;
+	sqlite3_reset(st);
+	if (rc < 0 || !any)
+		return e->code;
+	if ((st = sb_db_stmt(db, "invoice_claimed", e)) == NULL)
+		return e->code;
+	bind_period_tag(db, st, o);
+	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {
+		claim *c;
+		if (exact_sums(st, 5, 5, e) != SB_OK)
+			break;
+		if (f->n_claims == cap) {
+			size_t ncap = cap ? 2 * cap : 16;
+			claim *list = realloc(f->claims, ncap * sizeof *list);
+			if (list == NULL) {
+				sb_fail(e, SB_EINTERNAL, "out of memory");
+				break;
+			}
+			f->claims = list;
+			cap = ncap;
+		}
+		c = &f->claims[f->n_claims++];
+		memset(c, 0, sizeof *c);
+		if ((c->customer = dup_or_fail(sb_col_text(st, 0), e)) == NULL ||
+		    (c->backend = dup_or_fail(sb_col_text(st, 1), e)) == NULL ||
+		    (c->model = dup_or_fail(sb_col_text(st, 2), e)) == NULL ||
+		    (c->number = dup_or_fail(sb_col_text(st, 3), e)) == NULL)
+			break;
+		c->belongs = sqlite3_column_int64(st, 4) != 0;
+		c->runs = sqlite3_column_int64(st, 5);
+		c->exec_ms = sqlite3_column_int64(st, 6);
+		c->computed_nanos = sqlite3_column_int64(st, 7);
+		c->input_tokens = sqlite3_column_int64(st, 8);
+		c->output_tokens = sqlite3_column_int64(st, 9);
+		f->claimed_runs += c->runs;
+	}
+	sqlite3_reset(st);
+	return e->code;
+}
+
+/* The claims of customer on backend (model NULL: any) or model (backend
+ * NULL: any), summed into *sum (runs, exec time, computed, tokens). */
+static void claimed(const fresh *f, const char *customer, const char *backend, const char *model, claim *sum)
+{
+	memset(sum, 0, sizeof *sum);
+	for (size_t k = 0; k < f->n_claims; k++) {
+		const claim *c = &f->claims[k];
+		if (strcmp(c->customer, customer) != 0 || (backend != NULL && strcmp(c->backend, backend) != 0) ||
+		    (model != NULL && strcmp(c->model, model) != 0))
+			continue;
+		sum->runs += c->runs;
+		sum->exec_ms += c->exec_ms;
+		sum->computed_nanos += c->computed_nanos;
+		sum->input_tokens += c->input_tokens;
+		sum->output_tokens += c->output_tokens;
+	}
+}
+
+/* The compute lines of every customer: runs, exec minutes, computed cost,
+ * without the runs other finalized invoices charged (f->claims). */
 static int read_compute(sb_db *db, const sb_invoice_opts *o, sb_basis basis, fresh *f, sb_err *e)
 {
 	sqlite3_stmt *st = sb_db_stmt(db, "invoice_compute", e);
@@ -365,14 +516,23 @@ static int read_compute(sb_db *db, const sb_invoice_opts *o, sb_basis basis, fre
 		return e->code;
 	bind_period_days(db, st, o);
 	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {
-		size_t i = fresh_customer(f, sb_col_text(st, 0), basis, e);
+		const char *customer = sb_col_text(st, 0), *backend = sb_col_text(st, 1);
+		size_t i;
 		sb_invoice_line *l;
-		if (exact_sums(st, 2, 3, e) != SB_OK || i == (size_t)-1 ||
-		    (l = compute_line(&f->invs[i], sb_col_text(st, 1), e)) == NULL)
+		claim left;
+		if (exact_sums(st, 2, 3, e) != SB_OK)
 			break;
-		l->runs = sqlite3_column_int64(st, 2);
-		l->exec_ms = sqlite3_column_int64(st, 3);
-		l->computed_nanos = sqlite3_column_int64(st, 4);
+		f->any_runs = true;
+		f->tag_seen = f->tag_seen || strcmp(customer, UNTAGGED) != 0;
+		claimed(f, customer, backend, NULL, &left);
+		if (sqlite3_column_int64(st, 2) - left.runs <= 0)
+			continue;
+		if ((i = fresh_customer(f, customer, basis, e)) == (size_t)-1 ||
+		    (l = compute_line(&f->invs[i], backend, e)) == NULL)
+			break;
+		l->runs = sqlite3_column_int64(st, 2) - left.runs;
+		l->exec_ms = sqlite3_column_int64(st, 3) - left.exec_ms;
+		l->computed_nanos = sqlite3_column_int64(st, 4) - left.computed_nanos;
 		l->quantity_milli = milli_minutes(l->exec_ms);
 		f->invs[i].runs += l->runs;
 	}
@@ -382,7 +542,9 @@ static int read_compute(sb_db *db, const sb_invoice_opts *o, sb_basis basis, fre
 
 /* The token lines of every customer, priced: tokens x price per million,
  * / 10^6 rounded half to even to the nanodollar once per line, then half
- * to even to the cent.  A model with no price is remembered per customer. */
+ * to even to the cent.  A model with no price is remembered per customer;
+ * the tokens of runs that name no model make an unknown line (model
+ * NULL).  The runs other finalized invoices charged are left out. */
 static int read_tokens(sb_db *db, const sb_invoice_opts *o, sb_basis basis, fresh *f, sb_err *e)
 {
 	sqlite3_stmt *st = sb_db_stmt(db, "invoice_tokens", e);
@@ -392,18 +554,35 @@ static int read_tokens(sb_db *db, const sb_invoice_opts *o, sb_basis basis, fres
 		return e->code;
 	bind_period_days(db, st, o);
 	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {
-		size_t i = fresh_customer(f, sb_col_text(st, 0), basis, e);
-		const char *model = sb_col_text(st, 1);
+		const char *customer = sb_col_text(st, 0), *model = sb_col_text(st, 1);
+		bool none = model[0] == '\0';
+		size_t i;
 		sb_invoice_line *l;
 		int64_t nanos = 0;
-		if (exact_sums(st, 2, 2, e) != SB_OK || i == (size_t)-1 ||
-		    (l = add_line(&f->invs[i], e)) == NULL)
+		claim left;
+		if (exact_sums(st, 2, 2, e) != SB_OK || exact_sums(st, 6, 1, e) != SB_OK)
+			break;
+		claimed(f, customer, NULL, model, &left);
+		if (sqlite3_column_int64(st, 6) - left.runs <= 0 ||
+		    (none && sqlite3_column_int64(st, 2) == left.input_tokens &&
+		     sqlite3_column_int64(st, 3) == left.output_tokens))
+			continue;
+		if ((i = fresh_customer(f, customer, basis, e)) == (size_t)-1 || (l = add_line(&f->invs[i], e)) == NULL)
 			break;
 		l->kind = SB_INV_TOKENS;
+		l->runs = sqlite3_column_int64(st, 6) - left.runs;
+		l->input_tokens = sqlite3_column_int64(st, 2) - left.input_tokens;
+		l->output_tokens = sqlite3_column_int64(st, 3) - left.output_tokens;
+		if (none) {
+			/* no model, no price: the amount is unknown, never 0 */
+			l->unknown = true;
+			f->invs[i].total_unknown = true;
+			if (describe(l, "Tokens", "no model", e) != SB_OK)
+				break;
+			continue;
+		}
 		if ((l->model = dup_or_fail(model, e)) == NULL || describe(l, "Tokens", model, e) != SB_OK)
 			break;
-		l->input_tokens = sqlite3_column_int64(st, 2);
-		l->output_tokens = sqlite3_column_int64(st, 3);
 		if (sb_col_is_null(st, 4)) {
 			if (f->unpriced[i] == NULL && (f->unpriced[i] = dup_or_fail(model, e)) == NULL)
 				break;
@@ -418,6 +597,31 @@ static int read_tokens(sb_db *db, const sb_invoice_opts *o, sb_basis basis, fres
 			sb_fail(e, SB_EDATA, "the token cost of model '%s' does not fit in 64-bit nanodollars", model);
 			break;
 		}
+	}
+	sqlite3_reset(st);
+	return e->code;
+}
+
+/* The runs behind the unknown token lines of f (tokens, no model), onto
+ * their invoices' unknown_runs. */
+static int read_unknown_runs(sb_db *db, const sb_invoice_opts *o, fresh *f, sb_err *e)
+{
+	sqlite3_stmt *st;
+	bool any = false;
+	int rc;
+
+	for (size_t i = 0; i < f->n && !any; i++)
+		any = f->invs[i].total_unknown;
+	if (!any)
+		return SB_OK;
+	if ((st = sb_db_stmt(db, "invoice_unmodelled", e)) == NULL)
+		return e->code;
+	bind_period_tag(db, st, o);
+	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {
+		size_t i = fresh_find(f, sb_col_text(st, 0));
+		if (i != (size_t)-1 &&
+		    push_str(&f->invs[i].unknown_runs, &f->invs[i].n_unknown_runs, sb_col_text(st, 1), e) != SB_OK)
+			break;
 	}
 	sqlite3_reset(st);
 	return e->code;
@@ -462,8 +666,10 @@ static int read_sessions(sb_db *db, const sb_invoice_opts *o, srow **out, size_t
 		}
 		r = &rows[n++];
 		memset(r, 0, sizeof *r);
-		if ((r->backend = dup_or_fail(sb_col_text(st, 0), e)) == NULL ||
-		    (r->o.customer = dup_or_fail(sb_col_text(st, 2), e)) == NULL)
+		if ((r->backend = dup_or_fail(sb_col_text(st, 0), e)) == NULL)
+			break;
+		/* NULL: runs another finalized invoice charged (their share is set aside) */
+		if (!sb_col_is_null(st, 2) && (r->o.customer = dup_or_fail(sb_col_text(st, 2), e)) == NULL)
 			break;
 		if (!sb_col_is_null(st, 1) && (r->session_id = dup_or_fail(sb_col_text(st, 1), e)) == NULL)
 			break;
@@ -503,11 +709,21 @@ static charge *charge_for(charge **list, size_t *n, size_t i, const char *backen
 	return c;
 }
 
+/* Whether two customers (NULL: runs left out) are the same. */
+static bool same_customer(const char *a, const char *b)
+{
+	return a == NULL || b == NULL ? a == b : strcmp(a, b) == 0;
+}
+
 /* Order of owners: by customer, so that ties of the largest remainder go
- * to the customer first by name. */
+ * to the customer first by name; the runs left out (NULL) last. */
 static int owner_cmp(const void *pa, const void *pb)
 {
-	return strcmp(((const owner *)pa)->customer, ((const owner *)pb)->customer);
+	const char *a = ((const owner *)pa)->customer, *b = ((const owner *)pb)->customer;
+
+	if (a == NULL || b == NULL)
+		return (a == NULL) - (b == NULL);
+	return strcmp(a, b);
 }
 
 /* Split amount (units of the caller) over owners in proportion to their
@@ -542,7 +758,7 @@ static int add_owner(owner **list, size_t *n, const owner *o, sb_err *e)
 	owner *l;
 
 	for (size_t k = 0; k < *n; k++) {
-		if (strcmp((*list)[k].customer, o->customer) == 0) {
+		if (same_customer((*list)[k].customer, o->customer)) {
 			(*list)[k].runs += o->runs;
 			(*list)[k].exec_ms += o->exec_ms;
 			(*list)[k].computed_nanos += o->computed_nanos;
@@ -610,7 +826,8 @@ typedef struct billed_ctx {
 	sb_err *e;
 } billed_ctx;
 
-/* Charge the owners of one billed amount (a session's) their shares. */
+/* Charge the owners of one billed amount (a session's) their shares; the
+ * share of the runs left out (owner NULL) is set aside. */
 static int charge_owners(billed_ctx *c, const char *backend, int64_t amount, owner *owners,
                          size_t n)
 {
@@ -621,8 +838,13 @@ static int charge_owners(billed_ctx *c, const char *backend, int64_t amount, own
 		return sb_fail(c->e, SB_EINTERNAL, "out of memory");
 	if (split(amount, owners, n, shares, &by, c->e) == SB_OK) {
 		for (size_t k = 0; k < n; k++) {
-			size_t i = fresh_customer(c->f, owners[k].customer, SB_BASIS_BILLED, c->e);
+			size_t i;
 			charge *ch;
+			if (owners[k].customer == NULL) {
+				c->f->set_aside += shares[k];
+				continue;
+			}
+			i = fresh_customer(c->f, owners[k].customer, SB_BASIS_BILLED, c->e);
 			if (i == (size_t)-1 || (ch = charge_for(&c->charges, &c->n_charges, i, backend, c->e)) == NULL)
 				break;
 			ch->direct += shares[k];
@@ -685,11 +907,13 @@ static int charge_sessions(billed_ctx *c, const sb_recon_backend *b, __int128 *s
 			for (size_t k = 0; k < n_found; k++)
 				add_owner(&owners, &n, &found[k], c->e);
 		}
-		if (c->e->code == SB_OK && n == 0 && rs->billed_nanos != 0)
-			note(&c->f->set_notes, c->e,
-			     "%s: %s USD billed for session %s, which has no runs in the ledger, is on no invoice (sbledger reconcile lists it as unexpected)",
-			     b->backend, sb_money_format(rs->billed_nanos, 9, money),
-			     rs->session_id != NULL ? rs->session_id : "(none)");
+		if (c->e->code == SB_OK && n == 0 && rs->billed_nanos != 0 &&
+		    note(&c->f->set_notes, c->e,
+		         "%s: %s USD billed for session %s, which has no runs in the ledger, is on no invoice",
+		         b->backend, sb_money_format(rs->billed_nanos, 9, money),
+		         rs->session_id != NULL ? rs->session_id : "(none)") == SB_OK)
+			note(&c->f->notices, c->e, "%s: 'sbledger reconcile' lists the sessions billed with no runs as unexpected",
+			     b->backend);
 		else if (c->e->code == SB_OK && n > 0)
 			charge_owners(c, b->backend, rs->billed_nanos, owners, n);
 		for (size_t k = 0; k < n_found; k++)
@@ -725,11 +949,15 @@ static int charge_runs(billed_ctx *c, const sb_recon_backend *b, __int128 *direc
 		}
 		if (!has)
 			continue;
+		*direct_sum += v;
+		if (r->o.customer == NULL) {
+			c->f->set_aside += v;
+			continue;
+		}
 		if ((i = fresh_customer(c->f, r->o.customer, SB_BASIS_BILLED, c->e)) == (size_t)-1 ||
 		    (ch = charge_for(&c->charges, &c->n_charges, i, b->backend, c->e)) == NULL)
 			return c->e->code;
 		ch->direct += v;
-		*direct_sum += v;
 	}
 	return SB_OK;
 }
@@ -741,7 +969,7 @@ static int charge_runs(billed_ctx *c, const sb_recon_backend *b, __int128 *direc
 static int charge_pool(billed_ctx *c, const sb_recon_backend *b, __int128 pool)
 {
 	owner *owners = NULL;
-	size_t n = 0;
+	size_t n = 0, named;
 	int64_t pool_cents = 0, *shares = NULL;
 	const char *by = NULL;
 	char money[SB_MONEY_BUFSZ], total[SB_MONEY_BUFSZ], share[SB_MONEY_BUFSZ];
@@ -766,17 +994,23 @@ static int charge_pool(billed_ctx *c, const sb_recon_backend *b, __int128 pool)
 	}
 	if (split(pool_cents, owners, n, shares, &by, c->e) != SB_OK)
 		goto out;
+	named = owners[n - 1].customer == NULL ? n - 1 : n;   /* the runs left out sort last */
 	sb_money_format(pool_cents * CENT_NANOS, 2, total);
 	for (size_t k = 0; k < n; k++) {
-		size_t i = fresh_customer(c->f, owners[k].customer, SB_BASIS_BILLED, c->e);
+		size_t i;
 		charge *ch;
+		if (owners[k].customer == NULL) {
+			c->f->set_aside += (__int128)shares[k] * CENT_NANOS;
+			continue;
+		}
+		i = fresh_customer(c->f, owners[k].customer, SB_BASIS_BILLED, c->e);
 		if (i == (size_t)-1 || (ch = charge_for(&c->charges, &c->n_charges, i, b->backend, c->e)) == NULL)
 			goto out;
 		ch->pool_cents += shares[k];
 		inv_note(&c->f->invs[i], c->e,
 		         "%s: %s of the %s USD billed to the account, allocated to %zu customer%s by %s (largest remainder, to the cent)%s",
-		         b->backend, sb_money_format(shares[k] * CENT_NANOS, 2, share), total, n,
-		         n == 1 ? "" : "s", by,
+		         b->backend, sb_money_format(shares[k] * CENT_NANOS, 2, share), total, named,
+		         named == 1 ? "" : "s", by,
 		         strcmp(by, "computed cost") == 0 ? "" : ": its runs have no computed cost");
 	}
 out:
@@ -789,23 +1023,33 @@ out:
  * every invoice with a compute line for it. */
 static int note_backend(billed_ctx *c, const sb_recon_backend *b)
 {
-	const char *why = NULL;
+	const char *why = NULL, *fix = NULL;
+	bool noted = false;
 
-	if (strcmp(b->status, "currency") == 0)
-		why = "some of its billing lines have no exchange rate and were left out (sbledger fx set)";
-	else if (strcmp(b->status, "no_rate") == 0)
-		why = "some of its metered lines found no rate and were left out (sbledger rates set)";
-	else if (strcmp(b->status, "partial") == 0)
+	if (strcmp(b->status, "currency") == 0) {
+		why = "some of its billing lines have no exchange rate and were left out";
+		fix = "set the exchange rate with 'sbledger fx set CUR RATE --from DATE'";
+	} else if (strcmp(b->status, "no_rate") == 0) {
+		why = "some of its metered lines found no rate and were left out";
+		fix = "set its per-second rates with 'sbledger rates set'";
+	} else if (strcmp(b->status, "partial") == 0) {
 		why = "a billing line starts in the period and ends after it; it is charged whole";
-	else if (!b->has_billed && b->computed_nanos > 0 && !b->free)
-		why = "nothing is billed for the period yet: charged 0.00 on a billed basis (import the bill, or use --basis computed)";
+	} else if (!b->has_billed && b->computed_nanos > 0 && !b->free) {
+		why = "nothing is billed for the period yet: charged 0.00 on a billed basis";
+		fix = "import its bill, or invoice with --basis computed";
+	}
 	if (why == NULL)
 		return SB_OK;
 	for (size_t i = 0; i < c->f->n; i++)
 		for (size_t k = 0; k < c->f->invs[i].n_lines; k++)
 			if (c->f->invs[i].lines[k].kind == SB_INV_COMPUTE &&
-			    strcmp(c->f->invs[i].lines[k].backend, b->backend) == 0)
+			    strcmp(c->f->invs[i].lines[k].backend, b->backend) == 0) {
+				noted = true;
 				inv_note(&c->f->invs[i], c->e, "%s: %s", b->backend, why);
+			}
+	/* what to run about it is for the operator, never on an invoice */
+	if (noted && fix != NULL && c->e->code == SB_OK)
+		note(&c->f->notices, c->e, "%s: %s", b->backend, fix);
 	return c->e->code;
 }
 
@@ -862,14 +1106,84 @@ out:
 	return e->code;
 }
 
+/* Order of strings (qsort of const char *). */
+static int str_cmp(const void *pa, const void *pb)
+{
+	return strcmp(*(const char *const *)pa, *(const char *const *)pb);
+}
+
+/* The notice of the runs f leaves out (other finalized invoices charged
+ * them): how many, and how many on which invoice. */
+static int note_claims(const sb_invoice_opts *o, fresh *f, sb_err *e)
+{
+	char period[96], *list = NULL;
+	const char **numbers;
+	size_t len = 0, shown = 0, n_numbers = 0;
+	FILE *out;
+
+	if (f->claimed_runs == 0)
+		return SB_OK;
+	if ((out = open_memstream(&list, &len)) == NULL)
+		return sb_fail(e, SB_EINTERNAL, "out of memory");
+	/* per invoice number, in the order of the numbers */
+	if ((numbers = calloc(f->n_claims, sizeof *numbers)) == NULL) {
+		fclose(out);
+		free(list);
+		return sb_fail(e, SB_EINTERNAL, "out of memory");
+	}
+	for (size_t k = 0; k < f->n_claims; k++) {
+		bool seen = false;
+		for (size_t j = 0; j < n_numbers && !seen; j++)
+			seen = strcmp(numbers[j], f->claims[k].number) == 0;
+		if (!seen)
+			numbers[n_numbers++] = f->claims[k].number;
+	}
+	qsort(numbers, n_numbers, sizeof *numbers, str_cmp);
+	for (size_t k = 0; k < n_numbers; k++) {
+		int64_t runs = 0, moved = 0;
+		for (size_t j = 0; j < f->n_claims; j++) {
+			if (strcmp(f->claims[j].number, numbers[k]) != 0)
+				continue;
+			runs += f->claims[j].runs;
+			moved += f->claims[j].belongs ? 0 : f->claims[j].runs;
+		}
+		if (shown++ == 10) {
+			fputs(", ...", out);
+			break;
+		}
+		fprintf(out, "%s%lld on %s", shown > 1 ? ", " : "", (long long)runs, numbers[k]);
+		if (moved > 0)
+			fprintf(out, " (%lld of them no longer of its customer or period: its adjustments credit them)",
+			        (long long)moved);
+	}
+	free(numbers);
+	if (fclose(out) != 0 || list == NULL) {
+		free(list);
+		return sb_fail(e, SB_EINTERNAL, "out of memory");
+	}
+	note(&f->notices, e, "%lld run%s of %s %s left out: other finalized invoices charged %s, and a run is on one finalized invoice at most: %s",
+	     (long long)f->claimed_runs, f->claimed_runs == 1 ? "" : "s", sb_period_name(&o->period, period),
+	     f->claimed_runs == 1 ? "is" : "are", f->claimed_runs == 1 ? "it" : "them", list);
+	free(f->claimed_where);
+	f->claimed_where = list;
+	return e->code;
+}
+
 /* Compute the invoice of every customer with runs in the period, on basis. */
 static int compute_fresh(sb_db *db, const sb_invoice_opts *o, sb_basis basis, fresh *f, sb_err *e)
 {
 	memset(f, 0, sizeof *f);
-	if (read_compute(db, o, basis, f, e) != SB_OK || read_tokens(db, o, basis, f, e) != SB_OK)
+	if (load_claims(db, o, f, e) != SB_OK || read_compute(db, o, basis, f, e) != SB_OK ||
+	    read_tokens(db, o, basis, f, e) != SB_OK || read_unknown_runs(db, o, f, e) != SB_OK ||
+	    note_claims(o, f, e) != SB_OK)
 		return e->code;
 	if (basis == SB_BASIS_BILLED) {
+		char money[SB_MONEY_BUFSZ];
 		if (apply_billed(db, o, f, e) != SB_OK)
+			return e->code;
+		if (f->set_aside != 0 && f->set_aside <= INT64_MAX && f->set_aside >= INT64_MIN &&
+		    note(&f->notices, e, "%s USD billed for runs that other finalized invoices charged is set aside, not charged again",
+		         sb_money_format((int64_t)f->set_aside, 9, money)) != SB_OK)
 			return e->code;
 	} else {
 		/* each backend's computed_cost_usd, half to even to the cent */
@@ -888,6 +1202,7 @@ static int compute_fresh(sb_db *db, const sb_invoice_opts *o, sb_basis basis, fr
 		sb_invoice *inv = &f->invs[i];
 		qsort(inv->lines, inv->n_lines, sizeof *inv->lines, line_cmp);
 		inv->total_nanos = 0;
+		/* an unknown line adds 0 here: total_unknown says the total is not known */
 		for (size_t k = 0; k < inv->n_lines; k++)
 			if (sb_money_add(inv->total_nanos, inv->lines[k].amount_nanos, &inv->total_nanos) != SB_MONEY_OK)
 				return sb_fail(e, SB_EDATA, "the total of the invoice of '%s' overflows 64-bit nanodollars",
@@ -1044,12 +1359,70 @@ static int add_delta(sb_invoice_adjust *a, const sb_invoice_line *then, const sb
 	return e->code;
 }
 
-/* The late runs of a finalized invoice into a. */
-static int late_runs(sb_db *db, const sb_invoice_opts *o, const stored *s, sb_invoice_adjust *a,
-                     sb_err *e)
+char *sb_adjust_run_text(const sb_adjust_run *r, char *buf, size_t size)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, "invoice_late_runs", e);
-	notes list = {NULL, 0};
+	switch (r->kind) {
+	case SB_ADJ_LATE:
+		snprintf(buf, size, "late run: %s", r->run_id);
+		break;
+	case SB_ADJ_MOVED_IN:
+		snprintf(buf, size, "moved in: %s (was '%s' on %s)", r->run_id, r->from != NULL ? r->from : "?",
+		         r->invoice != NULL ? r->invoice : "?");
+		break;
+	case SB_ADJ_MOVED_OUT:
+		if (r->to != NULL)
+			snprintf(buf, size, "moved out: %s (now '%s')", r->run_id, r->to);
+		else
+			snprintf(buf, size, "moved out: %s (now outside the period)", r->run_id);
+		break;
+	case SB_ADJ_REPRICED:
+		snprintf(buf, size, "repriced: %s (replaced, with other figures)", r->run_id);
+		break;
+	case SB_ADJ_REPLACED:
+		snprintf(buf, size, "replaced: %s (same figures)", r->run_id);
+		break;
+	case SB_ADJ_DUPLICATE:
+		snprintf(buf, size, "charged twice: %s (first on %s)", r->run_id, r->invoice != NULL ? r->invoice : "?");
+		break;
+	}
+	return buf;
+}
+
+char *sb_adjust_summary(const sb_invoice_adjust *a, char *buf, size_t size)
+{
+	static const char *const what[] = {"late", "moved in", "moved out", "repriced", "replaced", "charged twice"};
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int k = 0; k <= SB_ADJ_DUPLICATE && len < size; k++) {
+		size_t n = a->n_kind[k];
+		if (n == 0)
+			continue;
+		if (k == SB_ADJ_LATE)
+			snprintf(buf + len, size - len, "%s%zu late run%s", len > 0 ? ", " : "", n, n == 1 ? "" : "s");
+		else
+			snprintf(buf + len, size - len, "%s%zu run%s %s", len > 0 ? ", " : "", n, n == 1 ? "" : "s", what[k]);
+		len = strlen(buf);
+	}
+	if (len == 0)
+		snprintf(buf, size, "no run changed");
+	return buf;
+}
+
+const char *sb_adjust_kind_name(sb_adjust_kind kind)
+{
+	static const char *const names[] = {"late", "moved_in", "moved_out", "repriced", "replaced", "duplicate"};
+
+	return kind <= SB_ADJ_DUPLICATE ? names[kind] : "?";
+}
+
+/* The runs a finalized invoice's adjustment names (invoice_changed_runs.sql)
+ * into a. */
+static int changed_runs(sb_db *db, const sb_invoice_opts *o, const stored *s, sb_invoice_adjust *a,
+                        sb_err *e)
+{
+	sqlite3_stmt *st = sb_db_stmt(db, "invoice_changed_runs", e);
+	size_t cap = 0;
 	int rc;
 
 	if (st == NULL)
@@ -1058,19 +1431,35 @@ static int late_runs(sb_db *db, const sb_invoice_opts *o, const stored *s, sb_in
 	sb_bind_text(db, st, ":customer", s->inv.customer);
 	sb_bind_i64(db, st, ":invoice_id", s->invoice_id);
 	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {
-		char **items = realloc(list.items, (list.n + 1) * sizeof *items);
-		if (items == NULL) {
-			sb_fail(e, SB_EINTERNAL, "out of memory");
+		int64_t kind = sqlite3_column_int64(st, 0);
+		sb_adjust_run *r;
+		if (a->n_runs == cap) {
+			size_t ncap = cap ? 2 * cap : 16;
+			sb_adjust_run *list = realloc(a->runs, ncap * sizeof *list);
+			if (list == NULL) {
+				sb_fail(e, SB_EINTERNAL, "out of memory");
+				break;
+			}
+			a->runs = list;
+			cap = ncap;
+		}
+		if (kind < SB_ADJ_LATE || kind > SB_ADJ_DUPLICATE) {
+			sb_fail(e, SB_EINTERNAL, "invoice_changed_runs: kind %lld", (long long)kind);
 			break;
 		}
-		list.items = items;
-		if ((items[list.n] = dup_or_fail(sb_col_text(st, 0), e)) == NULL)
+		r = &a->runs[a->n_runs++];
+		memset(r, 0, sizeof *r);
+		r->kind = (sb_adjust_kind)kind;
+		a->n_kind[r->kind]++;
+		if ((r->run_id = dup_or_fail(sb_col_text(st, 1), e)) == NULL)
 			break;
-		list.n++;
+		r->to = dup_or_fail(sb_col_text(st, 2), e);
+		r->from = dup_or_fail(sb_col_text(st, 3), e);
+		r->invoice = dup_or_fail(sb_col_text(st, 4), e);
+		if (e->code != SB_OK)
+			break;
 	}
 	sqlite3_reset(st);
-	a->late_runs = list.items;
-	a->n_late_runs = list.n;
 	return e->code;
 }
 
@@ -1081,9 +1470,11 @@ static bool same_line(const sb_invoice_line *a, const sb_invoice_line *b)
 }
 
 /* The adjustment of a finalized invoice: `now` (the same customer
- * computed on the same basis now; NULL when it has no runs) minus what
- * was stored, and the runs it did not charge.  inv->adjust stays NULL
- * when nothing changed. */
+ * computed on the same basis now: the runs it charged as they are now and
+ * the runs that came to it since; NULL when it has none) minus what was
+ * stored, and the runs behind the difference.  Tokens of runs that name
+ * no model have no price: they stay out of the lines, and a note says
+ * so.  inv->adjust stays NULL when nothing changed. */
 static int adjust(sb_db *db, const sb_invoice_opts *o, stored *s, const sb_invoice *now, sb_err *e)
 {
 	sb_invoice_adjust *a = calloc(1, sizeof *a);
@@ -1102,12 +1493,15 @@ static int adjust(sb_db *db, const sb_invoice_opts *o, stored *s, const sb_invoi
 		bool known = false;
 		for (size_t k = 0; k < then->n_lines && !known; k++)
 			known = same_line(&then->lines[k], &now->lines[j]);
-		if (!known)
+		if (now->lines[j].unknown)
+			inv_note(&s->inv, e, "the tokens of %zu run%s name no model, so they have no price: they are left out of the adjustment",
+			         now->n_unknown_runs, now->n_unknown_runs == 1 ? "" : "s");
+		else if (!known)
 			add_delta(a, NULL, &now->lines[j], e);
 	}
 	if (e->code == SB_OK)
-		late_runs(db, o, s, a, e);
-	if (e->code != SB_OK || (a->n_lines == 0 && a->n_late_runs == 0)) {
+		changed_runs(db, o, s, a, e);
+	if (e->code != SB_OK || (a->n_lines == 0 && a->n_runs == 0)) {
 		adjust_free(a);
 		return e->code;
 	}
@@ -1129,20 +1523,35 @@ static int set_push(sb_invoice_set *set, sb_invoice *inv, sb_err *e)
 	return SB_OK;
 }
 
-/* The index of customer in f, or (size_t)-1. */
-static size_t fresh_find(const fresh *f, const char *customer)
+/* Note on a draft invoice every finalized invoice of its customer whose
+ * period overlaps this one (the runs it charged are left out here). */
+static int note_overlaps(sb_db *db, const sb_invoice_opts *o, sb_invoice *inv, sb_err *e)
 {
-	for (size_t i = 0; i < f->n; i++)
-		if (strcmp(f->invs[i].customer, customer) == 0)
-			return i;
-	return (size_t)-1;
+	sqlite3_stmt *st = sb_db_stmt(db, "invoice_overlap", e);
+	int rc;
+
+	if (st == NULL)
+		return e->code;
+	bind_period_tag(db, st, o);
+	sb_bind_text(db, st, ":customer", inv->customer);
+	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {
+		sb_period p = {sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2)};
+		char name[96];
+		if (inv_note(inv, e, "finalized invoice %s (%s) overlaps this period: the runs it charged are not charged here",
+		             sb_col_text(st, 0), sb_period_name(&p, name)) != SB_OK)
+			break;
+	}
+	sqlite3_reset(st);
+	return e->code;
 }
 
 /* A customer given with --customer that has no invoice in the period:
  * an empty invoice when some run has ever had that tag value, else
  * SB_EDATA naming the values that exist. */
-static int unknown_customer(sb_db *db, const sb_invoice_opts *o, sb_invoice_set *set, sb_err *e)
+static int unknown_customer(sb_db *db, const sb_invoice_opts *o, const fresh *f, sb_invoice_set *set, sb_err *e)
 {
+	bool charged = false;
+
 	sqlite3_stmt *st = sb_db_stmt(db, "invoice_tag_value_known", e);
 	sb_invoice inv;
 	char list[600] = "", period[96];
@@ -1163,9 +1572,13 @@ static int unknown_customer(sb_db *db, const sb_invoice_opts *o, sb_invoice_set 
 		memset(&inv, 0, sizeof inv);
 		inv.basis = o->basis;
 		memcpy(inv.currency, "USD", 4);
+		for (size_t k = 0; k < f->n_claims && !charged; k++)
+			charged = strcmp(f->claims[k].customer, o->customer) == 0;
 		if ((inv.customer = dup_or_fail(o->customer, e)) == NULL ||
-		    inv_note(&inv, e, "%s has no runs in %s: nothing to charge", o->customer, period) != SB_OK ||
-		    set_push(set, &inv, e) != SB_OK) {
+		    (charged ? inv_note(&inv, e, "every run of %s in %s is on a finalized invoice already: nothing new to charge",
+		                        o->customer, period)
+		             : inv_note(&inv, e, "%s has no runs in %s: nothing to charge", o->customer, period)) != SB_OK ||
+		    (charged && note_overlaps(db, o, &inv, e) != SB_OK) || set_push(set, &inv, e) != SB_OK) {
 			invoice_clear(&inv);
 			return e->code;
 		}
@@ -1188,26 +1601,81 @@ static int unknown_customer(sb_db *db, const sb_invoice_opts *o, sb_invoice_set 
 	               o->customer, o->tag, o->customer, list);
 }
 
-/* Note on a draft invoice every finalized invoice of its customer whose
- * period overlaps this one (its runs may already be charged there). */
-static int note_overlaps(sb_db *db, const sb_invoice_opts *o, sb_invoice *inv, sb_err *e)
+
+size_t sb_edit_distance(const char *a, const char *b)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, "invoice_overlap", e);
+	size_t la = strlen(a), lb = strlen(b);
+	size_t rows[3][129];   /* row i of the distance table is rows[i % 3] */
+
+	if (la > 128 || lb > 128)
+		return SIZE_MAX;
+	/* optimal string alignment: row i, column j is the distance of a[0..i)
+	 * and b[0..j) */
+	for (size_t j = 0; j <= lb; j++)
+		rows[0][j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t *cur = rows[i % 3], *up = rows[(i - 1) % 3], *two = rows[(i + 1) % 3];
+		cur[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+			size_t best = up[j] + 1;
+			if (cur[j - 1] + 1 < best)
+				best = cur[j - 1] + 1;
+			if (up[j - 1] + cost < best)
+				best = up[j - 1] + cost;
+			/* two is row i - 2 (only read when i > 1) */
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && two[j - 2] + 1 < best)
+				best = two[j - 2] + 1;
+			cur[j] = best;
+		}
+	}
+	return rows[la % 3][lb];
+}
+
+/* --by tag:NAME where no run of the period has tag NAME (read_compute saw
+ * none but '(untagged)'): SB_EDATA naming the tags the period's runs
+ * have, and the nearest one when it is at most 2 edits away ("did you
+ * mean"), unless some run has NAME with the value '(untagged)'. */
+static int refuse_unknown_tag(sb_db *db, const sb_invoice_opts *o, sb_err *e)
+{
+	sqlite3_stmt *st = sb_db_stmt(db, "invoice_tag_in_period", e);
+	char list[600] = "", period[96], best[129] = "", mean[160] = "";
+	size_t best_d = SIZE_MAX, n = 0;
 	int rc;
+	bool carried = false;
 
 	if (st == NULL)
 		return e->code;
-	bind_period_tag(db, st, o);
-	sb_bind_text(db, st, ":customer", inv->customer);
+	bind_period_days(db, st, o);
+	if ((rc = sb_db_step(db, st, e)) == SQLITE_ROW)
+		carried = sqlite3_column_int64(st, 0) != 0;
+	sqlite3_reset(st);
+	if (rc < 0 || carried)
+		return e->code;
+	if ((st = sb_db_stmt(db, "invoice_period_tags", e)) == NULL)
+		return e->code;
+	bind_days(db, st, o);
 	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {
-		sb_period p = {sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2)};
-		char name[96];
-		if (inv_note(inv, e, "finalized invoice %s (%s) overlaps this period: runs may be charged on both",
-		             sb_col_text(st, 0), sb_period_name(&p, name)) != SB_OK)
-			break;
+		const char *name = sb_col_text(st, 0);
+		size_t len = strlen(list), d = sb_edit_distance(o->tag, name);
+		if (len < sizeof list - 1)
+			snprintf(list + len, sizeof list - len, "%s'%s'", len > 0 ? ", " : "", name);
+		if (d < best_d) {
+			best_d = d;
+			snprintf(best, sizeof best, "%s", name);
+		}
+		n++;
 	}
 	sqlite3_reset(st);
-	return e->code;
+	if (rc < 0)
+		return e->code;
+	sb_period_name(&o->period, period);
+	if (n == 0)
+		return sb_fail(e, SB_EDATA, "no run of %s has a tag '%s': its runs have no tags at all", period, o->tag);
+	if (best_d <= 2 && best_d < strlen(best) && best_d < strlen(o->tag))
+		snprintf(mean, sizeof mean, " (did you mean '%s'?)", best);
+	return sb_fail(e, SB_EDATA, "no run of %s has a tag '%s'%s; the tag%s its runs have: %s", period, o->tag, mean,
+	               n == 1 ? "" : "s", list);
 }
 
 /* The build proper, on db as it is (inside a transaction or not). */
@@ -1228,6 +1696,7 @@ static int build(sb_db *db, const sb_invoice_opts *o, sb_invoice_set **out, sb_e
 	set->made_ms = sb_now_ms();
 	snprintf(set->tag, sizeof set->tag, "%s", o->tag);
 	if (compute_fresh(db, o, o->basis, &f[o->basis], e) != SB_OK ||
+	    (f[o->basis].any_runs && !f[o->basis].tag_seen && refuse_unknown_tag(db, o, e) != SB_OK) ||
 	    load_stored(db, o, &st, &n_st, e) != SB_OK)
 		goto out;
 	have[o->basis] = true;
@@ -1272,12 +1741,22 @@ static int build(sb_db *db, const sb_invoice_opts *o, sb_invoice_set **out, sb_e
 		if (note_overlaps(db, o, &fb->invs[i], e) != SB_OK || set_push(set, &fb->invs[i], e) != SB_OK)
 			goto out;
 	}
-	if (o->customer != NULL && set->n_invoices == 0 && unknown_customer(db, o, set, e) != SB_OK)
+	if (o->customer != NULL && set->n_invoices == 0 && unknown_customer(db, o, &f[o->basis], set, e) != SB_OK)
 		goto out;
 	set->notes = f[o->basis].set_notes.items;
 	set->n_notes = f[o->basis].set_notes.n;
 	f[o->basis].set_notes.items = NULL;
 	f[o->basis].set_notes.n = 0;
+	set->claimed_runs = f[o->basis].claimed_runs;
+	set->claimed_where = f[o->basis].claimed_where;
+	f[o->basis].claimed_where = NULL;
+	for (int b = 0; b < 2 && e->code == SB_OK; b++) {
+		notes list = {set->notices, set->n_notices};
+		for (size_t k = 0; k < f[b].notices.n && e->code == SB_OK; k++)
+			note(&list, e, "%s", f[b].notices.items[k]);
+		set->notices = list.items;
+		set->n_notices = list.n;
+	}
 out:
 	for (size_t k = 0; k < n_st; k++)
 		invoice_clear(&st[k].inv);
@@ -1457,6 +1936,13 @@ int sb_invoice_finalize(sb_db *db, const sb_invoice_opts *opts, sb_invoice_set *
 		return e->code;
 	if (build(db, opts, &set, e) != SB_OK)
 		goto fail;
+	if (set->n_invoices == 0 && set->claimed_runs > 0) {
+		sb_fail(e, SB_EDATA,
+		        "nothing new to finalize for %s by tag %s: its %lld run%s %s already on finalized invoices (%s), and a run is on one finalized invoice at most",
+		        period, opts->tag, (long long)set->claimed_runs, set->claimed_runs == 1 ? "" : "s",
+		        set->claimed_runs == 1 ? "is" : "are", set->claimed_where);
+		goto fail;
+	}
 	if (set->n_invoices == 0) {
 		sb_fail(e, SB_EDATA, "no runs in %s: nothing to finalize", period);
 		goto fail;
@@ -1477,11 +1963,30 @@ int sb_invoice_finalize(sb_db *db, const sb_invoice_opts *opts, sb_invoice_set *
 	}
 	for (size_t i = 0; i < set->n_invoices; i++) {
 		const sb_invoice *inv = &set->invoices[i];
-		if (inv->n_lines == 0) {
-			sb_fail(e, SB_EDATA, "'%s' has no runs in %s: nothing to finalize", inv->customer, period);
+		if (inv->total_unknown) {
+			char runs[400] = "";
+			for (size_t k = 0; k < inv->n_unknown_runs && k < 10; k++) {
+				size_t len = strlen(runs);
+				snprintf(runs + len, sizeof runs - len, "%s'%s'", k > 0 ? ", " : "", inv->unknown_runs[k]);
+			}
+			sb_fail(e, SB_EDATA,
+			        "the invoice of '%s' cannot be finalized: the token cost of %zu run%s is unknown (tokens but no model, so no price): %s%s",
+			        inv->customer, inv->n_unknown_runs, inv->n_unknown_runs == 1 ? "" : "s", runs,
+			        inv->n_unknown_runs > 10 ? ", ..." : "");
 			goto fail;
 		}
-		if (refuse_overlap(db, opts, inv, e) != SB_OK || store(db, opts, inv, now_ms, e) != SB_OK)
+	}
+	for (size_t i = 0; i < set->n_invoices; i++) {
+		const sb_invoice *inv = &set->invoices[i];
+		if (refuse_overlap(db, opts, inv, e) != SB_OK)
+			goto fail;
+		if (inv->n_lines == 0) {
+			sb_fail(e, SB_EDATA, "'%s' has no runs in %s: nothing to finalize%s%s%s", inv->customer, period,
+			        set->claimed_runs > 0 ? " (runs already on finalized invoices are left out: " : "",
+			        set->claimed_runs > 0 ? set->claimed_where : "", set->claimed_runs > 0 ? ")" : "");
+			goto fail;
+		}
+		if (store(db, opts, inv, now_ms, e) != SB_OK)
 			goto fail;
 	}
 	if (sb_db_commit(db, e) != SB_OK)
@@ -1522,12 +2027,34 @@ static json_t *json_line(const sb_invoice_line *l)
 		json_object_set_new(o, "quantity", json_minutes(l->quantity_milli));
 		json_object_set_new(o, "unit", json_string("minutes"));
 	} else {
-		json_object_set_new(o, "model", json_string(l->model));
+		json_object_set_new(o, "model", l->model != NULL ? json_string(l->model) : json_null());
 		json_object_set_new(o, "input_tokens", json_integer(l->input_tokens));
 		json_object_set_new(o, "output_tokens", json_integer(l->output_tokens));
 	}
-	json_object_set_new(o, "amount", json_cents(l->amount_nanos));
+	json_object_set_new(o, "amount", l->unknown ? json_null() : json_cents(l->amount_nanos));
 	return o;
+}
+
+/* The runs an adjustment names, other than late ones, as JSON objects. */
+static json_t *json_changed_runs(const sb_invoice_adjust *a)
+{
+	json_t *list = json_array();
+
+	for (size_t k = 0; k < a->n_runs; k++) {
+		const sb_adjust_run *r = &a->runs[k];
+		json_t *o;
+		if (r->kind == SB_ADJ_LATE)
+			continue;
+		o = json_pack("{s:s, s:s}", "run_id", r->run_id, "change", sb_adjust_kind_name(r->kind));
+		if (r->kind == SB_ADJ_MOVED_OUT)
+			json_object_set_new(o, "to", r->to != NULL ? json_string(r->to) : json_null());
+		if (r->kind == SB_ADJ_MOVED_IN)
+			json_object_set_new(o, "from", r->from != NULL ? json_string(r->from) : json_null());
+		if (r->kind == SB_ADJ_MOVED_IN || r->kind == SB_ADJ_DUPLICATE)
+			json_object_set_new(o, "invoice", r->invoice != NULL ? json_string(r->invoice) : json_null());
+		json_array_append_new(list, o);
+	}
+	return list;
 }
 
 json_t *sb_invoice_json(const sb_invoice_set *set)
@@ -1544,21 +2071,30 @@ json_t *sb_invoice_json(const sb_invoice_set *set)
 		json_t *o = json_object(), *lines = json_array();
 		json_object_set_new(o, "customer", json_string(inv->customer));
 		json_object_set_new(o, "number", inv->number != NULL ? json_string(inv->number) : json_null());
+		json_object_set_new(o, "basis", json_string(sb_basis_name(inv->basis)));
 		json_object_set_new(o, "currency", json_string(inv->currency));
 		for (size_t k = 0; k < inv->n_lines; k++)
 			json_array_append_new(lines, json_line(&inv->lines[k]));
 		json_object_set_new(o, "lines", lines);
-		json_object_set_new(o, "total", json_cents(inv->total_nanos));
+		json_object_set_new(o, "total", inv->total_unknown ? json_null() : json_cents(inv->total_nanos));
+		if (inv->total_unknown) {
+			json_t *runs = json_array();
+			for (size_t k = 0; k < inv->n_unknown_runs; k++)
+				json_array_append_new(runs, json_string(inv->unknown_runs[k]));
+			json_object_set_new(o, "unknown_token_runs", runs);
+		}
 		if (inv->number != NULL) {
 			json_t *adj = json_null();
 			if (inv->adjust != NULL) {
 				json_t *late = json_array(), *dl = json_array();
-				for (size_t k = 0; k < inv->adjust->n_late_runs; k++)
-					json_array_append_new(late, json_string(inv->adjust->late_runs[k]));
+				for (size_t k = 0; k < inv->adjust->n_runs; k++)
+					if (inv->adjust->runs[k].kind == SB_ADJ_LATE)
+						json_array_append_new(late, json_string(inv->adjust->runs[k].run_id));
 				for (size_t k = 0; k < inv->adjust->n_lines; k++)
 					json_array_append_new(dl, json_line(&inv->adjust->lines[k]));
 				adj = json_object();
 				json_object_set_new(adj, "late_runs", late);
+				json_object_set_new(adj, "changed_runs", json_changed_runs(inv->adjust));
 				json_object_set_new(adj, "lines", dl);
 				json_object_set_new(adj, "total", json_cents(inv->adjust->total_nanos));
 			}

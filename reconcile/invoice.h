@@ -17,8 +17,14 @@
  *
  * Finalizing stores an invoice under a number that never repeats
  * (INV-2026-11-acme-001); a finalized invoice is reprinted from storage,
- * never recomputed, and what changed since (late runs, late bills) is
- * reported beside it as an adjustment.
+ * never recomputed, and what changed since (late runs and bills, runs
+ * replaced, moved to another customer or repriced) is reported beside it
+ * as an adjustment.  A run is on one finalized invoice at most, under any
+ * tag: an invoice leaves out the runs another finalized invoice charged
+ * (sql/schema/009_invoice_once.sql enforces it), and says how many and
+ * where.  A run with tokens but no model has no token price: a draft
+ * shows that line's amount and its total as unknown, and finalizing it is
+ * refused.
  *
  * Ownership: sb_invoice_build and sb_invoice_finalize allocate the set;
  * the caller frees it with sb_invoice_set_free, which frees every string
@@ -63,18 +69,53 @@ typedef struct sb_invoice_line {
 	int64_t output_tokens;        /* tokens: output tokens */
 	int64_t input_per_m_nanos;    /* tokens: price of a million input tokens */
 	int64_t output_per_m_nanos;   /* tokens: price of a million output tokens */
-	int64_t amount_nanos;         /* whole cents, in nanodollars */
+	bool unknown;                 /* tokens: the runs name no model, so no price: amount unknown (model NULL) */
+	int64_t amount_nanos;         /* whole cents, in nanodollars (0 when unknown) */
 } sb_invoice_line;
 
+/* What happened to a run since a finalized invoice was stored. */
+typedef enum {
+	SB_ADJ_LATE,         /* of its customer and period, on no finalized invoice: arrived later */
+	SB_ADJ_MOVED_IN,     /* charged by another invoice of the same tag, whose customer or period it has left, and now of this customer and period */
+	SB_ADJ_MOVED_OUT,    /* charged here; now another customer's (to), or started outside the period (to NULL) */
+	SB_ADJ_REPRICED,     /* charged here; replaced since (import runs --replace) by a version with other figures */
+	SB_ADJ_REPLACED,     /* charged here; replaced since by a version with the same figures */
+	SB_ADJ_DUPLICATE     /* charged here and, first, by another invoice (finalized before that was refused) */
+} sb_adjust_kind;
+
+/* The name of a kind in JSON: "late", "moved_in", "moved_out",
+ * "repriced", "replaced", "duplicate". */
+const char *sb_adjust_kind_name(sb_adjust_kind kind);
+
+/* One run an adjustment names. */
+typedef struct sb_adjust_run {
+	sb_adjust_kind kind;          /* what happened */
+	char *run_id;                 /* the run */
+	char *to;                     /* moved out: the customer it has now; NULL when it left the period */
+	char *from;                   /* moved in: the customer it had on the invoice that charged it */
+	char *invoice;                /* moved in, duplicate: the number of the other invoice */
+} sb_adjust_run;
+
 /* What changed for a finalized invoice since it was stored: a fresh
- * computation on the same basis minus the stored lines. */
+ * computation on the same basis (the runs it charged as they are now, and
+ * the runs that came to it) minus the stored lines. */
 typedef struct sb_invoice_adjust {
 	sb_invoice_line *lines;       /* the lines that differ: quantities and amounts as deltas */
 	size_t n_lines;
 	int64_t total_nanos;          /* the sum of their amounts */
-	char **late_runs;             /* run ids of the period and customer it did not charge */
-	size_t n_late_runs;
+	sb_adjust_run *runs;          /* the runs that changed, by kind (late first), then run id */
+	size_t n_runs;
+	size_t n_kind[6];             /* how many of runs have each kind (sb_adjust_kind) */
 } sb_invoice_adjust;
+
+/* One adjustment run in words into buf ("late run: late-1", "moved out:
+ * r7 (now 'globex')", "repriced: r3 (replaced, with other figures)").
+ * Returns buf. */
+char *sb_adjust_run_text(const sb_adjust_run *r, char *buf, size_t size);
+
+/* How many runs of each kind an adjustment names, in words into buf
+ * ("1 late, 2 moved out"; "no run changed"). Returns buf. */
+char *sb_adjust_summary(const sb_invoice_adjust *a, char *buf, size_t size);
 
 typedef struct sb_invoice {
 	char *customer;               /* the tag value, or "(untagged)" */
@@ -82,9 +123,12 @@ typedef struct sb_invoice {
 	sb_basis basis;               /* what it charges */
 	char currency[4];             /* "USD" */
 	int64_t created_ms;           /* finalized: when; 0 for a draft */
-	sb_invoice_line *lines;       /* compute lines by backend, then token lines by model */
+	sb_invoice_line *lines;       /* compute lines by backend, then token lines by model (no model last) */
 	size_t n_lines;
-	int64_t total_nanos;          /* sum of the lines' amounts */
+	int64_t total_nanos;          /* sum of the lines' amounts (of the known ones when total_unknown) */
+	bool total_unknown;           /* a line's amount is unknown (a draft only), so is the total */
+	char **unknown_runs;          /* with total_unknown: the runs with tokens but no model, by run id */
+	size_t n_unknown_runs;
 	int64_t runs;                 /* runs charged */
 	char **notes;                 /* what the invoice says besides its lines */
 	size_t n_notes;
@@ -99,6 +143,12 @@ typedef struct sb_invoice_set {
 	size_t n_invoices;
 	char **notes;                 /* about no invoice in particular (amounts billed to no customer) */
 	size_t n_notes;
+	char **notices;               /* for whoever runs sbledger, never on an invoice: the runs left out
+	                                 because other finalized invoices charged them, and what to run
+	                                 about a note (the CLI writes them to stderr) */
+	size_t n_notices;
+	int64_t claimed_runs;         /* runs of the period left out: other finalized invoices charged them */
+	char *claimed_where;          /* how many of them on which invoice ("8 on INV-2026-11-acme-001, ..."), NULL when none */
 	int64_t made_ms;              /* when the set was made */
 } sb_invoice_set;
 
@@ -113,29 +163,41 @@ typedef struct sb_invoice_opts {
 const char *sb_basis_name(sb_basis basis);
 
 /* Build the invoices of the period: finalized ones as stored (with their
- * adjustments), the others computed now.  A customer given in opts that no
- * run has ever had as its tag value is SB_EDATA (the message lists values
- * that exist); a known customer with no runs in the period gets an empty
- * invoice.  A token line whose model has no price is SB_EDATA naming the
- * model (it is never priced as zero).  The caller owns *out. */
+ * adjustments), the others computed now, without the runs other finalized
+ * invoices charged.  A tag that no run of the period carries is SB_EDATA
+ * naming the tags they have (and the nearest one, when it is close: "did
+ * you mean"); a period without runs has no invoices.  A customer given in
+ * opts that no run has ever had as its tag value is SB_EDATA (the message
+ * lists values that exist); a known customer with no runs in the period
+ * gets an empty invoice.  A token line whose model has no price is
+ * SB_EDATA naming the model (it is never priced as zero); tokens of runs
+ * that name no model make an unknown line.  The caller owns *out. */
 int sb_invoice_build(sb_db *db, const sb_invoice_opts *opts, sb_invoice_set **out, sb_err *e);
 
 /* Finalize the invoices of opts (one customer, or every customer with runs
  * in the period) in one transaction: refused (SB_EDATA, nothing stored)
  * when any of them is already finalized for this period or one
- * overlapping it, or when there is nothing to invoice.  Numbers are
- * INV-PERIOD-CUSTOMER-NNN, NNN one more than the highest ever given to
- * that prefix.  On success *out is the set as stored (read back); the
- * caller owns it.  db must have been opened with SB_DB_WRITE. */
+ * overlapping it, when one has runs with tokens but no model (naming
+ * them), or when there is nothing to invoice (no runs, or every run is on
+ * another finalized invoice: the message says how many and where).
+ * Numbers are INV-PERIOD-CUSTOMER-NNN, NNN one more than the highest ever
+ * given to that prefix.  On success *out is the set as stored (read
+ * back); the caller owns it.  db must have been opened with SB_DB_WRITE. */
 int sb_invoice_finalize(sb_db *db, const sb_invoice_opts *opts, sb_invoice_set **out, sb_err *e);
 
 /* Free set and everything in it; NULL is allowed. */
 void sb_invoice_set_free(sb_invoice_set *set);
 
-/* The set as the JSON of docs/reports.md; a finalized invoice also
- * has "adjustments" (null, or {"late_runs", "lines", "total"}).  New
- * reference. */
+/* The set as the JSON of docs/reports.md: each invoice with its own
+ * "basis"; an unknown amount or total is null (and "unknown_token_runs"
+ * names the runs); a finalized invoice also has "adjustments" (null, or
+ * {"late_runs", "changed_runs", "lines", "total"}).  New reference. */
 json_t *sb_invoice_json(const sb_invoice_set *set);
+
+/* The edit distance of a and b (insertions, deletions, substitutions and
+ * swaps of two neighbours, each 1), or SIZE_MAX past 128 bytes; for "did
+ * you mean". */
+size_t sb_edit_distance(const char *a, const char *b);
 
 /* The slug of text for an invoice number: ASCII letters and digits kept
  * (letters lower-cased), every other run of bytes one '-', no '-' at

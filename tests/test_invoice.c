@@ -459,10 +459,16 @@ static void test_unknown_customer(void **state)
 	assert_sb_fails(&e, rc, SB_EDATA,
 	                "no customer 'acne': no run has tag customer = 'acne'; the values it has are 'acme', 'globex', 'initech', 'umbrella'");
 	assert_null(set);
+	/* a tag no run of the period has: refused before any customer */
 	o.tag = "client";
 	sb_err_clear(&e);
 	rc = sb_invoice_build(db, &o, &set, &e);
-	assert_sb_fails(&e, rc, SB_EDATA, "no run has a tag 'client'");
+	assert_sb_fails(&e, rc, SB_EDATA, "no run of 2026-11 has a tag 'client'; the tag its runs have: 'customer'");
+	/* a period with no runs at all: the customer check says it */
+	o.period = period_of("2026-12");
+	sb_err_clear(&e);
+	rc = sb_invoice_build(db, &o, &set, &e);
+	assert_sb_fails(&e, rc, SB_EDATA, "no customer 'acne': no run has a tag 'client'");
 }
 
 /* A model with no price is refused, never priced as zero. */
@@ -549,8 +555,9 @@ static void test_finalize(void **state)
 	inv = &set->invoices[0];
 	assert_int_equal(inv->total_nanos, CENTS(159));
 	assert_non_null(inv->adjust);
-	assert_int_equal(inv->adjust->n_late_runs, 1);
-	assert_string_equal(inv->adjust->late_runs[0], "late-1");
+	assert_int_equal(inv->adjust->n_runs, 1);
+	assert_int_equal(inv->adjust->runs[0].kind, SB_ADJ_LATE);
+	assert_string_equal(inv->adjust->runs[0].run_id, "late-1");
 	assert_int_equal(inv->adjust->n_lines, 1);
 	/* e2b: 370,672,000 + 60,000,000 = 430,672,000 -> 0.43, was 0.37: +0.06;
 	 * 6.178 + 1.000 minutes */
@@ -588,9 +595,11 @@ static void test_finalize_numbers(void **state)
 	assert_string_equal(set->invoices[1].number, "INV-2026-11-acme-001");
 	assert_int_equal(set->invoices[1].basis, SB_BASIS_BILLED);
 	sb_invoice_set_free(set);
-	/* the same customer value under another tag: the next number */
-	support_exec(db, "INSERT INTO run_tag SELECT rid, 'team', 'ACME!' FROM run WHERE run_id = 'run-1-000024'");
-	support_rollup_rebuild(db);
+	/* the same customer value under another tag: the next number (on a run
+	 * no invoice charged yet: a run is on one finalized invoice at most) */
+	support_add_runs(db, "{\"run_id\":\"late-1\",\"backend\":\"e2b\",\"session_id\":\"e2b-late\","
+	                     "\"started_at\":\"2026-11-20T10:00:00Z\",\"tags\":{\"team\":\"ACME!\"},"
+	                     "\"sandbox_usage\":{\"exec_count\":1,\"total_duration_ms\":60000,\"computed_cost_usd\":0.06}}");
 	o.tag = "team";
 	o.customer = "ACME!";
 	sb_err_clear(&e);
@@ -619,7 +628,8 @@ static void test_json_shape(void **state)
 	assert_string_equal(json_string_value(json_object_get(root, "basis")), "computed");
 	inv = json_array_get(json_object_get(root, "invoices"), 0);
 	json_object_foreach(inv, key, value) n++;
-	assert_int_equal(n, 5); /* customer, number, currency, lines, total */
+	assert_int_equal(n, 6); /* customer, number, basis, currency, lines, total */
+	assert_string_equal(json_string_value(json_object_get(inv, "basis")), "computed");
 	assert_true(json_is_null(json_object_get(inv, "number")));
 	assert_string_equal(json_string_value(json_object_get(inv, "total")), "1.59");
 	line = json_array_get(json_object_get(inv, "lines"), 0);
@@ -684,7 +694,7 @@ static void test_focus_round_trip(void **state)
 	f = fopen(path, "w");
 	assert_non_null(f);
 	sb_err_clear(&e);
-	rc = sb_export_focus(db, &p, f, &e);
+	rc = sb_export_focus(db, &p, false, f, &e);
 	assert_sb_ok(&e, rc);
 	fclose(f);
 
@@ -729,6 +739,286 @@ static void test_slug(void **state)
 	assert_int_equal(strlen(sb_invoice_slug("a-very-long-customer-name-that-goes-on-and-on-and-on", false, buf)), 40);
 }
 
+/* The edit distance behind "did you mean": each insertion, deletion,
+ * substitution and swap of two neighbours is 1. */
+static void test_edit_distance(void **state)
+{
+	char long_name[200];
+
+	(void)state;
+	assert_int_equal(sb_edit_distance("customer", "customer"), 0);
+	assert_int_equal(sb_edit_distance("cutsomer", "customer"), 1);   /* a swap */
+	assert_int_equal(sb_edit_distance("custome", "customer"), 1);    /* a deletion */
+	assert_int_equal(sb_edit_distance("kustomar", "customer"), 2);
+	assert_int_equal(sb_edit_distance("kustamar", "customer"), 3);
+	assert_int_equal(sb_edit_distance("", "team"), 4);
+	assert_int_equal(sb_edit_distance("ab", "ba"), 1);
+	assert_int_equal(sb_edit_distance("abc", "ca"), 3);              /* restricted: no edit twice */
+	memset(long_name, 'a', sizeof long_name - 1);
+	long_name[sizeof long_name - 1] = '\0';
+	assert_int_equal(sb_edit_distance(long_name, "a"), SIZE_MAX);
+	long_name[128] = '\0';
+	assert_int_equal(sb_edit_distance(long_name, "a"), 127);
+}
+
+/* A tag that no run of the period has: refused with the tags there are,
+ * the nearest suggested when 2 edits away at most; a tag whose only value
+ * is the literal "(untagged)" is a tag all the same. */
+static void test_unknown_tag(void **state)
+{
+	sb_db *db = *state;
+	sb_invoice_opts o = {period_of("2026-11"), "cutsomer", NULL, SB_BASIS_COMPUTED};
+	sb_invoice_set *set = NULL;
+	sb_err e;
+	int rc;
+
+	load_samples(db);
+	sb_err_clear(&e);
+	rc = sb_invoice_finalize(db, &o, &set, &e);
+	assert_sb_fails(&e, rc, SB_EDATA,
+	                "no run of 2026-11 has a tag 'cutsomer' (did you mean 'customer'?); the tag its runs have: 'customer'");
+	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM invoice"), 0);
+	/* two edits away: still suggested; three: not */
+	o.tag = "kustomar";
+	sb_err_clear(&e);
+	rc = sb_invoice_build(db, &o, &set, &e);
+	assert_sb_fails(&e, rc, SB_EDATA, "has a tag 'kustomar' (did you mean 'customer'?)");
+	o.tag = "kustamar";
+	sb_err_clear(&e);
+	rc = sb_invoice_build(db, &o, &set, &e);
+	assert_sb_fails(&e, rc, SB_EDATA, "no run of 2026-11 has a tag 'kustamar'; the tag its runs have: 'customer'");
+	/* no tag at all on the runs of a day */
+	support_add_runs(db, "{\"run_id\":\"bare\",\"backend\":\"e2b\",\"session_id\":\"s\","
+	                     "\"started_at\":\"2026-12-02T10:00:00Z\","
+	                     "\"sandbox_usage\":{\"exec_count\":1,\"total_duration_ms\":60000,\"computed_cost_usd\":0.06}}");
+	o.period = period_of("2026-12-02");
+	o.tag = "customer";
+	sb_err_clear(&e);
+	rc = sb_invoice_build(db, &o, &set, &e);
+	assert_sb_fails(&e, rc, SB_EDATA, "no run of 2026-12-02 has a tag 'customer': its runs have no tags at all");
+	/* the value "(untagged)" is the tag's value: invoiced */
+	support_add_runs(db, "{\"run_id\":\"odd\",\"backend\":\"e2b\",\"session_id\":\"s\","
+	                     "\"started_at\":\"2026-12-02T11:00:00Z\",\"tags\":{\"customer\":\"(untagged)\"},"
+	                     "\"sandbox_usage\":{\"exec_count\":1,\"total_duration_ms\":60000,\"computed_cost_usd\":0.06}}");
+	set = build(db, "2026-12-02", "customer", NULL, SB_BASIS_COMPUTED);
+	assert_int_equal(set->n_invoices, 1);
+	assert_int_equal(set->invoices[0].runs, 2);
+	sb_invoice_set_free(set);
+}
+
+/* Rows of invoice_run of a run charged by more than one invoice. */
+static int64_t charged_twice(sb_db *db)
+{
+	return support_i64(db, "SELECT COUNT(*) FROM (SELECT run_id FROM invoice_run GROUP BY run_id"
+	                       " HAVING COUNT(*) > 1)");
+}
+
+/* By customer, then by team: the second finalize is refused (every run is
+ * charged already), and each run is in invoice_run once.  A late run is
+ * the only one a later finalize by team takes.  The ledger refuses a
+ * second row for a run, whatever writes it. */
+static void test_one_invoice_per_run(void **state)
+{
+	sb_db *db = *state;
+	sb_invoice_opts o = {period_of("2026-11"), "customer", NULL, SB_BASIS_COMPUTED};
+	sb_invoice_set *set = NULL;
+	sb_err e;
+	int rc;
+
+	load_samples(db);
+	support_exec(db, "INSERT INTO run_tag SELECT rid, 'team', 't' || (rid % 2) FROM run");
+	support_rollup_rebuild(db);
+	sb_err_clear(&e);
+	rc = sb_invoice_finalize(db, &o, &set, &e);
+	assert_sb_ok(&e, rc);
+	sb_invoice_set_free(set);
+	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM invoice_run"), 40);
+	o.tag = "team";
+	sb_err_clear(&e);
+	rc = sb_invoice_finalize(db, &o, &set, &e);
+	assert_sb_fails(&e, rc, SB_EDATA, "nothing new to finalize for 2026-11 by tag team: its 40 runs are already on finalized invoices (8 on INV-2026-11-acme-001, 8 on INV-2026-11-globex-001, 8 on INV-2026-11-initech-001, 13 on INV-2026-11-umbrella-001, 3 on INV-2026-11-untagged-001)");
+	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM invoice"), 5);
+	assert_int_equal(charged_twice(db), 0);
+	/* the draft by team: no invoice, the 40 runs counted as left out */
+	set = build(db, "2026-11", "team", NULL, SB_BASIS_COMPUTED);
+	assert_int_equal(set->n_invoices, 0);
+	assert_int_equal(set->claimed_runs, 40);
+	assert_true(has_note(set->notices, set->n_notices, "40 runs of 2026-11 are left out"));
+	sb_invoice_set_free(set);
+	/* a late run of team t1: finalized alone (0.06, 1.000 minute) */
+	support_add_runs(db, "{\"run_id\":\"late-1\",\"backend\":\"e2b\",\"session_id\":\"e2b-late\","
+	                     "\"started_at\":\"2026-11-20T10:00:00Z\",\"tags\":{\"customer\":\"acme\",\"team\":\"t1\"},"
+	                     "\"sandbox_usage\":{\"exec_count\":1,\"total_duration_ms\":60000,\"computed_cost_usd\":0.06}}");
+	sb_err_clear(&e);
+	rc = sb_invoice_finalize(db, &o, &set, &e);
+	assert_sb_ok(&e, rc);
+	assert_int_equal(set->n_invoices, 1);
+	assert_string_equal(set->invoices[0].number, "INV-2026-11-t1-001");
+	assert_int_equal(set->invoices[0].runs, 1);
+	assert_int_equal(set->invoices[0].total_nanos, CENTS(6));
+	sb_invoice_set_free(set);
+	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM invoice_run"), 41);
+	assert_int_equal(charged_twice(db), 0);
+	/* acme's invoice no longer counts it late: it is charged */
+	set = build(db, "2026-11", "customer", "acme", SB_BASIS_COMPUTED);
+	assert_null(set->invoices[0].adjust);
+	sb_invoice_set_free(set);
+	/* no path around it */
+	assert_int_equal(sqlite3_exec(sb_db_handle(db), "INSERT INTO invoice_run (invoice_id, run_id) VALUES (1, 'late-1')",
+	                              NULL, NULL, NULL) & 0xff, SQLITE_CONSTRAINT);
+	assert_int_equal(sqlite3_exec(sb_db_handle(db), "INSERT INTO invoice_run (invoice_id, run_id, duplicate)"
+	                              " VALUES (1, 'late-1', 1)", NULL, NULL, NULL) & 0xff, SQLITE_CONSTRAINT);
+	assert_int_equal(charged_twice(db), 0);
+}
+
+/* On a billed basis, the share of a session's bill that belongs to runs
+ * another finalized invoice charged is set aside, not charged again.
+ * Session clo-1958d07674 is billed 0.064943333 (billing-record.jsonl); its
+ * run run-1-000004 (computed 0.064943333) is on the customer invoice; a
+ * late run of the same session and computed cost, of team t9, splits the
+ * bill with it by computed cost: 64,943,333 / 2 = 32,471,666.5 each, the
+ * floor 32,471,666 each and the one nanodollar left to the larger
+ * remainder, a tie, so to the first by name: t9 (the runs left out sort
+ * last).  t9's cloudflare line: 32,471,667 -> 0.03. */
+static void test_billed_set_aside(void **state)
+{
+	sb_db *db = *state;
+	sb_invoice_opts o = {period_of("2026-11"), "customer", NULL, SB_BASIS_BILLED};
+	sb_invoice_set *set = NULL;
+	const sb_invoice *inv;
+	sb_err e;
+	int rc;
+
+	load_samples(db);
+	import_billing(db, "record", SAMPLES "billing-record.jsonl");
+	sb_err_clear(&e);
+	rc = sb_invoice_finalize(db, &o, &set, &e);
+	assert_sb_ok(&e, rc);
+	sb_invoice_set_free(set);
+	support_add_runs(db, "{\"run_id\":\"late-cf\",\"backend\":\"cloudflare\",\"session_id\":\"clo-1958d07674\","
+	                     "\"started_at\":\"2026-11-04T01:30:00Z\",\"tags\":{\"team\":\"t9\"},"
+	                     "\"sandbox_usage\":{\"exec_count\":1,\"total_duration_ms\":77932,"
+	                     "\"computed_cost_usd\":0.064943333}}");
+	set = build(db, "2026-11", "team", NULL, SB_BASIS_BILLED);
+	inv = invoice_of(set, "t9");
+	assert_int_equal(set->n_invoices, 1);
+	assert_int_equal(inv->runs, 1);
+	assert_int_equal(line_of(inv, "cloudflare")->amount_nanos, CENTS(3));
+	/* 32,471,667 x 60000 / 77932 ms = 25,000,000.2 -> 0.025 per minute */
+	assert_int_equal(line_of(inv, "cloudflare")->rate_nanos, 25000000);
+	assert_true(has_note(set->notices, set->n_notices, "billed for runs that other finalized invoices charged is set aside"));
+	assert_int_equal(set->claimed_runs, 40);
+	sb_invoice_set_free(set);
+}
+
+/* Tokens without a model: a draft's line and total are unknown and name
+ * the runs; the finalize is refused naming them; a run with no model and
+ * no tokens adds nothing. */
+static void test_unknown_tokens(void **state)
+{
+	sb_db *db = *state;
+	sb_invoice_opts o = {period_of("2026-12"), "customer", NULL, SB_BASIS_COMPUTED};
+	sb_invoice_set *set = NULL;
+	const sb_invoice *inv;
+	sb_err e;
+	int rc;
+
+	support_add_runs(db, "{\"run_id\":\"t1\",\"backend\":\"e2b\",\"session_id\":\"s\",\"started_at\":\"2026-12-02T10:00:00Z\","
+	                     "\"tags\":{\"customer\":\"acme\"},\"token_usage\":{\"model\":null,\"input_tokens\":1000,\"output_tokens\":100},"
+	                     "\"sandbox_usage\":{\"exec_count\":1,\"total_duration_ms\":60000,\"computed_cost_usd\":0.06}}\n"
+	                     "{\"run_id\":\"t0\",\"backend\":\"e2b\",\"session_id\":\"s\",\"started_at\":\"2026-12-03T10:00:00Z\","
+	                     "\"tags\":{\"customer\":\"globex\"},\"token_usage\":{\"model\":null,\"input_tokens\":0,\"output_tokens\":0},"
+	                     "\"sandbox_usage\":{\"exec_count\":1,\"total_duration_ms\":60000,\"computed_cost_usd\":0.06}}");
+	set = build(db, "2026-12", "customer", NULL, SB_BASIS_COMPUTED);
+	inv = invoice_of(set, "acme");
+	assert_true(inv->total_unknown);
+	assert_int_equal(inv->n_lines, 2);
+	assert_true(inv->lines[1].unknown);
+	assert_null(inv->lines[1].model);
+	assert_int_equal(inv->lines[1].input_tokens, 1000);
+	assert_int_equal(inv->lines[1].output_tokens, 100);
+	assert_int_equal(inv->n_unknown_runs, 1);
+	assert_string_equal(inv->unknown_runs[0], "t1");
+	assert_int_equal(inv->total_nanos, CENTS(6));   /* the known lines */
+	inv = invoice_of(set, "globex");
+	assert_false(inv->total_unknown);
+	assert_int_equal(inv->n_lines, 1);
+	sb_invoice_set_free(set);
+	sb_err_clear(&e);
+	rc = sb_invoice_finalize(db, &o, &set, &e);
+	assert_sb_fails(&e, rc, SB_EDATA, "the invoice of 'acme' cannot be finalized: the token cost of 1 run is unknown (tokens but no model, so no price): 't1'");
+	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM invoice"), 0);
+	o.customer = "globex";
+	sb_err_clear(&e);
+	rc = sb_invoice_finalize(db, &o, &set, &e);
+	assert_sb_ok(&e, rc);
+	sb_invoice_set_free(set);
+}
+
+/* A charged run replaced so that it starts in another period: the invoice
+ * that charged it lists it as moved out of its period and credits it; the
+ * other period leaves it out (it is still on that invoice), which it only
+ * knows because the replace recorded it (invoice_run_replaced: no
+ * finalized invoice overlaps December).  a1: e2b 60000 ms 0.06 on acme's
+ * November invoice, moved to December 2. */
+static void test_moved_out_of_period(void **state)
+{
+	sb_db *db = *state;
+	sb_invoice_opts o = {period_of("2026-12"), "customer", NULL, SB_BASIS_COMPUTED};
+	sb_invoice_set *set = NULL;
+	const sb_invoice *inv;
+	sb_err e;
+	int rc;
+
+	support_add_runs(db, "{\"run_id\":\"a1\",\"backend\":\"e2b\",\"session_id\":\"s\",\"started_at\":\"2026-11-10T10:00:00Z\","
+	                     "\"tags\":{\"customer\":\"acme\"},"
+	                     "\"sandbox_usage\":{\"exec_count\":1,\"total_duration_ms\":60000,\"computed_cost_usd\":0.06}}\n"
+	                     "{\"run_id\":\"a2\",\"backend\":\"e2b\",\"session_id\":\"s\",\"started_at\":\"2026-11-11T10:00:00Z\","
+	                     "\"tags\":{\"customer\":\"acme\"},"
+	                     "\"sandbox_usage\":{\"exec_count\":1,\"total_duration_ms\":60000,\"computed_cost_usd\":0.06}}");
+	set = build(db, "2026-11", "customer", NULL, SB_BASIS_COMPUTED);
+	sb_invoice_set_free(set);
+	o.period = period_of("2026-11");
+	sb_err_clear(&e);
+	rc = sb_invoice_finalize(db, &o, &set, &e);
+	assert_sb_ok(&e, rc);
+	sb_invoice_set_free(set);
+	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM invoice_run_replaced"), 0);
+	/* the replace, as import runs --replace does it (history, then the new version) */
+	support_exec(db, "INSERT INTO run_history (replaced_ms, replaced_by_batch, rid, run_id, batch_id, line_no, backend,"
+	                 " session_id, plan, started_ms, started_day, ended_ms, model, input_tokens, output_tokens,"
+	                 " budget_nanos, exec_count, total_duration_ms, cpu_ms, memory_peak_mb, bytes_read, bytes_written,"
+	                 " computed_nanos, billed_nanos, card_nanos, lifetime_nanos, has_executions, fingerprint, tags, extra)"
+	                 " SELECT 0, batch_id, rid, run_id, batch_id, line_no, backend, session_id, plan, started_ms,"
+	                 " started_day, ended_ms, model, input_tokens, output_tokens, budget_nanos, exec_count,"
+	                 " total_duration_ms, cpu_ms, memory_peak_mb, bytes_read, bytes_written, computed_nanos,"
+	                 " billed_nanos, card_nanos, lifetime_nanos, has_executions, fingerprint, tags, extra"
+	                 " FROM run WHERE run_id = 'a1';"
+	                 " UPDATE run SET started_ms = started_ms + 22 * 86400000, started_day = '2026-12-02',"
+	                 " fingerprint = 'moved' WHERE run_id = 'a1'");
+	support_rollup_rebuild(db);
+	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM invoice_run_replaced"), 1);
+	/* November: a1 moved out, -1.000 minute, -0.06 */
+	set = build(db, "2026-11", "customer", "acme", SB_BASIS_COMPUTED);
+	inv = &set->invoices[0];
+	assert_non_null(inv->adjust);
+	assert_int_equal(inv->adjust->n_runs, 1);
+	assert_int_equal(inv->adjust->runs[0].kind, SB_ADJ_MOVED_OUT);
+	assert_null(inv->adjust->runs[0].to);
+	assert_int_equal(inv->adjust->total_nanos, -CENTS(6));
+	assert_int_equal(inv->adjust->lines[0].quantity_milli, -1000);
+	sb_invoice_set_free(set);
+	/* December: nothing new, a1 is on November's invoice */
+	set = build(db, "2026-12", "customer", NULL, SB_BASIS_COMPUTED);
+	assert_int_equal(set->n_invoices, 0);
+	assert_int_equal(set->claimed_runs, 1);
+	sb_invoice_set_free(set);
+	o.period = period_of("2026-12");
+	sb_err_clear(&e);
+	rc = sb_invoice_finalize(db, &o, &set, &e);
+	assert_sb_fails(&e, rc, SB_EDATA, "nothing new to finalize for 2026-12 by tag customer: its 1 run is already on finalized invoices (1 on INV-2026-11-acme-001");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -746,6 +1036,12 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_html_escaping, ledger_setup, ledger_teardown),
 		cmocka_unit_test_setup_teardown(test_focus_round_trip, ledger_setup, ledger_teardown),
 		cmocka_unit_test(test_slug),
+		cmocka_unit_test(test_edit_distance),
+		cmocka_unit_test_setup_teardown(test_unknown_tag, ledger_setup, ledger_teardown),
+		cmocka_unit_test_setup_teardown(test_one_invoice_per_run, ledger_setup, ledger_teardown),
+		cmocka_unit_test_setup_teardown(test_billed_set_aside, ledger_setup, ledger_teardown),
+		cmocka_unit_test_setup_teardown(test_unknown_tokens, ledger_setup, ledger_teardown),
+		cmocka_unit_test_setup_teardown(test_moved_out_of_period, ledger_setup, ledger_teardown),
 	};
 
 	return cmocka_run_group_tests_name("invoice", tests, NULL, NULL);

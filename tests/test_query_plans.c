@@ -25,13 +25,18 @@ static const char *const report_queries[] = {
 	"budget_runs",
 	"billing_line_list",
 	"export_focus_runs",
+	"invoice_changed_runs",
+	"invoice_claimed",
 	"invoice_compute",
-	"invoice_late_runs",
+	"invoice_period_tags",
+	"invoice_run_insert",
 	"invoice_session_owners",
 	"invoice_sessions",
+	"invoice_tag_in_period",
 	"invoice_tag_value_known",
 	"invoice_tag_values",
 	"invoice_tokens",
+	"invoice_unmodelled",
 	"recon_lines",
 	"recon_runs",
 	"recon_sessions",
@@ -120,7 +125,9 @@ static void test_no_table_scans(void **state)
 		for (const char *line = plan; *line != '\0';) {
 			const char *nl = strchr(line, '\n');
 			size_t n = nl != NULL ? (size_t)(nl - line) : strlen(line);
-			if (strncmp(line, "SCAN ", 5) == 0 && !is_subquery(plan, line + 5, n - 5)) {
+			/* SCAN CONSTANT ROW reads no table (SELECT EXISTS (...)) */
+			if (strncmp(line, "SCAN ", 5) == 0 && !is_subquery(plan, line + 5, n - 5) &&
+			    !(n == 17 && strncmp(line, "SCAN CONSTANT ROW", 17) == 0)) {
 				print_error("sql/queries/%s.sql reads a whole table: %.*s\n", *q, (int)n, line);
 				bad++;
 			}

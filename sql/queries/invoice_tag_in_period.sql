@@ -1,0 +1,9 @@
+-- Whether some run started in [:from_ms, :to_ms) has tag :tag: a whole UTC
+-- day [:from_day, :to_day) from the day rollups, the rest of the period
+-- ([:from_ms, :head_end_ms) and [:tail_start_ms, :to_ms)) from run, as in
+-- invoice_compute.sql.
+SELECT EXISTS (SELECT 1 FROM run_day_tag
+                WHERE name = :tag AND day >= :from_day AND day < :to_day)
+    OR EXISTS (SELECT 1 FROM run r CROSS JOIN run_tag t ON t.rid = r.rid AND t.name = :tag
+                WHERE (r.started_ms >= :from_ms AND r.started_ms < :head_end_ms)
+                   OR (r.started_ms >= :tail_start_ms AND r.started_ms < :to_ms));
