@@ -49,7 +49,7 @@ sqlite3 sbledger.db "INSERT INTO invoice_run (invoice_id, run_id, fingerprint) V
 sqlite3 sbledger.db "INSERT INTO invoice_run (invoice_id, run_id, fingerprint, duplicate) VALUES (1, 'late-1', 'x', 1)" 2>&1
 once
 sb check | grep -v '^ok '
-# a ledger from before the rule: back to schema 5, and a team invoice
+# a ledger from before the rule: back to schema 6, and a team invoice
 # (blue) that charged two of initech's runs again, both on modal: 332763 +
 # 147461 = 480224 ms = 8.004 minutes, 0.554605 + 0.245768333 = 0.800373333
 # -> 0.80.  Opening it migrates: the blue rows are marked duplicate (the
@@ -64,7 +64,7 @@ sb --db old.db invoice --period 2026-11 --by tag:customer --customer initech --f
 sqlite3 old.db "DROP INDEX invoice_run_once; DROP TRIGGER invoice_run_no_duplicate; DROP TRIGGER invoice_run_replaced_add;
   ALTER TABLE invoice_run DROP COLUMN duplicate; ALTER TABLE invoice_run DROP COLUMN fingerprint;
   DROP TABLE invoice_run_replaced;
-  PRAGMA user_version = 5;
+  PRAGMA user_version = 6;
   INSERT INTO run_tag SELECT rid, 'team', 'blue' FROM run WHERE run_id IN ('run-1-000007', 'run-1-000029');
   INSERT INTO run_day_tag SELECT 'team', r.started_day, 'blue', r.backend, COALESCE(r.model, ''), 1, r.total_duration_ms, r.computed_nanos, r.input_tokens, r.output_tokens FROM run r WHERE run_id IN ('run-1-000007', 'run-1-000029');
   INSERT INTO invoice (number, number_prefix, number_seq, tag, customer, from_ms, to_ms, basis, currency, total_nanos, runs, created_ms)
