@@ -393,9 +393,8 @@ static void write_summary_csv(FILE *f, const sb_summary *s)
 static bool write_reports(nightly *n, const sb_period *p, const sb_recon *r, const sb_summary *s,
                           char *dir, size_t cap)
 {
-	char name[96];
+	char name[96], *text;
 	report_file rf;
-	json_t *json;
 	bool ok = true;
 
 	sb_period_name(p, name);
@@ -404,16 +403,18 @@ static bool write_reports(nightly *n, const sb_period *p, const sb_recon *r, con
 		cli_warn("%s: cannot create the directory: %s", dir, strerror(errno));
 		return false;
 	}
-	if (report_open(&rf, dir, "reconcile.json")) {
-		json = sb_recon_json(r);
-		if (json == NULL || json_dumpf(json, rf.f, JSON_INDENT(1)) != 0)
-			ok = false;
+	/* the whole text first: a half-dumped result is never put in place */
+	if ((text = sb_recon_json_text(r, JSON_INDENT(1))) == NULL) {
+		cli_warn("%s/reconcile.json: out of memory while writing the result", dir);
+		ok = false;
+	} else if (report_open(&rf, dir, "reconcile.json")) {
+		fputs(text, rf.f);
 		fputc('\n', rf.f);
-		json_decref(json);
 		ok = report_close(&rf) && ok;
 	} else {
 		ok = false;
 	}
+	free(text);
 	if (report_open(&rf, dir, "summary.csv")) {
 		write_summary_csv(rf.f, s);
 		ok = report_close(&rf) && ok;

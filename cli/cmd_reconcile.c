@@ -274,9 +274,7 @@ static int cmd_reconcile(sb_cli *cli, int argc, char **argv)
 		return cli_report(&cli->err);
 	}
 	if (rc.fmt == FMT_JSON) {
-		json_t *json = sb_recon_json(r);
-		char *text = json != NULL ? json_dumps(json, JSON_INDENT(1)) : NULL;
-		json_decref(json);
+		char *text = sb_recon_json_text(r, JSON_INDENT(1));
 		if (text == NULL) {
 			sb_fail(&cli->err, SB_EINTERNAL, "out of memory while writing the result%s",
 			        r->recon_id > 0 ? " (it was stored: see 'sbledger reconciliations')" : "");

@@ -173,6 +173,58 @@ json_t *sb_recon_json(const sb_recon *r)
 	return root;
 }
 
+/* Text being dumped by jansson into memory.  jansson 2.14 does not check
+ * every write of its own dump (an object's keys), so a failure is kept
+ * here, where it cannot be lost. */
+typedef struct text_buf {
+	char *text;        /* what was written, NUL-terminated */
+	size_t len;        /* its length */
+	size_t cap;        /* allocated */
+	bool failed;       /* a write failed: the text is not whole */
+} text_buf;
+
+/* json_dump_callback's writer: append size bytes of buf. */
+static int text_write(const char *buf, size_t size, void *data)
+{
+	text_buf *t = data;
+
+	if (t->failed)
+		return -1;
+	if (t->len + size + 1 > t->cap) {
+		size_t cap = t->cap ? t->cap : 4096;
+		char *more;
+		while (cap < t->len + size + 1)
+			cap *= 2;
+		if ((more = realloc(t->text, cap)) == NULL) {
+			t->failed = true;
+			return -1;
+		}
+		t->text = more;
+		t->cap = cap;
+	}
+	memcpy(t->text + t->len, buf, size);
+	t->len += size;
+	t->text[t->len] = '\0';
+	return 0;
+}
+
+char *sb_recon_json_text(const sb_recon *r, size_t flags)
+{
+	json_t *json = sb_recon_json(r);
+	text_buf t = {NULL, 0, 0, false};
+	int rc;
+
+	if (json == NULL)
+		return NULL;
+	rc = json_dump_callback(json, text_write, &t, flags);
+	json_decref(json);
+	if (rc != 0 || t.failed || t.text == NULL) {
+		free(t.text);
+		return NULL;
+	}
+	return t.text;
+}
+
 /* Store one backend's result. */
 static int store_backend(sb_db *db, int64_t id, const sb_recon_backend *b, sb_err *e)
 {
@@ -219,12 +271,10 @@ static int store_session(sb_db *db, int64_t id, const sb_recon_session *s, sb_er
 
 int sb_recon_store(sb_db *db, sb_recon *r, sb_err *e)
 {
-	json_t *json = sb_recon_json(r);
-	char *text = json_dumps(json, JSON_COMPACT);
+	char *text = sb_recon_json_text(r, JSON_COMPACT);
 	sqlite3_stmt *st;
 	int64_t id;
 
-	json_decref(json);
 	if (text == NULL)
 		return sb_fail(e, SB_EINTERNAL, "out of memory");
 	if (sb_db_begin(db, e) != SB_OK || (st = sb_db_stmt(db, "recon_insert", e)) == NULL)

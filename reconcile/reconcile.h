@@ -161,6 +161,11 @@ bool sb_recon_words(const sb_recon *r, const sb_recon_backend *b, char *buf, siz
  * when memory ran out (never a document with members missing). */
 json_t *sb_recon_json(const sb_recon *r);
 
+/* The result as JSON text (json_dump flags: JSON_COMPACT,
+ * JSON_INDENT(n)), whole or NULL when memory ran out: never a text with a
+ * part missing.  The caller frees it. */
+char *sb_recon_json_text(const sb_recon *r, size_t flags);
+
 /* Store r (parameters, per-backend and listed per-session results, and the
  * JSON) in one transaction; sets r->recon_id. */
 int sb_recon_store(sb_db *db, sb_recon *r, sb_err *e);
