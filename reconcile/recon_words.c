@@ -103,6 +103,8 @@ static void say_no_rate(words *w, const sb_recon_backend *b)
 	bool cpu = f->need_cpu || (f->has_card && card->has_per_cpu_second);
 	bool gb = f->need_gb || (f->has_card && card->has_per_gb_second);
 	const char *minute = m9(card->per_minute_nanos, a);
+	bool cpu_open = f->need_cpu && !(f->has_newer && f->newer.has_per_cpu_second);
+	bool gb_open = f->need_gb && !(f->has_newer && f->newer.has_per_gb_second);
 
 	say(w, "%lld metered line%s found no rate and %s left out, so billed is unknown: ",
 	    (long long)f->lines, f->lines == 1 ? "" : "s", f->lines == 1 ? "was" : "were");
@@ -113,27 +115,34 @@ static void say_no_rate(words *w, const sb_recon_backend *b)
 		    b->backend, sb_time_format(f->first_ms, t), b->backend);
 	} else {
 		say(w, "the card in force (from %s) has no price per %s; set %s on it, keeping its %s per "
-		       "minute, with the provider's price%s in place of %s: sbledger rates set %s "
-		       "--usd-per-minute %s",
+		       "minute%s%s%s: sbledger rates set %s --usd-per-minute %s",
 		    from_arg(card->effective_ms, t),
 		    f->need_cpu && f->need_gb ? "vCPU-second nor per GiB-second" : f->need_cpu ? "vCPU-second" : "GiB-second",
 		    f->need_cpu && f->need_gb ? "them" : "it", minute,
-		    f->need_cpu && f->need_gb ? "s" : "", f->need_cpu && f->need_gb ? "Y and Z" : f->need_cpu ? "Y" : "Z",
-		    b->backend, minute);
+		    cpu_open || gb_open ? ", with the provider's price" : "",
+		    cpu_open && gb_open ? "s in place of Y and Z" : "",
+		    cpu_open != gb_open ? (cpu_open ? " in place of Y" : " in place of Z") : "", b->backend, minute);
 	}
 	if (cpu) {
-		if (f->need_cpu)
+		if (f->need_cpu && !cpu_open)
+			say(w, " --usd-per-cpu-second %s", m9(f->newer.per_cpu_second_nanos, r));
+		else if (f->need_cpu)
 			say(w, " --usd-per-cpu-second Y");
 		else
 			say(w, " --usd-per-cpu-second %s", m9(card->per_cpu_second_nanos, r));
 	}
 	if (gb) {
-		if (f->need_gb)
+		if (f->need_gb && !gb_open)
+			say(w, " --usd-per-gb-second %s", m9(f->newer.per_gb_second_nanos, r));
+		else if (f->need_gb)
 			say(w, " --usd-per-gb-second Z");
 		else
 			say(w, " --usd-per-gb-second %s", m9(card->per_gb_second_nanos, r));
 	}
 	say(w, " --from %s", from_arg(f->has_card ? card->effective_ms : sb_day_start(f->first_ms), t));
+	if (f->has_newer)
+		say(w, " (the per-second rates filled in are those of its card from %s)",
+		    from_arg(f->newer.effective_ms, t));
 }
 
 /* The verdict on a flagged drift in words. */

@@ -784,6 +784,16 @@ static void settle_backend(recon_ctx *c, backend_acc *a)
 	}
 	b->has_tax = a->lines.has_tax;
 	b->tax_nanos = a->lines.tax_nanos;
+	if (b->rate_fix.lines > 0) {
+		/* a newer card with the missing rates gives the command its values */
+		const sb_card *newest = sb_rates_find(c->rates, b->backend, NULL, INT64_MAX);
+		sb_rate_fix *f = &b->rate_fix;
+		if (newest != NULL && (!f->has_card || newest->effective_ms != f->card.effective_ms) &&
+		    ((f->need_cpu && newest->has_per_cpu_second) || (f->need_gb && newest->has_per_gb_second))) {
+			f->has_newer = true;
+			f->newer = *newest;
+		}
+	}
 	drift = (__int128)b->billed_nanos - b->computed_nanos;
 	if (b->has_billed) {
 		if (drift > INT64_MAX || drift < INT64_MIN) {

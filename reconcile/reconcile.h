@@ -64,6 +64,8 @@ typedef struct sb_rate_fix {
 	sb_card card;                  /* that card (valid when has_card) */
 	bool need_cpu;                 /* some line has vCPU-seconds and the card no such rate */
 	bool need_gb;                  /* some line has GiB-seconds and the card no such rate */
+	bool has_newer;                /* the backend's newest default card has a needed rate */
+	sb_card newer;                 /* that card (its rates fill the command) */
 } sb_rate_fix;
 
 typedef struct sb_recon_backend {

@@ -51,3 +51,18 @@ sqlite3 "$db" "SELECT COUNT(*) FROM reconciliation"
 echo "== an --out that cannot be written: the totals say so, exit 74"
 touch not-a-dir
 SBLEDGER_NOW=2026-12-08T02:15:00Z sb --db "$db" nightly --inbox inbox --out not-a-dir/reports
+echo "== no_rate: the command printed runs as printed"
+export SBLEDGER_NOW=2026-12-05T00:00:00Z
+cp "$SAMPLES/billing-e2b-events.json" .
+sb --db e2b.db init >/dev/null
+sb --db e2b.db import runs runs.jsonl >/dev/null
+sb --db e2b.db import billing --format e2b-events billing-e2b-events.json >/dev/null
+# E2B's per-second prices are on a card from December only: November's
+# lines find none; the words fill the command with December's rates
+sb --db e2b.db rates set e2b --usd-per-minute 0.06 --usd-per-cpu-second 0.000014 --usd-per-gb-second 0.0000045 --from 2026-12-01
+"$SB" --db e2b.db reconcile --period 2026-11 --dry-run | grep '^  e2b' | tee words.txt
+cmd=$(sed -n 's/.*: \(sbledger rates set [^(]*\) (the per-second.*/\1/p' words.txt)
+echo "running: $cmd"
+# shellcheck disable=SC2086
+sb --db e2b.db ${cmd#sbledger }
+"$SB" --db e2b.db reconcile --period 2026-11 --dry-run | grep -E '^e2b|^  e2b'
