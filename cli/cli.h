@@ -94,6 +94,11 @@ int cli_money(sb_cli *cli, const char *name, const char *arg, int64_t *nanos);
 /* Parse a non-negative integer given to option name. */
 int cli_int(sb_cli *cli, const char *name, const char *arg, int64_t *out);
 
+/* Parse a duration given to option name: a whole number of hours
+ * ("72"), or with a unit s, m, h or d ("72h", "3d", "90m"), at most ten
+ * years, into milliseconds. */
+int cli_duration(sb_cli *cli, const char *name, const char *arg, int64_t *ms);
+
 /* The test hook of imports ($SBLEDGER_TEST_PAUSE: a file an import
  * creates after its first chunk's commit, then waits until it is gone;
  * importers/import.h), or NULL. */

@@ -3,11 +3,15 @@
  * Imports every new file of the inbox (DIR/runs/ and DIR/billing/FORMAT/,
  * a file already in the ledger being known by its SHA-256), fetches from
  * the providers asked for, reconciles the period and stores the result,
- * writes OUT/PERIOD/reconcile.json, summary.csv and report.html (the
- * summary page of reconcile/html.h), and
- * prints one line per backend.  Each inbox file is opened first and checked
- * on its descriptor (a regular file whose resolved path lies inside the
- * inbox), and that descriptor is what is imported.  The ledger's write lock is held from start
+ * judges again every earlier stored period left pending (or unbilled and
+ * now past the billing lag) and the period that ended the billing lag ago
+ * when it was never judged (docs/reconcile.md, "The nightly job"), writes
+ * OUT/PERIOD/reconcile.json, summary.csv and report.html (the summary page
+ * of reconcile/html.h) for each period judged, and prints one line per
+ * backend, the counts, and the command that lists the flagged sessions.
+ * Each inbox file is opened first and checked on its descriptor (a regular
+ * file whose resolved path lies inside the inbox), and that descriptor is
+ * what is imported.  The ledger's write lock is held from start
  * to end, so a second nightly waits for the first (or exits 75 after the
  * busy timeout).
  */
@@ -50,6 +54,9 @@ typedef struct nightly {
 	sb_period period;            /* the period (default yesterday) */
 	const char *fetch;           /* --fetch LIST, or NULL */
 	bool fail_on_drift;          /* --fail-on-drift */
+	bool has_lag;                /* --billing-lag given */
+	int64_t billing_lag_ms;      /* --billing-lag */
+	const char *lag_arg;         /* --billing-lag as given */
 	bool supersede;              /* --supersede: billing files supersede earlier lines */
 	bool verbose;                /* --verbose: trace fetches */
 	int status;                  /* the worst exit status so far */
@@ -510,31 +517,33 @@ static void write_summary_csv(FILE *f, const sb_summary *s)
 	}
 }
 
-/* Write the three report files into OUT/PERIOD; false when one failed. */
-static bool write_reports(nightly *n, const sb_recon *r, const sb_summary *s, char *dir,
-                          size_t cap)
+/* Write the three report files of period p into OUT/PERIOD; false when
+ * one failed. */
+static bool write_reports(nightly *n, const sb_period *p, const sb_recon *r, const sb_summary *s,
+                          char *dir, size_t cap)
 {
-	char name[96];
+	char name[96], *text;
 	report_file rf;
-	json_t *json;
 	bool ok = true;
 
-	sb_period_name(&n->period, name);
+	sb_period_name(p, name);
 	snprintf(dir, cap, "%s/%s", n->out, name);
 	if (make_dirs(dir) != 0) {
 		cli_warn("%s: cannot create the directory: %s", dir, strerror(errno));
 		return false;
 	}
-	if (report_open(&rf, dir, "reconcile.json")) {
-		json = sb_recon_json(r);
-		if (json == NULL || json_dumpf(json, rf.f, JSON_INDENT(1)) != 0)
-			ok = false;
+	/* the whole text first: a half-dumped result is never put in place */
+	if ((text = sb_recon_json_text(r, JSON_INDENT(1))) == NULL) {
+		cli_warn("%s/reconcile.json: out of memory while writing the result", dir);
+		ok = false;
+	} else if (report_open(&rf, dir, "reconcile.json")) {
+		fputs(text, rf.f);
 		fputc('\n', rf.f);
-		json_decref(json);
 		ok = report_close(&rf) && ok;
 	} else {
 		ok = false;
 	}
+	free(text);
 	if (report_open(&rf, dir, "summary.csv")) {
 		write_summary_csv(rf.f, s);
 		ok = report_close(&rf) && ok;
@@ -553,24 +562,246 @@ static bool write_reports(nightly *n, const sb_recon *r, const sb_summary *s, ch
 	return ok;
 }
 
-/* One line per backend on stdout. */
+/* One line per backend on stdout: status, figures, the verdict, its
+ * flagged sessions, and its window where it is not the period. */
 static void print_backends(const sb_recon *r)
 {
 	char c[SB_MONEY_BUFSZ], b[SB_MONEY_BUFSZ], d[SB_MONEY_BUFSZ];
+	char from[SB_TIME_BUFSZ], to[SB_TIME_BUFSZ];
 
 	for (size_t i = 0; i < r->n_backends; i++) {
 		const sb_recon_backend *be = &r->backends[i];
-		int64_t drift = 0;
-		bool has_drift = be->has_billed &&
-		                 sb_money_sub(be->billed_nanos, be->computed_nanos, &drift) == SB_MONEY_OK;
-		printf("%-12s %-12s computed %s  billed %s  drift %s%s%s%s\n", be->backend, be->status,
+		printf("%-12s %-12s computed %s  billed %s  drift %s", be->backend, be->status,
 		       sb_money_format(be->computed_nanos, 6, c),
 		       be->has_billed ? sb_money_format(be->billed_nanos, 6, b) : "-",
-		       has_drift ? sb_money_format(drift, 6, d) : "-",
-		       be->explain.verdict != NULL ? "  (" : "",
-		       be->explain.verdict != NULL ? be->explain.verdict : "",
-		       be->explain.verdict != NULL ? ")" : "");
+		       be->has_drift ? sb_money_format(be->drift_nanos, 6, d) : "-");
+		if (be->explain.verdict != NULL)
+			printf("  (%s)", be->explain.verdict);
+		if (be->sessions_flagged > 0)
+			printf("  (%lld session%s flagged)", (long long)be->sessions_flagged,
+			       be->sessions_flagged == 1 ? "" : "s");
+		if (strcmp(be->status, "unbilled") == 0 && !be->flagged) {
+			__int128 due = (__int128)be->window.to_ms + r->opts.billing_lag_ms;
+			printf("  (no bill yet: flagged if none by %s)",
+			       due <= INT64_MAX ? sb_time_format((int64_t)due, from) : "never");
+		} else if (strcmp(be->status, "unbilled") == 0) {
+			printf("  (flagged: no bill, and its window ended more than the billing lag ago)");
+		}
+		if (be->window.from_ms != r->opts.period.from_ms || be->window.to_ms != r->opts.period.to_ms)
+			printf("  window %s .. %s", sb_time_format(be->window.from_ms, from),
+			       sb_time_format(be->window.to_ms, to));
+		if (strcmp(be->status, "pending") == 0)
+			printf("  (not ended: judged again later)");
+		putchar('\n');
 	}
+}
+
+/* "N backends, M sessions flagged[, K pending]" into buf. */
+static const char *counts(const sb_recon *r, char buf[128])
+{
+	int n = snprintf(buf, 128, "%lld backend%s, %lld session%s flagged", (long long)r->flagged_backends,
+	                 r->flagged_backends == 1 ? "" : "s", (long long)r->flagged_sessions,
+	                 r->flagged_sessions == 1 ? "" : "s");
+
+	if (r->pending > 0 && n > 0 && n < 128)
+		snprintf(buf + n, 128 - (size_t)n, ", %lld pending", (long long)r->pending);
+	return buf;
+}
+
+/* The previous period of p's shape: the day, month or year before a whole
+ * day, month or year, else the span of the same length just before. */
+static sb_period prev_period(const sb_period *p)
+{
+	char name[96];
+	size_t len = strlen(sb_period_name(p, name));
+	sb_period q = {p->from_ms - (p->to_ms - p->from_ms), p->from_ms};
+	int64_t year;
+	int month, day;
+
+	sb_civil_from_ms(p->from_ms, &year, &month, &day);
+	if (len == 4)
+		q.from_ms = sb_days_from_civil_ms(year - 1, 1, 1);
+	else if (len == 7)
+		q.from_ms = month == 1 ? sb_days_from_civil_ms(year - 1, 12, 1)
+		                       : sb_days_from_civil_ms(year, month - 1, 1);
+	return q;
+}
+
+/* The period that ended --billing-lag ago: the latest period of P's
+ * shape before P whose next period also ended more than the lag before
+ * now, so that even a window reaching past its end (a grid off the UTC
+ * edges) ended more than the lag ago.  False when there is none within
+ * reach (P far in the future). */
+static bool lag_period(const sb_period *p, int64_t now_ms, int64_t lag_ms, sb_period *out)
+{
+	sb_period q = *p;
+
+	for (int i = 0; i < 100000; i++) {
+		if ((__int128)now_ms - q.to_ms > lag_ms) {
+			*out = prev_period(&q);
+			return true;
+		}
+		q = prev_period(&q);
+	}
+	return false;
+}
+
+/* Append s to buf (at most cap bytes with the NUL) as one shell word,
+ * quoted when it holds anything but letters, digits and -_./:. */
+static void shell_word(char *buf, size_t cap, const char *s)
+{
+	size_t n = strlen(buf);
+	bool plain = s[0] != '\0' && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	                                           "0123456789-_./:") == strlen(s);
+
+	if (plain) {
+		snprintf(buf + n, cap - n, "%s", s);
+		return;
+	}
+	snprintf(buf + n, cap - n, "'");
+	for (; *s != '\0'; s++) {
+		n = strlen(buf);
+		snprintf(buf + n, cap - n, *s == '\'' ? "'\\''" : "%c", *s);
+	}
+	n = strlen(buf);
+	snprintf(buf + n, cap - n, "'");
+}
+
+/* The periods judged tonight beyond the nightly one. */
+typedef struct extra {
+	sb_period period;       /* the period */
+	const char *why;        /* why it is judged again */
+	bool first_time;        /* never judged before: stored only when it has backends */
+	sb_recon *r;            /* its result, NULL until judged (or when it failed) */
+	char dir[PATH_MAX];     /* where its reports are */
+	bool reports_ok;        /* they were all written */
+} extra;
+
+/* The command that lists the flagged sessions of period p (as this
+ * nightly judged it: its ledger, its billing lag), on stdout. */
+static void print_sessions_command(const nightly *n, const sb_period *p)
+{
+	char cmd[PATH_MAX + 256] = "sbledger ", name[96];
+
+	if (strcmp(n->cli->db_path, "./sbledger.db") != 0) {
+		strcat(cmd, "--db ");
+		shell_word(cmd, sizeof cmd, n->cli->db_path);
+		strcat(cmd, " ");
+	}
+	strcat(cmd, "reconcile --period ");
+	shell_word(cmd, sizeof cmd, sb_period_name(p, name));
+	if (n->has_lag) {
+		strcat(cmd, " --billing-lag ");
+		shell_word(cmd, sizeof cmd, n->lag_arg);
+	}
+	printf("flagged sessions: %s --dry-run\n", cmd);
+}
+
+/* Reconcile period p as nightly does (default and per-backend tolerances,
+ * its billing lag), store the result and its summary, and write its
+ * reports into *dir.  *out gets the result (the caller frees it), NULL on
+ * an error (reported).  *reports_ok says whether every report was
+ * written. */
+static void judge(nightly *n, sb_db *db, const sb_period *p, bool store_empty, sb_recon **out,
+                  char *dir, size_t cap, bool *reports_ok)
+{
+	sb_recon_opts ro;
+	sb_summary *s = NULL;
+	sb_recon *r = NULL;
+
+	*out = NULL;
+	*reports_ok = false;
+	dir[0] = '\0';
+	memset(&ro, 0, sizeof ro);
+	ro.period = *p;
+	ro.abs_nanos = SB_DEFAULT_ABS_NANOS;
+	ro.rel_ppb = SB_DEFAULT_REL_PPB;
+	ro.has_lag = n->has_lag;
+	ro.billing_lag_ms = n->billing_lag_ms;
+	if (sb_reconcile(db, &ro, &r, &n->cli->err) != SB_OK) {
+		note(n, cli_report(&n->cli->err));
+		return;
+	}
+	if (!store_empty && r->n_backends == 0) {
+		*out = r;
+		return;
+	}
+	if (sb_recon_store(db, r, &n->cli->err) != SB_OK ||
+	    sb_summary_build(db, p, "backend", &s, &n->cli->err) != SB_OK) {
+		note(n, cli_report(&n->cli->err));
+		sb_summary_free(s);
+		sb_recon_free(r);
+		return;
+	}
+	*reports_ok = write_reports(n, p, r, s, dir, cap);
+	if (!*reports_ok)
+		note(n, SB_EIO);
+	if (n->fail_on_drift && r->flagged > 0)
+		note(n, SB_FLAGGED);
+	sb_summary_free(s);
+	*out = r;
+}
+
+/* The earlier periods to judge again tonight (recon_reopen), then the
+ * period that ended --billing-lag ago when it was never judged, into
+ * *list (malloc'd, the caller frees it). */
+static int extra_periods(nightly *n, sb_db *db, extra **list, size_t *count)
+{
+	sqlite3_stmt *st = sb_db_stmt(db, "recon_reopen", &n->cli->err);
+	int64_t now_ms = sb_now_ms(), lag_ms = n->has_lag ? n->billing_lag_ms : SB_DEFAULT_LAG_MS;
+	sb_period lag;
+	extra *more;
+	int rc;
+
+	*list = NULL;
+	*count = 0;
+	if (st == NULL)
+		return n->cli->err.code;
+	sb_bind_i64(db, st, ":from_ms", n->period.from_ms);
+	sb_bind_i64(db, st, ":to_ms", n->period.to_ms);
+	sb_bind_i64(db, st, ":now_ms", now_ms);
+	sb_bind_i64(db, st, ":lag_ms", lag_ms);
+	while ((rc = sb_db_step(db, st, &n->cli->err)) == SQLITE_ROW) {
+		if ((more = realloc(*list, (*count + 1) * sizeof *more)) == NULL) {
+			sqlite3_reset(st);
+			return sb_fail(&n->cli->err, SB_EINTERNAL, "out of memory");
+		}
+		*list = more;
+		memset(&more[*count], 0, sizeof more[*count]);
+		more[*count].period.from_ms = sqlite3_column_int64(st, 0);
+		more[*count].period.to_ms = sqlite3_column_int64(st, 1);
+		more[*count].why = sqlite3_column_int(st, 2) != 0
+		                   ? "judged again (its window had not ended when it was judged)"
+		                   : "judged again (a bill it lacked is now past the billing lag)";
+		(*count)++;
+	}
+	sqlite3_reset(st);
+	if (rc < 0)
+		return n->cli->err.code;
+	if (!lag_period(&n->period, now_ms, lag_ms, &lag))
+		return SB_OK;
+	for (size_t i = 0; i < *count; i++)
+		if ((*list)[i].period.from_ms == lag.from_ms && (*list)[i].period.to_ms == lag.to_ms)
+			return SB_OK;
+	if ((st = sb_db_stmt(db, "recon_period_stored", &n->cli->err)) == NULL)
+		return n->cli->err.code;
+	sb_bind_i64(db, st, ":from_ms", lag.from_ms);
+	sb_bind_i64(db, st, ":to_ms", lag.to_ms);
+	rc = sb_db_step(db, st, &n->cli->err);
+	if (rc == SQLITE_ROW && sqlite3_column_int(st, 0) == 0) {
+		if ((more = realloc(*list, (*count + 1) * sizeof *more)) == NULL) {
+			sqlite3_reset(st);
+			return sb_fail(&n->cli->err, SB_EINTERNAL, "out of memory");
+		}
+		*list = more;
+		memset(&more[*count], 0, sizeof more[*count]);
+		more[*count].period = lag;
+		more[*count].why = "judged for the first time (it ended more than the billing lag ago)";
+		more[*count].first_time = true;
+		(*count)++;
+	}
+	sqlite3_reset(st);
+	return rc < 0 ? n->cli->err.code : SB_OK;
 }
 
 /* ---- the command -------------------------------------------------------- */
@@ -588,6 +819,10 @@ static int on_nightly_opt(sb_cli *cli, void *ctx, int val, const char *arg)
 		return cli_period(cli, arg, &n->period);
 	case 'f': n->fetch = arg; return 0;
 	case 'F': n->fail_on_drift = true; return 0;
+	case 'l':
+		n->has_lag = true;
+		n->lag_arg = arg;
+		return cli_duration(cli, "--billing-lag", arg, &n->billing_lag_ms);
 	case 's': n->supersede = true; return 0;
 	case 'v': n->verbose = true; return 0;
 	default: return SB_EUSAGE;
@@ -600,6 +835,7 @@ static const struct option nightly_options[] = {
 	{"period", required_argument, NULL, 'p'},
 	{"fetch", required_argument, NULL, 'f'},
 	{"fail-on-drift", no_argument, NULL, 'F'},
+	{"billing-lag", required_argument, NULL, 'l'},
 	{"supersede", no_argument, NULL, 's'},
 	{"verbose", no_argument, NULL, 'v'},
 	{NULL, 0, NULL, 0},
@@ -610,14 +846,14 @@ static int cmd_nightly(sb_cli *cli, int argc, char **argv)
 {
 	nightly n;
 	const sb_provider *providers[MAX_PROVIDERS];
-	size_t n_providers = 0;
-	sb_recon_opts ro;
+	size_t n_providers = 0, n_extra = 0;
 	sb_recon *r = NULL;
-	sb_summary *s = NULL;
 	sb_db *db = NULL;
 	struct stat st;
-	char dir[PATH_MAX], name[96];
-	bool attention;
+	char dir[PATH_MAX], name[96], line[128];
+	extra *extras = NULL;
+	int64_t again_backends = 0, again_sessions = 0;
+	bool attention, reports_ok = false;
 	int first = 0, rc;
 
 	memset(&n, 0, sizeof n);
@@ -647,33 +883,56 @@ static int cmd_nightly(sb_cli *cli, int argc, char **argv)
 	import_inbox(&n, db);
 	fetch_all(&n, db, providers, n_providers);
 
-	memset(&ro, 0, sizeof ro);
-	ro.period = n.period;
-	ro.abs_nanos = SB_DEFAULT_ABS_NANOS;
-	ro.rel_ppb = SB_DEFAULT_REL_PPB;
-	if (sb_reconcile(db, &ro, &r, &cli->err) != SB_OK || sb_recon_store(db, r, &cli->err) != SB_OK ||
-	    sb_summary_build(db, &n.period, "backend", &s, &cli->err) != SB_OK) {
-		note(&n, cli_report(&cli->err));
-		sb_summary_free(s);
-		sb_recon_free(r);
+	/* the period, then every earlier one that needs judging again */
+	judge(&n, db, &n.period, true, &r, dir, sizeof dir, &reports_ok);
+	if (r == NULL) {
 		sb_db_close(db);
 		return n.status;
 	}
-	if (!write_reports(&n, r, s, dir, sizeof dir))
-		note(&n, SB_EIO);
-	if (n.fail_on_drift && r->flagged > 0)
-		note(&n, SB_FLAGGED);
-	attention = r->flagged > 0 || n.status != SB_OK;
-	if (!cli->quiet || attention) {
-		sb_period_name(&n.period, name);
-		print_backends(r);
-		printf("nightly %s: %ld %s imported, %ld already in the ledger, %ld %s rejected; "
-		       "%lld flagged; reconciliation %lld; reports in %s/\n", name, n.files,
-		       n.files == 1 ? "file" : "files", n.already, n.rejected,
-		       n.rejected == 1 ? "record" : "records", (long long)r->flagged,
-		       (long long)r->recon_id, dir);
+	if (extra_periods(&n, db, &extras, &n_extra) != SB_OK)
+		note(&n, cli_report(&cli->err));
+	attention = r->flagged > 0;
+	for (size_t i = 0; i < n_extra; i++) {
+		extra *x = &extras[i];
+		judge(&n, db, &x->period, !x->first_time, &x->r, x->dir, sizeof x->dir, &x->reports_ok);
+		if (x->r == NULL)
+			continue;
+		again_backends += x->r->flagged_backends;
+		again_sessions += x->r->flagged_sessions;
+		attention = attention || x->r->flagged > 0;
 	}
-	sb_summary_free(s);
+	if (!cli->quiet || attention || n.status != SB_OK) {
+		print_backends(r);
+		for (size_t i = 0; i < n_extra; i++) {
+			extra *x = &extras[i];
+			if (x->r == NULL || x->r->n_backends == 0)
+				continue;
+			printf("%s %s:\n", sb_period_name(&x->period, name), x->why);
+			print_backends(x->r);
+			printf("%s: %s; reconciliation %lld; %s%s%s\n", name, counts(x->r, line),
+			       (long long)x->r->recon_id, x->reports_ok ? "reports in " : "reports not written",
+			       x->reports_ok ? x->dir : "", x->reports_ok ? "/" : "");
+		}
+		sb_period_name(&n.period, name);
+		printf("nightly %s: %ld %s imported, %ld already in the ledger, %ld %s rejected; "
+		       "%s; ", name, n.files, n.files == 1 ? "file" : "files", n.already, n.rejected,
+		       n.rejected == 1 ? "record" : "records", counts(r, line));
+		if (again_backends + again_sessions > 0)
+			printf("earlier periods judged again: %lld backend%s, %lld session%s flagged; ",
+			       (long long)again_backends, again_backends == 1 ? "" : "s",
+			       (long long)again_sessions, again_sessions == 1 ? "" : "s");
+		printf("reconciliation %lld; %s%s%s\n", (long long)r->recon_id,
+		       reports_ok ? "reports in " : "reports not written", reports_ok ? dir : "",
+		       reports_ok ? "/" : "");
+		if (r->flagged_sessions > 0)
+			print_sessions_command(&n, &n.period);
+		for (size_t i = 0; i < n_extra; i++)
+			if (extras[i].r != NULL && extras[i].r->flagged_sessions > 0)
+				print_sessions_command(&n, &extras[i].period);
+	}
+	for (size_t i = 0; i < n_extra; i++)
+		sb_recon_free(extras[i].r);
+	free(extras);
 	sb_recon_free(r);
 	sb_db_close(db);
 	return n.status;
@@ -681,7 +940,8 @@ static int cmd_nightly(sb_cli *cli, int argc, char **argv)
 
 const sb_command sb_nightly_commands[] = {
 	{"nightly", cmd_nightly, CMD_WRITES,
-	 "--inbox DIR [--period P] [--out DIR] [--fetch LIST] [--fail-on-drift] [--supersede]",
+	 "--inbox DIR [--period P] [--out DIR] [--fetch LIST] [--billing-lag D] [--fail-on-drift]\n"
+	 "                 [--supersede]",
 	 "The job cron runs.  Imports every file of DIR/runs/ (run-usage JSON Lines)\n"
 	 "and DIR/billing/FORMAT/ (billing files of FORMAT: focus, modal, ...) not\n"
 	 "yet in the ledger (a file is known by its SHA-256, so each is read once;\n"
@@ -690,16 +950,23 @@ const sb_command sb_nightly_commands[] = {
 	 "usage and billing for the period), reconciles period P (default yesterday)\n"
 	 "and stores the result, writes OUT/PERIOD/reconcile.json, summary.csv and\n"
 	 "report.html (OUT defaults to ./reports), and prints one line per backend.\n"
+	 "It also judges again every earlier period whose stored result had a\n"
+	 "backend pending (its window had not ended) or unbilled and now past the\n"
+	 "billing lag, and the period that ended the billing lag ago when it was\n"
+	 "never judged, so that a bill that never came is flagged, once.\n"
 	 "\n"
+	 "  --billing-lag D   a backend with runs and no bill is flagged unbilled once\n"
+	 "                    its window ended more than D ago (default 72h; 3d, 90m)\n"
 	 "  --fail-on-drift   exit 1 when a backend or session is flagged\n"
 	 "  --supersede       billing files supersede the lines of earlier batches\n"
 	 "                    inside their span (for providers that reissue exports)\n"
 	 "  --verbose         trace the fetches on stderr\n"
 	 "\n"
 	 "With --quiet nothing is printed unless something needs a look (a flag, a\n"
-	 "rejected record, an error), so that cron mails only then.  The ledger's\n"
-	 "write lock is held throughout: a second nightly waits for the first, and\n"
-	 "exits 75 after --busy-timeout.\n"
+	 "rejected record, an error), so that cron mails only then; the output then\n"
+	 "ends with the command that lists the flagged sessions.  The ledger's write\n"
+	 "lock is held throughout: a second nightly waits for the first, and exits\n"
+	 "75 after --busy-timeout.\n"
 	 "\n"
 	 "Exit 0; 1 with --fail-on-drift when something is flagged; 65 when a record\n"
 	 "was rejected; 66 an inbox file unreadable or leading out of the inbox; 69\n"

@@ -46,6 +46,9 @@ static int on_recon_opt(sb_cli *cli, void *ctx, int val, const char *arg)
 	case 'r':
 		rc->has_rel = true;
 		return rel_tol(cli, arg, &rc->o.rel_ppb);
+	case 'l':
+		rc->o.has_lag = true;
+		return cli_duration(cli, "--billing-lag", arg, &rc->o.billing_lag_ms);
 	case 'd': rc->dry_run = true; return 0;
 	case 'F': rc->fail_on_drift = true; return 0;
 	case 's': rc->o.all_sessions = true; return 0;
@@ -64,6 +67,7 @@ static const struct option recon_options[] = {
 	{"period", required_argument, NULL, 'p'},
 	{"abs-tol", required_argument, NULL, 'a'},
 	{"rel-tol", required_argument, NULL, 'r'},
+	{"billing-lag", required_argument, NULL, 'l'},
 	{"dry-run", no_argument, NULL, 'd'},
 	{"fail-on-drift", no_argument, NULL, 'F'},
 	{"all-sessions", no_argument, NULL, 's'},
@@ -89,43 +93,46 @@ static int parse(sb_cli *cli, int argc, char **argv, recon_cli *rc, int want, in
 	return 0;
 }
 
-/* A money text with the table's 6 decimals, or "-". */
-static const char *money6(bool has, int64_t nanos, char buf[SB_MONEY_BUFSZ])
+/* A billing lag for a sentence: "72 h", "90 min", "45 s". */
+static const char *lag_text(int64_t ms, char buf[40])
 {
-	return has ? sb_money_format(nanos, 6, buf) : "-";
+	if (ms % 3600000 == 0)
+		snprintf(buf, 40, "%lld h", (long long)(ms / 3600000));
+	else if (ms % 60000 == 0)
+		snprintf(buf, 40, "%lld min", (long long)(ms / 60000));
+	else
+		snprintf(buf, 40, "%lld s", (long long)(ms / 1000));
+	return buf;
 }
 
-/* The verdict of a flagged backend in words, on stdout. */
-static void say_verdict(const sb_recon_backend *b)
+/* "N backends, M sessions flagged" (singular for one) into buf. */
+static const char *flag_counts(const sb_recon *r, char buf[96])
 {
-	const sb_explain *x = &b->explain;
-	char a[SB_MONEY_BUFSZ], c[SB_MONEY_BUFSZ], d[SB_MONEY_BUFSZ];
+	snprintf(buf, 96, "%lld backend%s, %lld session%s flagged", (long long)r->flagged_backends,
+	         r->flagged_backends == 1 ? "" : "s", (long long)r->flagged_sessions,
+	         r->flagged_sessions == 1 ? "" : "s");
+	return buf;
+}
 
-	if (x->verdict == NULL)
-		return;
-	if (strcmp(x->verdict, "lifetime") == 0)
-		printf("  %s: billed %s is the session lifetime at the card rate (%s, idle %s): the provider bills boot and idle time, the SDK counts command time only\n",
-		       b->backend, money6(b->has_billed, b->billed_nanos, a),
-		       money6(x->has_lifetime_cost, x->lifetime_nanos, c), money6(x->has_idle, x->idle_nanos, d));
-	else if (strcmp(x->verdict, "rate") == 0)
-		printf("  %s: billed %s USD per minute of session life, the card says %s: the rate card looks out of date\n",
-		       b->backend, money6(x->has_implied, x->implied_rate_nanos, a),
-		       money6(x->has_card_rate, x->card_rate_nanos, c));
-	else
-		printf("  %s: neither the session lifetime (%s) nor a different rate explains billed %s: look at its sessions and lines\n",
-		       b->backend, money6(x->has_lifetime_cost, x->lifetime_nanos, a),
-		       money6(b->has_billed, b->billed_nanos, c));
+/* The flagged cell of a backend: "yes", "yes, 2 sessions", "2 sessions",
+ * or "-". */
+static const char *flag_cell(const sb_recon_backend *b, char buf[64])
+{
+	if (b->sessions_flagged == 0)
+		return b->flagged ? "yes" : "-";
+	snprintf(buf, 64, "%s%lld session%s", b->flagged ? "yes, " : "", (long long)b->sessions_flagged,
+	         b->sessions_flagged == 1 ? "" : "s");
+	return buf;
 }
 
 /* One backend row of the table. */
 static void out_backend(sb_out *o, const sb_recon_backend *b)
 {
-	int64_t drift = 0;
-	bool has_drift = b->has_billed && sb_money_sub(b->billed_nanos, b->computed_nanos, &drift) == SB_MONEY_OK;
-	char rel[SB_MONEY_BUFSZ];
+	char rel[SB_MONEY_BUFSZ], flag[64];
 
 	sb_out_text(o, b->backend);
 	sb_out_text(o, b->status);
+	sb_out_text(o, flag_cell(b, flag));
 	sb_out_text(o, b->basis != NULL ? b->basis : "-");
 	sb_out_int(o, b->runs);
 	sb_out_money(o, b->computed_nanos);
@@ -133,8 +140,8 @@ static void out_backend(sb_out *o, const sb_recon_backend *b)
 		sb_out_money(o, b->billed_nanos);
 	else
 		sb_out_null(o);
-	if (has_drift)
-		sb_out_money(o, drift);
+	if (b->has_drift)
+		sb_out_money(o, b->drift_nanos);
 	else
 		sb_out_null(o);
 	if (b->has_drift_rel && b->drift_rel_micro < INT64_MAX / 100000 && b->drift_rel_micro > INT64_MIN / 100000) {
@@ -148,42 +155,72 @@ static void out_backend(sb_out *o, const sb_recon_backend *b)
 	sb_out_row(o);
 }
 
-/* Print the reconciliation as a table: flagged backends first. */
+/* The order of backends in the table: flagged (or with flagged
+ * sessions), then the others not ok (pending, unbilled not yet flagged),
+ * then ok. */
+static int table_rank(const sb_recon_backend *b)
+{
+	if (b->flagged || b->sessions_flagged > 0)
+		return 0;
+	return strcmp(b->status, "ok") != 0 ? 1 : 2;
+}
+
+/* Print the reconciliation as a table, then the windows and what each
+ * backend's result means, then the listed sessions and the counts. */
 static void print_table(const sb_recon *r)
 {
 	static const sb_col cols[] = {
-		{"backend", COL_TEXT, 0}, {"status", COL_TEXT, 0}, {"basis", COL_TEXT, 0},
-		{"runs", COL_INT, 0}, {"computed_usd", COL_MONEY, 0}, {"billed_usd", COL_MONEY, 0},
-		{"drift_usd", COL_MONEY, 0}, {"drift", COL_TEXT, 0}, {"verdict", COL_TEXT, 0},
+		{"backend", COL_TEXT, 0}, {"status", COL_TEXT, 0}, {"flagged", COL_TEXT, 0},
+		{"basis", COL_TEXT, 0}, {"runs", COL_INT, 0}, {"computed_usd", COL_MONEY, 0},
+		{"billed_usd", COL_MONEY, 0}, {"drift_usd", COL_MONEY, 0}, {"drift", COL_TEXT, 0},
+		{"verdict", COL_TEXT, 0},
 	};
 	static const sb_col scols[] = {
 		{"backend", COL_TEXT, 0}, {"session", COL_TEXT, 40}, {"status", COL_TEXT, 0},
-		{"runs", COL_INT, 0}, {"computed_usd", COL_MONEY, 0}, {"billed_usd", COL_MONEY, 0},
-		{"drift_usd", COL_MONEY, 0},
+		{"flagged", COL_TEXT, 0}, {"runs", COL_INT, 0}, {"computed_usd", COL_MONEY, 0},
+		{"billed_usd", COL_MONEY, 0}, {"drift_usd", COL_MONEY, 0},
 	};
+	const sb_period *p = &r->opts.period;
 	char from[SB_TIME_BUFSZ], to[SB_TIME_BUFSZ], abs[SB_MONEY_BUFSZ], rel[SB_MONEY_BUFSZ];
+	char at[SB_TIME_BUFSZ], lag[40], counts[96], text[1024];
+	bool first;
 	sb_out *o;
 
-	printf("period %s .. %s; drift flagged above %s USD and %s%% of computed\n\n",
-	       sb_time_format(r->opts.period.from_ms, from), sb_time_format(r->opts.period.to_ms, to),
-	       sb_money_format(r->opts.abs_nanos, 2, abs), sb_money_format(r->opts.rel_ppb * 100, 2, rel));
+	printf("period %s .. %s, judged at %s; drift flagged above %s USD and %s%% of computed; "
+	       "a missing bill flagged %s after its window ends\n\n",
+	       sb_time_format(p->from_ms, from), sb_time_format(p->to_ms, to),
+	       sb_time_format(r->opts.now_ms, at), sb_money_format(r->opts.abs_nanos, 2, abs),
+	       sb_money_format(r->opts.rel_ppb * 100, 2, rel), lag_text(r->opts.billing_lag_ms, lag));
 	if (r->n_backends == 0) {
 		puts("no runs and no billing lines in the period");
 		return;
 	}
 	o = sb_out_new(FMT_TABLE, cols, sizeof cols / sizeof cols[0]);
-	for (int pass = 0; pass < 2; pass++)
+	for (int rank = 0; rank < 3; rank++)
 		for (size_t i = 0; i < r->n_backends; i++)
-			if ((strcmp(r->backends[i].status, "ok") != 0) == (pass == 0))
+			if (table_rank(&r->backends[i]) == rank)
 				out_backend(o, &r->backends[i]);
 	sb_out_end(o);
-	for (size_t i = 0; i < r->n_backends; i++)
-		if (r->backends[i].explain.verdict != NULL) {
-			puts("");
-			break;
+	first = true;
+	for (size_t i = 0; i < r->n_backends; i++) {
+		const sb_recon_backend *b = &r->backends[i];
+		if (b->window.from_ms == p->from_ms && b->window.to_ms == p->to_ms)
+			continue;
+		printf("%s  %s: judged over %s .. %s, the %s its account-level lines are billed in (its runs "
+		       "over the same window)\n", first ? "\n" : "", b->backend,
+		       sb_time_format(b->window.from_ms, from), sb_time_format(b->window.to_ms, to),
+		       b->grid_ms == SB_GRID_HOUR_MS ? "hours" : "days");
+		first = false;
+	}
+	first = true;
+	for (int rank = 0; rank < 3; rank++)
+		for (size_t i = 0; i < r->n_backends; i++) {
+			const sb_recon_backend *b = &r->backends[i];
+			if (table_rank(b) != rank || !sb_recon_words(r, b, text, sizeof text))
+				continue;
+			printf("%s  %s %s: %s\n", first ? "\n" : "", b->backend, b->status, text);
+			first = false;
 		}
-	for (size_t i = 0; i < r->n_backends; i++)
-		say_verdict(&r->backends[i]);
 	if (r->n_sessions > 0) {
 		puts("");
 		o = sb_out_new(FMT_TABLE, scols, sizeof scols / sizeof scols[0]);
@@ -193,6 +230,7 @@ static void print_table(const sb_recon *r)
 			sb_out_text(o, s->backend);
 			sb_out_text(o, s->session_id != NULL ? s->session_id : "(none)");
 			sb_out_text(o, s->status);
+			sb_out_text(o, s->flagged ? "yes" : "-");
 			sb_out_int(o, s->runs);
 			sb_out_money(o, s->computed_nanos);
 			if (s->has_billed)
@@ -207,7 +245,11 @@ static void print_table(const sb_recon *r)
 		}
 		sb_out_end(o);
 	}
-	printf("\n%lld flagged\n", (long long)r->flagged);
+	printf("\n%s", flag_counts(r, counts));
+	if (r->pending > 0)
+		printf("; %lld backend%s pending (judged again once %s window%s ended)", (long long)r->pending,
+		       r->pending == 1 ? "" : "s", r->pending == 1 ? "its" : "their", r->pending == 1 ? " has" : "s have");
+	puts("");
 }
 
 /* reconcile: computed against billed for a period. */
@@ -232,9 +274,7 @@ static int cmd_reconcile(sb_cli *cli, int argc, char **argv)
 		return cli_report(&cli->err);
 	}
 	if (rc.fmt == FMT_JSON) {
-		json_t *json = sb_recon_json(r);
-		char *text = json != NULL ? json_dumps(json, JSON_INDENT(1)) : NULL;
-		json_decref(json);
+		char *text = sb_recon_json_text(r, JSON_INDENT(1));
 		if (text == NULL) {
 			sb_fail(&cli->err, SB_EINTERNAL, "out of memory while writing the result%s",
 			        r->recon_id > 0 ? " (it was stored: see 'sbledger reconciliations')" : "");
@@ -261,7 +301,8 @@ static int cmd_reconciliations(sb_cli *cli, int argc, char **argv)
 	static const sb_col cols[] = {
 		{"reconciliation", COL_INT, 0}, {"created_at", COL_TIME, 0}, {"from", COL_TIME, 0},
 		{"to", COL_TIME, 0}, {"abs_tol_usd", COL_RATE, 0}, {"rel_tol", COL_RATE, 0},
-		{"backends", COL_INT, 0}, {"flagged", COL_INT, 0},
+		{"backends", COL_INT, 0}, {"flagged", COL_INT, 0}, {"flagged_backends", COL_INT, 0},
+		{"flagged_sessions", COL_INT, 0},
 	};
 	recon_cli rc = {0};
 	int first = 0, status = parse(cli, argc, argv, &rc, 0, &first);
@@ -345,14 +386,28 @@ static int cmd_tolerance(sb_cli *cli, int argc, char **argv)
 
 const sb_command sb_reconcile_commands[] = {
 	{"reconcile", cmd_reconcile, 0,
-	 "--period P [--abs-tol X] [--rel-tol Y] [--all-sessions] [--dry-run] [--fail-on-drift]\n"
-	 "                 [--format table|json]",
+	 "--period P [--abs-tol X] [--rel-tol Y] [--billing-lag D] [--all-sessions] [--dry-run]\n"
+	 "                 [--fail-on-drift] [--format table|json]",
 	 "Reconcile computed (the runs' own estimate) against billed (the providers'\n"
 	 "lines) per backend and per session for period P, explain the drift, and\n"
-	 "store the result (not with --dry-run).  Drift is flagged above\n"
-	 "max(--abs-tol, --rel-tol x computed), defaults 0.01 USD and 0.05;\n"
-	 "'tolerance set' overrides them per backend.  --fail-on-drift exits 1 when\n"
-	 "a backend or session is over_billed, under_billed, unexpected or currency.\n"},
+	 "store the result (not with --dry-run).  A backend billed on days or hours\n"
+	 "off the UTC edges (Vercel's Pacific days) is judged over the window of its\n"
+	 "own days that the period starts and ends in, its runs too; a window not\n"
+	 "ended yet is pending (judged again later).\n"
+	 "\n"
+	 "  --period P        2026-11, 2026-11-29, yesterday, FROM..TO, ... (required)\n"
+	 "  --abs-tol X       drift up to X USD is not flagged (default 0.01)\n"
+	 "  --rel-tol Y       nor drift up to Y x computed (default 0.05)\n"
+	 "  --billing-lag D   a backend with runs and no bill is flagged unbilled once\n"
+	 "                    its window ended more than D ago (default 72h; 3d, 90m)\n"
+	 "  --all-sessions    list every session, not only those not ok\n"
+	 "  --dry-run         do not store the result\n"
+	 "  --fail-on-drift   exit 1 when a backend or session is flagged\n"
+	 "  --format F        table (default) or json\n"
+	 "\n"
+	 "Flagged: over_billed, under_billed, unexpected, partial, currency, no_rate,\n"
+	 "and unbilled past the billing lag; pending never.  'tolerance set'\n"
+	 "overrides the tolerances per backend.\n"},
 	{"reconciliations", cmd_reconciliations, CMD_CSV, "[--format table|csv|json] [--raw]",
 	 "List the stored reconciliations.\n"
 	 "  --raw  CSV: no ' before free text starting with = + - @ tab CR\n"},

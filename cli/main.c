@@ -168,6 +168,34 @@ int cli_int(sb_cli *cli, const char *name, const char *arg, int64_t *out)
 	return SB_OK;
 }
 
+int cli_duration(sb_cli *cli, const char *name, const char *arg, int64_t *ms)
+{
+	static const struct { char unit; int64_t ms; } units[] = {
+		{'s', 1000}, {'m', 60000}, {'h', 3600000}, {'d', 86400000},
+	};
+	char *end = NULL;
+	long long v;
+	int64_t per = 3600000;
+
+	errno = 0;
+	v = strtoll(arg, &end, 10);
+	if (errno == 0 && end != arg && *arg >= '0' && *arg <= '9' && v >= 0 && *end != '\0' &&
+	    end[1] == '\0') {
+		per = 0;
+		for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+			if (units[i].unit == *end)
+				per = units[i].ms;
+	}
+	if (errno != 0 || end == arg || *arg < '0' || *arg > '9' || v < 0 || per == 0 ||
+	    (*end != '\0' && end[1] != '\0'))
+		return cli_usage(cli, "%s '%s' is not a duration (a whole number of hours, or with a unit: 72h, 3d, 90m, 30s)",
+		                 name, arg);
+	if (v > 3650LL * 86400000 / per)
+		return cli_usage(cli, "%s '%s' is longer than ten years", name, arg);
+	*ms = (int64_t)v * per;
+	return SB_OK;
+}
+
 /* Print the help of cmd on stdout. */
 static void print_help(const sb_command *cmd)
 {

@@ -73,28 +73,55 @@ static json_t *explain(const sb_recon_backend *b, bool *ok)
 	return o;
 }
 
+/* A period as {"from", "to"}. */
+static json_t *span(const sb_period *p)
+{
+	char from[SB_TIME_BUFSZ], to[SB_TIME_BUFSZ];
+
+	return json_pack("{s:s, s:s}", "from", sb_time_format(p->from_ms, from), "to",
+	                 sb_time_format(p->to_ms, to));
+}
+
+/* A duration in ms as text: "72h", "90m", "45s", "1500ms" (the largest
+ * unit that divides it). */
+static json_t *duration(int64_t ms)
+{
+	char buf[40];
+
+	if (ms % 3600000 == 0)
+		snprintf(buf, sizeof buf, "%lldh", (long long)(ms / 3600000));
+	else if (ms % 60000 == 0)
+		snprintf(buf, sizeof buf, "%lldm", (long long)(ms / 60000));
+	else if (ms % 1000 == 0)
+		snprintf(buf, sizeof buf, "%llds", (long long)(ms / 1000));
+	else
+		snprintf(buf, sizeof buf, "%lldms", (long long)ms);
+	return json_string(buf);
+}
+
 /* One backend's object. */
 static json_t *backend(const sb_recon_backend *b, bool *ok)
 {
 	json_t *o = json_object();
 	char rel[SB_MONEY_BUFSZ];
-	int64_t drift = 0;
-	bool has_drift = b->has_billed && sb_money_sub(b->billed_nanos, b->computed_nanos, &drift) == SB_MONEY_OK;
 
 	put(o, "backend", json_string(b->backend), ok);
 	put(o, "status", json_string(b->status), ok);
+	put(o, "flagged", json_boolean(b->flagged), ok);
 	put(o, "basis", b->basis != NULL ? json_string(b->basis) : json_null(), ok);
 	put(o, "runs", json_integer(b->runs), ok);
+	put(o, "window", span(&b->window), ok);
 	put(o, "sessions", json_integer(b->sessions), ok);
+	put(o, "flagged_sessions", json_integer(b->sessions_flagged), ok);
 	put(o, "exec_count", json_integer(b->exec_count), ok);
 	put(o, "computed_cost_usd", money(true, b->computed_nanos), ok);
 	put(o, "billed_cost_usd", money(b->has_billed, b->billed_nanos), ok);
-	put(o, "drift_usd", money(has_drift, drift), ok);
+	put(o, "tax_usd", money(b->has_tax, b->tax_nanos), ok);
+	put(o, "drift_usd", money(b->has_drift, b->drift_nanos), ok);
 	put(o, "drift_rel", b->has_drift_rel && b->drift_rel_micro < INT64_MAX / 1000 &&
 	                                            b->drift_rel_micro > INT64_MIN / 1000
 	                                        ? json_string(sb_money_format(b->drift_rel_micro * 1000, 6, rel))
 	                                        : json_null(), ok);
-	put(o, "tax_usd", money(b->has_tax, b->tax_nanos), ok);
 	put(o, "explain", explain(b, ok), ok);
 	return o;
 }
@@ -109,6 +136,7 @@ static json_t *session(const sb_recon_session *s, bool *ok)
 	put(o, "session_id", s->session_id != NULL ? json_string(s->session_id) : json_null(), ok);
 	put(o, "backend", json_string(s->backend), ok);
 	put(o, "status", json_string(s->status), ok);
+	put(o, "flagged", json_boolean(s->flagged), ok);
 	put(o, "computed_cost_usd", money(true, s->computed_nanos), ok);
 	put(o, "billed_cost_usd", money(s->has_billed, s->billed_nanos), ok);
 	put(o, "drift_usd", money(has_drift, drift), ok);
@@ -118,14 +146,14 @@ static json_t *session(const sb_recon_session *s, bool *ok)
 json_t *sb_recon_json(const sb_recon *r)
 {
 	json_t *root = json_object(), *list;
-	char from[SB_TIME_BUFSZ], to[SB_TIME_BUFSZ];
+	char at[SB_TIME_BUFSZ];
 	bool ok = true;
 
-	put(root, "period", json_pack("{s:s, s:s}",
-	        "from", sb_time_format(r->opts.period.from_ms, from),
-	        "to", sb_time_format(r->opts.period.to_ms, to)), &ok);
+	put(root, "period", span(&r->opts.period), &ok);
 	put(root, "tolerance", json_pack("{s:o, s:o}",
 	        "abs_usd", money(true, r->opts.abs_nanos), "rel", ratio(r->opts.rel_ppb)), &ok);
+	put(root, "judged_at", json_string(sb_time_format(r->opts.now_ms, at)), &ok);
+	put(root, "billing_lag", duration(r->opts.billing_lag_ms), &ok);
 	list = json_array();
 	for (size_t i = 0; i < r->n_backends; i++)
 		append(list, backend(&r->backends[i], &ok), &ok);
@@ -135,6 +163,9 @@ json_t *sb_recon_json(const sb_recon *r)
 		append(list, session(&r->sessions[i], &ok), &ok);
 	put(root, "sessions", list, &ok);
 	put(root, "flagged", json_integer(r->flagged), &ok);
+	put(root, "flagged_backends", json_integer(r->flagged_backends), &ok);
+	put(root, "flagged_sessions", json_integer(r->flagged_sessions), &ok);
+	put(root, "pending", json_integer(r->pending), &ok);
 	if (!ok) {
 		json_decref(root);
 		return NULL;
@@ -142,12 +173,62 @@ json_t *sb_recon_json(const sb_recon *r)
 	return root;
 }
 
+/* Text being dumped by jansson into memory.  jansson 2.14 does not check
+ * every write of its own dump (an object's keys), so a failure is kept
+ * here, where it cannot be lost. */
+typedef struct text_buf {
+	char *text;        /* what was written, NUL-terminated */
+	size_t len;        /* its length */
+	size_t cap;        /* allocated */
+	bool failed;       /* a write failed: the text is not whole */
+} text_buf;
+
+/* json_dump_callback's writer: append size bytes of buf. */
+static int text_write(const char *buf, size_t size, void *data)
+{
+	text_buf *t = data;
+
+	if (t->failed)
+		return -1;
+	if (t->len + size + 1 > t->cap) {
+		size_t cap = t->cap ? t->cap : 4096;
+		char *more;
+		while (cap < t->len + size + 1)
+			cap *= 2;
+		if ((more = realloc(t->text, cap)) == NULL) {
+			t->failed = true;
+			return -1;
+		}
+		t->text = more;
+		t->cap = cap;
+	}
+	memcpy(t->text + t->len, buf, size);
+	t->len += size;
+	t->text[t->len] = '\0';
+	return 0;
+}
+
+char *sb_recon_json_text(const sb_recon *r, size_t flags)
+{
+	json_t *json = sb_recon_json(r);
+	text_buf t = {NULL, 0, 0, false};
+	int rc;
+
+	if (json == NULL)
+		return NULL;
+	rc = json_dump_callback(json, text_write, &t, flags);
+	json_decref(json);
+	if (rc != 0 || t.failed || t.text == NULL) {
+		free(t.text);
+		return NULL;
+	}
+	return t.text;
+}
+
 /* Store one backend's result. */
 static int store_backend(sb_db *db, int64_t id, const sb_recon_backend *b, sb_err *e)
 {
 	sqlite3_stmt *st = sb_db_stmt(db, "recon_backend_insert", e);
-	int64_t drift = 0;
-	bool has_drift = b->has_billed && sb_money_sub(b->billed_nanos, b->computed_nanos, &drift) == SB_MONEY_OK;
 
 	if (st == NULL)
 		return e->code;
@@ -158,9 +239,13 @@ static int store_backend(sb_db *db, int64_t id, const sb_recon_backend *b, sb_er
 	sb_bind_i64(db, st, ":runs", b->runs);
 	sb_bind_i64(db, st, ":computed_nanos", b->computed_nanos);
 	sb_bind_i64_opt(db, st, ":billed_nanos", b->has_billed, b->billed_nanos);
-	sb_bind_i64_opt(db, st, ":drift_nanos", has_drift, drift);
+	sb_bind_i64_opt(db, st, ":drift_nanos", b->has_drift, b->drift_nanos);
 	sb_bind_i64_opt(db, st, ":tax_nanos", b->has_tax, b->tax_nanos);
 	sb_bind_text_opt(db, st, ":verdict", b->explain.verdict);
+	sb_bind_i64(db, st, ":window_from_ms", b->window.from_ms);
+	sb_bind_i64(db, st, ":window_to_ms", b->window.to_ms);
+	sb_bind_i64(db, st, ":flagged", b->flagged);
+	sb_bind_i64(db, st, ":sessions_flagged", b->sessions_flagged);
 	return sb_db_run(db, st, e);
 }
 
@@ -180,17 +265,16 @@ static int store_session(sb_db *db, int64_t id, const sb_recon_session *s, sb_er
 	sb_bind_i64(db, st, ":computed_nanos", s->computed_nanos);
 	sb_bind_i64_opt(db, st, ":billed_nanos", s->has_billed, s->billed_nanos);
 	sb_bind_i64_opt(db, st, ":drift_nanos", has_drift, drift);
+	sb_bind_i64(db, st, ":flagged", s->flagged);
 	return sb_db_run(db, st, e);
 }
 
 int sb_recon_store(sb_db *db, sb_recon *r, sb_err *e)
 {
-	json_t *json = sb_recon_json(r);
-	char *text = json_dumps(json, JSON_COMPACT);
+	char *text = sb_recon_json_text(r, JSON_COMPACT);
 	sqlite3_stmt *st;
 	int64_t id;
 
-	json_decref(json);
 	if (text == NULL)
 		return sb_fail(e, SB_EINTERNAL, "out of memory");
 	if (sb_db_begin(db, e) != SB_OK || (st = sb_db_stmt(db, "recon_insert", e)) == NULL)
@@ -203,6 +287,10 @@ int sb_recon_store(sb_db *db, sb_recon *r, sb_err *e)
 	sb_bind_i64(db, st, ":backends", (int64_t)r->n_backends);
 	sb_bind_i64(db, st, ":flagged", r->flagged);
 	sb_bind_text(db, st, ":result", text);
+	sb_bind_i64(db, st, ":judged_ms", r->opts.now_ms);
+	sb_bind_i64(db, st, ":billing_lag_ms", r->opts.billing_lag_ms);
+	sb_bind_i64(db, st, ":flagged_backends", r->flagged_backends);
+	sb_bind_i64(db, st, ":flagged_sessions", r->flagged_sessions);
 	if (sb_db_run(db, st, e) != SB_OK)
 		goto fail;
 	id = sqlite3_last_insert_rowid(sb_db_handle(db));

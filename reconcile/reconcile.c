@@ -1,4 +1,16 @@
-/* reconcile.c: computed against billed (see reconcile.h). */
+/* reconcile.c: computed against billed (see reconcile.h and
+ * docs/reconcile.md).
+ *
+ * Three passes over the ledger, each a streaming query:
+ *   1. the account-level lines around the period (recon_grid), to find the
+ *      backends billed on one grid off the UTC edges and their windows;
+ *   2. the live lines of the period and those windows (recon_lines), summed
+ *      per backend and per session;
+ *   3. the runs (recon_runs), of the period for most backends and of its
+ *      window for a backend judged over one.
+ * Then each backend is settled (billed, basis, conditions, status, flag,
+ * explanation) and, where its lines name sessions, each session judged.
+ */
 #include "reconcile/reconcile.h"
 
 #include <stdio.h>
@@ -9,6 +21,67 @@
 #include "ledger/money.h"
 #include "ledger/rates.h"
 #include "ledger/timefmt.h"
+
+/* How far around the period the account-level lines are read to find a
+ * backend's grid: a week each side, so that days without a line (a
+ * weekend without usage) do not hide it. */
+#define GRID_MARGIN_MS (INT64_C(7) * SB_MS_PER_DAY)
+
+/* ---- statuses: precedence and flags (data) ------------------------------ */
+
+/* When a status is flagged. */
+typedef enum { FLAG_NEVER, FLAG_ALWAYS, FLAG_AFTER_LAG } flag_rule;
+
+/* The statuses, in the order of precedence: the first whose condition
+ * holds wins; "ok" (no condition) when none does. */
+static const struct status_row {
+	unsigned cond;          /* SB_COND_* that gives this status */
+	const char *status;     /* its name */
+	flag_rule flag;         /* when it is flagged */
+} statuses[] = {
+	{SB_COND_PENDING, "pending", FLAG_NEVER},
+	{SB_COND_CURRENCY, "currency", FLAG_ALWAYS},
+	{SB_COND_NO_RATE, "no_rate", FLAG_ALWAYS},
+	{SB_COND_PARTIAL, "partial", FLAG_ALWAYS},
+	{SB_COND_UNEXPECTED, "unexpected", FLAG_ALWAYS},
+	{SB_COND_UNBILLED, "unbilled", FLAG_AFTER_LAG},
+	{SB_COND_OVER, "over_billed", FLAG_ALWAYS},
+	{SB_COND_UNDER, "under_billed", FLAG_ALWAYS},
+	{0, "ok", FLAG_NEVER},
+};
+
+const char *sb_recon_status(unsigned conds)
+{
+	size_t i = 0;
+
+	while (statuses[i].cond != 0 && (conds & statuses[i].cond) == 0)
+		i++;
+	return statuses[i].status;
+}
+
+bool sb_recon_flags(const char *status, int64_t window_to_ms, int64_t now_ms, int64_t billing_lag_ms)
+{
+	for (size_t i = 0; i < sizeof statuses / sizeof statuses[0]; i++) {
+		if (strcmp(statuses[i].status, status) != 0)
+			continue;
+		if (statuses[i].flag == FLAG_AFTER_LAG)
+			return (__int128)now_ms - window_to_ms > billing_lag_ms;
+		return statuses[i].flag == FLAG_ALWAYS;
+	}
+	return false;
+}
+
+bool sb_recon_beyond(__int128 drift, int64_t base, int64_t abs_nanos, int64_t rel_ppb)
+{
+	__int128 mag = drift < 0 ? -drift : drift;
+
+	/* |drift| > abs and |drift| > rel_ppb x base / 10^9, the second
+	 * cross-multiplied: |drift| x 10^9 > rel_ppb x base (both sides fit:
+	 * |drift| < 2^64, rel_ppb and base < 2^63) */
+	return mag > abs_nanos && mag * SB_NANOS_PER_USD > (__int128)rel_ppb * base;
+}
+
+/* ---- the context -------------------------------------------------------- */
 
 /* A per-backend tolerance. */
 typedef struct tol {
@@ -27,7 +100,7 @@ typedef struct line_sums {
 	int64_t tax_nanos;        /* their sum in USD */
 	bool currency;            /* a line had no exchange rate: left out */
 	bool no_rate;             /* a metered line found no rate: left out */
-	bool partial;             /* a line ends after the period */
+	bool partial;             /* an account-level line ends after the window */
 } line_sums;
 
 /* The lines of one session of a backend that bills per session. */
@@ -36,11 +109,19 @@ typedef struct session_lines {
 	line_sums sums;           /* its lines */
 } session_lines;
 
+/* A backend whose account-level lines form one grid off the UTC edges. */
+typedef struct grid_window {
+	char backend[65];         /* backend id */
+	sb_period window;         /* [first grid edge >= from, first grid edge >= to) */
+	int64_t step;             /* SB_GRID_DAY_MS or SB_GRID_HOUR_MS */
+	bool per_session;         /* it has lines naming sessions in the period: judged over the period after all */
+	bool runs_read;           /* its runs are read */
+} grid_window;
+
 /* Everything gathered about one backend. */
 typedef struct backend_acc {
 	sb_recon_backend out;       /* the result */
-	bool has_lines;             /* any live line in the period */
-	line_sums lines;            /* their sums */
+	line_sums lines;            /* its lines in its window */
 	session_lines *sessions;    /* lines naming sessions, by session */
 	size_t n_sessions;
 	size_t cap_sessions;
@@ -55,10 +136,13 @@ typedef struct backend_acc {
 /* The reconciliation being built. */
 typedef struct recon_ctx {
 	sb_db *db;
-	const sb_recon_opts *o;
+	const sb_recon_opts *o;     /* the options, now and lag resolved (r->opts) */
 	sb_rates *rates;            /* the rate cards */
 	tol *tols;                  /* per-backend tolerances, by backend */
 	size_t n_tols;
+	grid_window *windows;       /* backends judged over a grid's window, by backend */
+	size_t n_windows;
+	size_t cap_windows;
 	backend_acc *accs;          /* the backends, by name */
 	size_t n_accs;
 	size_t cap_accs;
@@ -88,12 +172,6 @@ static void *grow(recon_ctx *c, void *list, size_t n, size_t *cap, size_t size)
 	return more;
 }
 
-bool sb_recon_status_flagged(const char *status)
-{
-	return strcmp(status, "over_billed") == 0 || strcmp(status, "under_billed") == 0 ||
-	       strcmp(status, "unexpected") == 0 || strcmp(status, "currency") == 0;
-}
-
 /* *acc += v, or an error on overflow. */
 static bool add(recon_ctx *c, int64_t *acc, int64_t v)
 {
@@ -113,8 +191,10 @@ static int load_tables(recon_ctx *c)
 		return c->e->code;
 	while ((rc = sb_db_step(c->db, st, c->e)) == SQLITE_ROW) {
 		tol *t = realloc(c->tols, (c->n_tols + 1) * sizeof *t);
-		if (t == NULL)
+		if (t == NULL) {
+			sqlite3_reset(st);
 			return sb_fail(c->e, SB_EINTERNAL, "out of memory");
+		}
 		c->tols = t;
 		t = &c->tols[c->n_tols++];
 		snprintf(t->backend, sizeof t->backend, "%s", sb_col_text(st, 0));
@@ -124,6 +204,198 @@ static int load_tables(recon_ctx *c)
 	sqlite3_reset(st);
 	return rc < 0 ? c->e->code : sb_rates_load(c->db, &c->rates, c->e);
 }
+
+/* ---- windows ------------------------------------------------------------ */
+
+/* The grid being read from one backend's account-level lines, in order of
+ * charge start (then end). */
+typedef struct grid_scan {
+	char backend[65];         /* backend id */
+	bool one;                 /* the lines so far form one grid */
+	bool any;                 /* a line of positive length was seen */
+	int64_t step;             /* its step */
+	int64_t cur_start;        /* the last start seen (lines sharing it must share its end) */
+	int64_t cur_end;
+	int n_phases;             /* distinct start phases (two at most: a DST change) */
+	int64_t phases[2];
+	bool has_lo[2];           /* per edge asked (0: from, 1: to): the latest line edge <= it */
+	int64_t lo[2];
+	bool has_hi[2];           /* and the earliest line edge >= it */
+	int64_t hi[2];
+} grid_scan;
+
+/* x mod m in [0, m). */
+static int64_t floor_mod(int64_t x, int64_t m)
+{
+	int64_t r = x % m;
+
+	return r < 0 ? r + m : r;
+}
+
+/* Note a line edge x for the instants asked (the period's from and to). */
+static void scan_edge(grid_scan *g, const sb_period *p, int64_t x)
+{
+	int64_t t[2] = {p->from_ms, p->to_ms};
+
+	for (int k = 0; k < 2; k++) {
+		if (x <= t[k] && (!g->has_lo[k] || x > g->lo[k])) {
+			g->has_lo[k] = true;
+			g->lo[k] = x;
+		}
+		if (x >= t[k] && (!g->has_hi[k] || x < g->hi[k])) {
+			g->has_hi[k] = true;
+			g->hi[k] = x;
+		}
+	}
+}
+
+/* Add one account-level line [s, e) to the grid scan (docs/reconcile.md,
+ * "Windows"): a line of no length is an instant charge, left out of the
+ * grid; the others must all be hours, or all days (24 hours, or 23 or 25
+ * on a day the clocks change), the lines sharing a start must share their
+ * end and no line may start inside another, and the starts have one phase
+ * (time of the day, or of the hour), or, for days, two phases an hour
+ * apart (standard and summer time). */
+static void scan_line(grid_scan *g, const sb_period *p, int64_t s, int64_t e)
+{
+	int64_t len = e - s, step, phase;
+	int i;
+
+	if (!g->one || len == 0)
+		return;
+	if (len == SB_GRID_HOUR_MS)
+		step = SB_GRID_HOUR_MS;
+	else if (len == SB_GRID_DAY_MS || len == SB_GRID_DAY_MS - SB_GRID_HOUR_MS ||
+	         len == SB_GRID_DAY_MS + SB_GRID_HOUR_MS)
+		step = SB_GRID_DAY_MS;
+	else
+		step = 0;
+	if (step == 0 || (g->any && step != g->step) ||
+	    (g->any && s == g->cur_start && e != g->cur_end) ||
+	    (g->any && s != g->cur_start && s < g->cur_end)) {
+		g->one = false;
+		return;
+	}
+	phase = floor_mod(s, step);
+	for (i = 0; i < g->n_phases && g->phases[i] != phase; i++)
+		;
+	if (i == g->n_phases) {
+		int64_t apart = g->n_phases == 1 ? floor_mod(phase - g->phases[0], SB_GRID_DAY_MS) : 0;
+		if (g->n_phases == 2 || (g->n_phases == 1 && (step != SB_GRID_DAY_MS ||
+		                         (apart != SB_GRID_HOUR_MS && apart != SB_GRID_DAY_MS - SB_GRID_HOUR_MS)))) {
+			g->one = false;
+			return;
+		}
+		g->phases[g->n_phases++] = phase;
+	}
+	g->any = true;
+	g->step = step;
+	g->cur_start = s;
+	g->cur_end = e;
+	scan_edge(g, p, s);
+	scan_edge(g, p, e);
+}
+
+/* The first grid edge at or after the instant t asked as edge k: the
+ * lines' own edges where they are, and between or beyond them the edges a
+ * whole number of steps from the latest line edge before t (from the
+ * earliest one after t when none is before); between two line edges, a
+ * step that would end within half a step of the later edge ends on it
+ * (the clocks changed in the gap). */
+static int64_t grid_edge(const grid_scan *g, int k, int64_t t)
+{
+	int64_t x;
+
+	if (g->has_lo[k]) {
+		int64_t n = (t - g->lo[k] + g->step - 1) / g->step;
+		x = g->lo[k] + n * g->step;
+		if (g->has_hi[k] && x > g->hi[k] - g->step / 2)
+			x = g->hi[k];
+		return x;
+	}
+	return g->hi[k] - (g->hi[k] - t) / g->step * g->step;
+}
+
+/* The scan of one backend is complete: record its window when its lines
+ * are one grid off the UTC edges and the window is not empty. */
+static bool scan_done(recon_ctx *c, const grid_scan *g)
+{
+	const sb_period *p = &c->o->period;
+	grid_window *w, *list;
+	bool utc = true;
+	sb_period win;
+
+	if (!g->one || !g->any)
+		return true;
+	for (int i = 0; i < g->n_phases; i++)
+		utc = utc && g->phases[i] == 0;
+	if (utc)
+		return true;
+	win.from_ms = grid_edge(g, 0, p->from_ms);
+	win.to_ms = grid_edge(g, 1, p->to_ms);
+	if (win.to_ms <= win.from_ms)
+		return true;          /* a period shorter than a step: judged as given */
+	if ((list = grow(c, c->windows, c->n_windows, &c->cap_windows, sizeof *list)) == NULL)
+		return false;
+	c->windows = list;
+	w = &c->windows[c->n_windows++];
+	memset(w, 0, sizeof *w);
+	snprintf(w->backend, sizeof w->backend, "%s", g->backend);
+	w->window = win;
+	w->step = g->step;
+	return true;
+}
+
+/* Pass 1: the grids of the backends' account-level lines around the
+ * period, into c->windows (by backend, as the query orders them). */
+static int read_grids(recon_ctx *c)
+{
+	const sb_period *p = &c->o->period;
+	sqlite3_stmt *st = sb_db_stmt(c->db, "recon_grid", c->e);
+	grid_scan g;
+	bool open = false;
+	int rc;
+
+	if (st == NULL)
+		return c->e->code;
+	sb_bind_i64(c->db, st, ":lo_ms", p->from_ms - GRID_MARGIN_MS);
+	sb_bind_i64(c->db, st, ":hi_ms", p->to_ms + GRID_MARGIN_MS);
+	while ((rc = sb_db_step(c->db, st, c->e)) == SQLITE_ROW) {
+		const char *backend = sb_col_text(st, 0);
+		if (!open || strcmp(g.backend, backend) != 0) {
+			if (open && !scan_done(c, &g))
+				break;
+			memset(&g, 0, sizeof g);
+			snprintf(g.backend, sizeof g.backend, "%s", backend);
+			g.one = true;
+			open = true;
+		}
+		scan_line(&g, p, sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2));
+	}
+	if (rc == SQLITE_DONE && open)
+		scan_done(c, &g);
+	sqlite3_reset(st);
+	return c->e->code;
+}
+
+/* The grid window of backend, or NULL when it is judged over the period. */
+static grid_window *window_of(recon_ctx *c, const char *backend)
+{
+	for (size_t i = 0; i < c->n_windows; i++)
+		if (strcmp(c->windows[i].backend, backend) == 0)
+			return &c->windows[i];
+	return NULL;
+}
+
+/* What backend is judged over: its grid's window, or the period. */
+static const sb_period *span_of(recon_ctx *c, const char *backend)
+{
+	grid_window *w = window_of(c, backend);
+
+	return w != NULL && !w->per_session ? &w->window : &c->o->period;
+}
+
+/* ---- lines -------------------------------------------------------------- */
 
 /* The accumulator of backend, added (in name order) when new. */
 static backend_acc *acc_for(recon_ctx *c, const char *backend)
@@ -184,14 +456,16 @@ static bool to_usd(recon_ctx *c, const char *currency, int64_t amount, int64_t a
 
 /* The price of a metered line: vCPU-seconds and GiB-seconds at the rates
  * of the backend's card in force at the charge start, rounded half to even
- * once; false when a needed rate is missing, or when the price overflows
- * 64-bit nanodollars (c->e then holds the error). */
+ * once; false when a needed rate is missing (*card_out then says which
+ * card was in force, NULL for none), or when the price overflows 64-bit
+ * nanodollars (c->e then holds the error). */
 static bool price_metered(recon_ctx *c, const char *backend, int64_t at_ms, int64_t vcpu_ms,
-                          int64_t memory_mb_ms, int64_t *usd)
+                          int64_t memory_mb_ms, int64_t *usd, const sb_card **card_out)
 {
 	const sb_card *card = sb_rates_find(c->rates, backend, NULL, at_ms);
 	__int128 cpu = 0, memory = 0, num = 0;
 
+	*card_out = card;
 	if (card == NULL)
 		return false;
 	if (card->free) {
@@ -214,29 +488,64 @@ static bool price_metered(recon_ctx *c, const char *backend, int64_t at_ms, int6
 	return true;
 }
 
-/* Add one line (the current row of recon_lines) to sums. */
-static bool add_line(recon_ctx *c, sqlite3_stmt *st, line_sums *s)
+/* Note a metered line that found no rate in the backend's result: what
+ * would price it (the first such line's card). */
+static void note_no_rate(sb_recon_backend *b, int64_t start_ms, int64_t vcpu_ms, int64_t memory_mb_ms,
+                         const sb_card *card)
+{
+	sb_rate_fix *f = &b->rate_fix;
+
+	if (f->lines++ == 0 || start_ms < f->first_ms) {
+		f->first_ms = start_ms;
+		f->has_card = card != NULL;
+		if (card != NULL)
+			f->card = *card;
+		else
+			memset(&f->card, 0, sizeof f->card);
+	}
+	f->need_cpu = f->need_cpu || (vcpu_ms != 0 && (card == NULL || !card->has_per_cpu_second));
+	f->need_gb = f->need_gb || (memory_mb_ms != 0 && (card == NULL || !card->has_per_gb_second));
+}
+
+/* Add one line (the current row of recon_lines) to sums.  span_to is the
+ * end of what the line is judged over (an account-level line ending after
+ * it makes the sums partial; NULL for a session's line, which belongs to
+ * the period holding its start whatever its end).  b, when not NULL, is
+ * the backend's result, which keeps what the words need. */
+static bool add_line(recon_ctx *c, sqlite3_stmt *st, line_sums *s, const int64_t *span_to,
+                     sb_recon_backend *b)
 {
 	const char *backend = sb_col_text(st, 0);
 	const char *kind = sb_col_text(st, 2);
 	const char *currency = sb_col_text(st, 4);
 	const char *category = sb_col_text(st, 5);
 	int64_t start_ms = sqlite3_column_int64(st, 6);
+	int64_t end_ms = sqlite3_column_int64(st, 7);
 	int64_t usd = 0;
 
-	if (sqlite3_column_int64(st, 7) > c->o->period.to_ms)
+	if (span_to != NULL && end_ms > *span_to) {
 		s->partial = true;
+		if (b != NULL && end_ms > b->partial_end_ms)
+			b->partial_end_ms = end_ms;
+	}
 	if (strcmp(kind, "metered") == 0) {
-		if (!price_metered(c, backend, start_ms, sqlite3_column_int64(st, 8),
-		                   sqlite3_column_int64(st, 9), &usd)) {
+		const sb_card *card = NULL;
+		int64_t vcpu_ms = sqlite3_column_int64(st, 8), memory_mb_ms = sqlite3_column_int64(st, 9);
+		if (!price_metered(c, backend, start_ms, vcpu_ms, memory_mb_ms, &usd, &card)) {
 			s->no_rate = true;
+			if (b != NULL)
+				note_no_rate(b, start_ms, vcpu_ms, memory_mb_ms, card);
 			return c->e->code == SB_OK;
 		}
 		s->has_metered = true;
 		return add(c, &s->metered_nanos, usd);
 	}
-	if (!to_usd(c, currency != NULL ? currency : "USD", sqlite3_column_int64(st, 3), start_ms, &usd)) {
+	if (currency == NULL)
+		currency = "USD";
+	if (!to_usd(c, currency, sqlite3_column_int64(st, 3), start_ms, &usd)) {
 		s->currency = true;
+		if (b != NULL && b->currency_lines++ == 0)
+			snprintf(b->currency, sizeof b->currency, "%s", currency);
 		return c->e->code == SB_OK;
 	}
 	if (category != NULL && strcmp(category, "Tax") == 0) {
@@ -268,24 +577,50 @@ static session_lines *session_of(recon_ctx *c, backend_acc *a, const char *sessi
 	return s;
 }
 
-/* Read the live lines of the period into the backends and sessions. */
+/* Whether t lies in [p->from_ms, p->to_ms). */
+static bool inside(const sb_period *p, int64_t t)
+{
+	return t >= p->from_ms && t < p->to_ms;
+}
+
+/* Pass 2: the live lines of the period and of the grid windows, into the
+ * backends and sessions.  A backend's lines naming sessions come before
+ * its account-level lines: one of them in the period takes the backend
+ * off its window before any account-level line is summed. */
 static int read_lines(recon_ctx *c)
 {
+	const sb_period *p = &c->o->period;
 	sqlite3_stmt *st = sb_db_stmt(c->db, "recon_lines", c->e);
+	int64_t to_ms = p->to_ms;
 	int rc;
 
 	if (st == NULL)
 		return c->e->code;
-	sb_bind_i64(c->db, st, ":from_ms", c->o->period.from_ms);
-	sb_bind_i64(c->db, st, ":to_ms", c->o->period.to_ms);
+	for (size_t i = 0; i < c->n_windows; i++)
+		if (c->windows[i].window.to_ms > to_ms)
+			to_ms = c->windows[i].window.to_ms;
+	sb_bind_i64(c->db, st, ":from_ms", p->from_ms);
+	sb_bind_i64(c->db, st, ":to_ms", to_ms);
 	while ((rc = sb_db_step(c->db, st, c->e)) == SQLITE_ROW) {
-		backend_acc *a = acc_for(c, sb_col_text(st, 0));
-		session_lines *s = NULL;
-		if (a == NULL || !add_line(c, st, &a->lines))
-			break;
-		a->has_lines = true;
+		const char *backend = sb_col_text(st, 0);
+		int64_t start_ms = sqlite3_column_int64(st, 6);
+		backend_acc *a;
 		if (!sb_col_is_null(st, 1)) {
-			if ((s = session_of(c, a, sb_col_text(st, 1))) == NULL || !add_line(c, st, &s->sums))
+			grid_window *w;
+			session_lines *s;
+			if (!inside(p, start_ms))
+				continue;
+			if ((w = window_of(c, backend)) != NULL)
+				w->per_session = true;
+			if ((a = acc_for(c, backend)) == NULL || !add_line(c, st, &a->lines, NULL, &a->out) ||
+			    (s = session_of(c, a, sb_col_text(st, 1))) == NULL ||
+			    !add_line(c, st, &s->sums, NULL, NULL))
+				break;
+		} else {
+			const sb_period *span = span_of(c, backend);
+			if (!inside(span, start_ms))
+				continue;
+			if ((a = acc_for(c, backend)) == NULL || !add_line(c, st, &a->lines, &span->to_ms, &a->out))
 				break;
 		}
 	}
@@ -293,102 +628,142 @@ static int read_lines(recon_ctx *c)
 	return c->e->code;
 }
 
-/* Read the runs of the period into the backends. */
-static int read_runs(recon_ctx *c)
+/* ---- runs --------------------------------------------------------------- */
+
+/* Fill a backend from the current row of recon_runs. */
+static void take_runs(backend_acc *a, sqlite3_stmt *st)
+{
+	sb_explain *x = &a->out.explain;
+	int64_t ended = sqlite3_column_int64(st, 8);
+
+	a->out.runs = sqlite3_column_int64(st, 1);
+	a->out.sessions = sqlite3_column_int64(st, 2);
+	a->out.exec_count = sqlite3_column_int64(st, 3);
+	a->out.computed_nanos = sqlite3_column_int64(st, 4);
+	a->has_own_billed = !sb_col_is_null(st, 5);
+	a->own_billed_nanos = sqlite3_column_int64(st, 5);
+	a->has_fill_billed = !sb_col_is_null(st, 6);
+	a->fill_billed_nanos = sqlite3_column_int64(st, 6);
+	a->has_fill_metered = !sb_col_is_null(st, 7);
+	a->fill_metered_nanos = sqlite3_column_int64(st, 7);
+	x->has = ended > 0;
+	x->exec_ms = sqlite3_column_int64(st, 9);
+	x->lifetime_ms = sqlite3_column_int64(st, 10);
+	x->has_lifetime_cost = x->has && sqlite3_column_int64(st, 12) == ended;
+	x->lifetime_nanos = sqlite3_column_int64(st, 11);
+	x->has_idle = x->has_lifetime_cost && sqlite3_column_int64(st, 14) == ended &&
+	              sb_money_sub(x->lifetime_nanos, sqlite3_column_int64(st, 13),
+	                           &x->idle_nanos) == SB_MONEY_OK;
+}
+
+/* Read recon_runs over span into the backends judged over exactly span
+ * (the period, or one grid window). */
+static int read_runs_over(recon_ctx *c, const sb_period *span)
 {
 	sqlite3_stmt *st = sb_db_stmt(c->db, "recon_runs", c->e);
 	int rc;
 
 	if (st == NULL)
 		return c->e->code;
-	sb_bind_i64(c->db, st, ":from_ms", c->o->period.from_ms);
-	sb_bind_i64(c->db, st, ":to_ms", c->o->period.to_ms);
+	sb_bind_i64(c->db, st, ":from_ms", span->from_ms);
+	sb_bind_i64(c->db, st, ":to_ms", span->to_ms);
 	while ((rc = sb_db_step(c->db, st, c->e)) == SQLITE_ROW) {
-		backend_acc *a = acc_for(c, sb_col_text(st, 0));
-		sb_explain *x;
-		int64_t ended;
-		if (a == NULL)
+		const char *backend = sb_col_text(st, 0);
+		const sb_period *own = span_of(c, backend);
+		backend_acc *a;
+		if (own->from_ms != span->from_ms || own->to_ms != span->to_ms)
+			continue;
+		if ((a = acc_for(c, backend)) == NULL)
 			break;
-		a->out.runs = sqlite3_column_int64(st, 1);
-		a->out.sessions = sqlite3_column_int64(st, 2);
-		a->out.exec_count = sqlite3_column_int64(st, 3);
-		a->out.computed_nanos = sqlite3_column_int64(st, 4);
-		a->has_own_billed = !sb_col_is_null(st, 5);
-		a->own_billed_nanos = sqlite3_column_int64(st, 5);
-		a->has_fill_billed = !sb_col_is_null(st, 6);
-		a->fill_billed_nanos = sqlite3_column_int64(st, 6);
-		a->has_fill_metered = !sb_col_is_null(st, 7);
-		a->fill_metered_nanos = sqlite3_column_int64(st, 7);
-		ended = sqlite3_column_int64(st, 8);
-		x = &a->out.explain;
-		x->has = ended > 0;
-		x->exec_ms = sqlite3_column_int64(st, 9);
-		x->lifetime_ms = sqlite3_column_int64(st, 10);
-		x->has_lifetime_cost = x->has && sqlite3_column_int64(st, 12) == ended;
-		x->lifetime_nanos = sqlite3_column_int64(st, 11);
-		x->has_idle = x->has_lifetime_cost && sqlite3_column_int64(st, 14) == ended &&
-		              sb_money_sub(x->lifetime_nanos, sqlite3_column_int64(st, 13),
-		                           &x->idle_nanos) == SB_MONEY_OK;
+		take_runs(a, st);
 	}
 	sqlite3_reset(st);
 	return c->e->code;
 }
 
-/* |drift| > max(abs, rel x base): the drift is flagged. */
-static bool beyond(int64_t drift, int64_t base, int64_t abs_nanos, int64_t rel_ppb)
+/* Pass 3: the runs, of the period and of each distinct grid window. */
+static int read_runs(recon_ctx *c)
 {
-	__int128 mag = drift < 0 ? -(__int128)drift : (__int128)drift;
-
-	return mag > abs_nanos && mag * SB_NANOS_PER_USD > (__int128)rel_ppb * (base < 0 ? -base : base);
+	if (read_runs_over(c, &c->o->period) != SB_OK)
+		return c->e->code;
+	for (size_t i = 0; i < c->n_windows; i++) {
+		grid_window *w = &c->windows[i];
+		if (w->per_session || w->runs_read)
+			continue;
+		if (read_runs_over(c, &w->window) != SB_OK)
+			return c->e->code;
+		for (size_t k = i; k < c->n_windows; k++)
+			if (c->windows[k].window.from_ms == w->window.from_ms &&
+			    c->windows[k].window.to_ms == w->window.to_ms)
+				c->windows[k].runs_read = true;
+	}
+	return SB_OK;
 }
 
-/* The status of a backend or session (section 6, first that applies). */
-static const char *judge(const line_sums *s, int64_t runs, bool free, bool has_billed,
-                         int64_t billed, int64_t computed, int64_t abs_nanos, int64_t rel_ppb)
-{
-	int64_t drift;
+/* ---- judging ------------------------------------------------------------ */
 
+/* The conditions a backend or session meets (SB_COND_*): s its lines,
+ * span_to the end of what it is judged over. */
+static unsigned conditions(const recon_ctx *c, const line_sums *s, int64_t span_to, int64_t runs,
+                           bool free, bool has_billed, int64_t billed, int64_t computed,
+                           int64_t abs_nanos, int64_t rel_ppb)
+{
+	__int128 drift = (__int128)billed - computed;
+	unsigned conds = 0;
+
+	if (c->o->now_ms < span_to)
+		conds |= SB_COND_PENDING;
 	if (s->currency)
-		return "currency";
+		conds |= SB_COND_CURRENCY;
 	if (s->no_rate)
-		return "no_rate";
+		conds |= SB_COND_NO_RATE;
 	if (s->partial)
-		return "partial";
+		conds |= SB_COND_PARTIAL;
 	if (has_billed && billed > 0 && (runs == 0 || free))
-		return "unexpected";
+		conds |= SB_COND_UNEXPECTED;
 	if (computed > 0 && !has_billed)
-		return "unbilled";
-	if (has_billed && sb_money_sub(billed, computed, &drift) == SB_MONEY_OK &&
-	    beyond(drift, computed, abs_nanos, rel_ppb))
-		return drift > 0 ? "over_billed" : "under_billed";
-	return "ok";
+		conds |= SB_COND_UNBILLED;
+	if (has_billed && sb_recon_beyond(drift, computed, abs_nanos, rel_ppb))
+		conds |= drift > 0 ? SB_COND_OVER : SB_COND_UNDER;
+	return conds;
 }
 
-/* The verdict on a flagged drift: lifetime, rate or unexplained. */
+/* The verdict on a flagged drift: lifetime, rate or unexplained.  rate
+ * only where the card's error has the drift's direction: billed above
+ * computed with the provider's rate above the card's (the card is too
+ * low), or below with it below (too high). */
 static const char *verdict(const sb_recon_backend *b)
 {
 	const sb_explain *x = &b->explain;
-	int64_t diff;
+	__int128 diff;
 
-	if (x->has_lifetime_cost && sb_money_sub(b->billed_nanos, x->lifetime_nanos, &diff) == SB_MONEY_OK &&
-	    !beyond(diff, x->lifetime_nanos, b->abs_nanos, b->rel_ppb))
+	if (x->has_lifetime_cost &&
+	    !sb_recon_beyond((__int128)b->billed_nanos - x->lifetime_nanos, x->lifetime_nanos, b->abs_nanos,
+	                     b->rel_ppb))
 		return "lifetime";
-	if (x->has_card_rate && x->has_implied &&
-	    sb_money_sub(x->implied_rate_nanos, x->card_rate_nanos, &diff) == SB_MONEY_OK &&
-	    (__int128)(diff < 0 ? -diff : diff) * SB_NANOS_PER_USD > (__int128)b->rel_ppb * x->card_rate_nanos)
-		return "rate";
+	if (x->has_card_rate && x->has_implied && x->card_rate_nanos > 0) {
+		diff = (__int128)x->implied_rate_nanos - x->card_rate_nanos;
+		if ((diff < 0 ? -diff : diff) * SB_NANOS_PER_USD > (__int128)b->rel_ppb * x->card_rate_nanos &&
+		    (diff > 0) == (b->drift_nanos > 0))
+			return "rate";
+	}
 	return "unexplained";
 }
 
-/* Settle one backend: its billed figure and basis, status, drift and explanation. */
+/* Settle one backend: its window, billed figure and basis, status, flag,
+ * drift and explanation. */
 static void settle_backend(recon_ctx *c, backend_acc *a)
 {
 	sb_recon_backend *b = &a->out;
-	const sb_card *card_end = sb_rates_find(c->rates, b->backend, NULL, c->o->period.to_ms - 1);
-	const sb_card *card_start = sb_rates_find(c->rates, b->backend, NULL, c->o->period.from_ms);
+	grid_window *w = window_of(c, b->backend);
+	const sb_card *card_end, *card_start;
 	sb_explain *x = &b->explain;
-	int64_t drift;
+	__int128 drift;
 
+	b->window = *span_of(c, b->backend);
+	b->grid_ms = w != NULL && !w->per_session ? w->step : 0;
+	card_end = sb_rates_find(c->rates, b->backend, NULL, b->window.to_ms - 1);
+	card_start = sb_rates_find(c->rates, b->backend, NULL, b->window.from_ms);
 	b->free = card_end != NULL && card_end->free;
 	if (a->lines.has_billed) {
 		b->basis = "billed";
@@ -409,11 +784,30 @@ static void settle_backend(recon_ctx *c, backend_acc *a)
 	}
 	b->has_tax = a->lines.has_tax;
 	b->tax_nanos = a->lines.tax_nanos;
-	b->status = judge(&a->lines, b->runs, b->free, b->has_billed, b->billed_nanos,
-	                  b->computed_nanos, b->abs_nanos, b->rel_ppb);
-	b->has_drift_rel = b->has_billed && b->computed_nanos != 0 &&
-	                   sb_money_sub(b->billed_nanos, b->computed_nanos, &drift) == SB_MONEY_OK &&
-	                   sb_div_round_even((__int128)drift * 1000000, b->computed_nanos,
+	if (b->rate_fix.lines > 0) {
+		/* a newer card with the missing rates gives the command its values */
+		const sb_card *newest = sb_rates_find(c->rates, b->backend, NULL, INT64_MAX);
+		sb_rate_fix *f = &b->rate_fix;
+		if (newest != NULL && (!f->has_card || newest->effective_ms != f->card.effective_ms) &&
+		    ((f->need_cpu && newest->has_per_cpu_second) || (f->need_gb && newest->has_per_gb_second))) {
+			f->has_newer = true;
+			f->newer = *newest;
+		}
+	}
+	drift = (__int128)b->billed_nanos - b->computed_nanos;
+	if (b->has_billed) {
+		if (drift > INT64_MAX || drift < INT64_MIN) {
+			sb_fail(c->e, SB_EDATA, "the drift of %s overflows 64-bit nanodollars", b->backend);
+			return;
+		}
+		b->has_drift = true;
+		b->drift_nanos = (int64_t)drift;
+	}
+	b->status = sb_recon_status(conditions(c, &a->lines, b->window.to_ms, b->runs, b->free, b->has_billed,
+	                                       b->billed_nanos, b->computed_nanos, b->abs_nanos, b->rel_ppb));
+	b->flagged = sb_recon_flags(b->status, b->window.to_ms, c->o->now_ms, c->o->billing_lag_ms);
+	b->has_drift_rel = b->has_drift && b->computed_nanos != 0 &&
+	                   sb_div_round_even((__int128)b->drift_nanos * 1000000, b->computed_nanos,
 	                                     &b->drift_rel_micro) == SB_MONEY_OK;
 	if (!x->has)
 		return;
@@ -426,18 +820,24 @@ static void settle_backend(recon_ctx *c, backend_acc *a)
 		x->verdict = verdict(b);
 }
 
-/* Append a judged session to the result, when it is to be listed. */
-static bool list_session(recon_ctx *c, const backend_acc *a, const char *session_id,
+/* Count a judged session and append it to the result when it is to be
+ * listed (not ok, or every one with --all-sessions). */
+static bool list_session(recon_ctx *c, backend_acc *a, const char *session_id,
                          const line_sums *lines, int64_t runs, int64_t computed, bool has_billed,
                          int64_t billed)
 {
+	const sb_period *p = &c->o->period;
 	sb_recon *r = c->r;
 	sb_recon_session *s, *list;
-	const char *status = judge(lines, runs, a->out.free, has_billed, billed, computed,
-	                           a->out.abs_nanos, a->out.rel_ppb);
+	const char *status = sb_recon_status(conditions(c, lines, p->to_ms, runs, a->out.free, has_billed,
+	                                                billed, computed, a->out.abs_nanos,
+	                                                a->out.rel_ppb));
+	bool flagged = sb_recon_flags(status, p->to_ms, c->o->now_ms, c->o->billing_lag_ms);
 
-	if (sb_recon_status_flagged(status))
-		r->flagged++;
+	if (flagged) {
+		r->flagged_sessions++;
+		a->out.sessions_flagged++;
+	}
 	if (strcmp(status, "ok") == 0 && !c->o->all_sessions)
 		return true;
 	if ((list = grow(c, r->sessions, r->n_sessions, &c->cap_sessions, sizeof *list)) == NULL)
@@ -452,6 +852,7 @@ static bool list_session(recon_ctx *c, const backend_acc *a, const char *session
 	r->n_sessions++;
 	snprintf(s->backend, sizeof s->backend, "%s", a->out.backend);
 	s->status = status;
+	s->flagged = flagged;
 	s->runs = runs;
 	s->computed_nanos = computed;
 	s->has_billed = has_billed;
@@ -460,7 +861,7 @@ static bool list_session(recon_ctx *c, const backend_acc *a, const char *session
 }
 
 /* Judge one session: its lines (NULL when none in the period) and runs. */
-static bool judge_session(recon_ctx *c, const backend_acc *a, const char *session_id,
+static bool judge_session(recon_ctx *c, backend_acc *a, const char *session_id,
                           const session_lines *sl, int64_t runs, int64_t computed,
                           bool has_own, int64_t own, bool has_any_line)
 {
@@ -484,7 +885,7 @@ static bool judge_session(recon_ctx *c, const backend_acc *a, const char *sessio
 
 /* Judge every session of a backend whose lines name sessions: merge its
  * session lines (by session) with its runs per session (by session). */
-static int judge_sessions(recon_ctx *c, const backend_acc *a)
+static int judge_sessions(recon_ctx *c, backend_acc *a)
 {
 	sqlite3_stmt *st = sb_db_stmt(c->db, "recon_sessions", c->e);
 	size_t next = 0;
@@ -528,6 +929,7 @@ static void ctx_free(recon_ctx *c)
 		free(c->accs[i].sessions);
 	}
 	free(c->accs);
+	free(c->windows);
 	free(c->tols);
 	sb_rates_free(c->rates);
 }
@@ -552,12 +954,21 @@ int sb_reconcile(sb_db *db, const sb_recon_opts *opts, sb_recon **out, sb_err *e
 	if (r == NULL)
 		return sb_fail(e, SB_EINTERNAL, "out of memory");
 	memset(&c, 0, sizeof c);
+	r->opts = *opts;
+	if (!r->opts.has_now) {
+		r->opts.has_now = true;
+		r->opts.now_ms = sb_now_ms();
+	}
+	if (!r->opts.has_lag) {
+		r->opts.has_lag = true;
+		r->opts.billing_lag_ms = SB_DEFAULT_LAG_MS;
+	}
 	c.db = db;
-	c.o = opts;
+	c.o = &r->opts;
 	c.r = r;
 	c.e = e;
-	r->opts = *opts;
-	if (load_tables(&c) != SB_OK || read_lines(&c) != SB_OK || read_runs(&c) != SB_OK)
+	if (load_tables(&c) != SB_OK || read_grids(&c) != SB_OK || read_lines(&c) != SB_OK ||
+	    read_runs(&c) != SB_OK)
 		goto fail;
 	r->backends = calloc(c.n_accs > 0 ? c.n_accs : 1, sizeof *r->backends);
 	if (r->backends == NULL) {
@@ -569,13 +980,16 @@ int sb_reconcile(sb_db *db, const sb_recon_opts *opts, sb_recon **out, sb_err *e
 		settle_backend(&c, a);
 		if (e->code != SB_OK)
 			goto fail;
-		if (sb_recon_status_flagged(a->out.status))
-			r->flagged++;
 		/* backends billed per session are judged per session too */
 		if (a->n_sessions > 0 && judge_sessions(&c, a) != SB_OK)
 			goto fail;
+		if (a->out.flagged)
+			r->flagged_backends++;
+		if (strcmp(a->out.status, "pending") == 0)
+			r->pending++;
 		r->backends[r->n_backends++] = a->out;
 	}
+	r->flagged = r->flagged_backends + r->flagged_sessions;
 	ctx_free(&c);
 	*out = r;
 	return SB_OK;

@@ -12,16 +12,29 @@
 
 #include "ledger/db.h"
 #include "ledger/period.h"
+#include "ledger/rates.h"
 
 /* Default tolerances: 0.01 USD, and 5% of computed. */
 #define SB_DEFAULT_ABS_NANOS INT64_C(10000000)
 #define SB_DEFAULT_REL_PPB INT64_C(50000000)
+
+/* Default --billing-lag: 72 hours.  A backend with runs and no bill is
+ * flagged unbilled only once its window ended more than this long ago. */
+#define SB_DEFAULT_LAG_MS (INT64_C(72) * 3600000)
+
+/* The steps a billing grid can have (docs/reconcile.md, "Windows"). */
+#define SB_GRID_HOUR_MS INT64_C(3600000)
+#define SB_GRID_DAY_MS INT64_C(86400000)
 
 typedef struct sb_recon_opts {
 	sb_period period;        /* what to reconcile */
 	int64_t abs_nanos;       /* --abs-tol in nanodollars */
 	int64_t rel_ppb;         /* --rel-tol in parts per 10^9 */
 	bool all_sessions;       /* list every session, not only those not ok */
+	bool has_now;            /* now_ms is given; else sb_now_ms() */
+	int64_t now_ms;          /* the time of the reconcile: windows not ended by then are pending */
+	bool has_lag;            /* billing_lag_ms is given; else SB_DEFAULT_LAG_MS */
+	int64_t billing_lag_ms;  /* --billing-lag: unbilled is flagged once the window ended more than this ago */
 } sb_recon_opts;
 
 /* The explanation of a backend's drift; has is false when none of its
@@ -41,23 +54,47 @@ typedef struct sb_explain {
 	const char *verdict;           /* "lifetime", "rate", "unexplained", or NULL unless drift is flagged */
 } sb_explain;
 
+/* What would price a backend's metered lines that found no rate: the
+ * default card in force at the first such line's charge start, and which
+ * per-second rates those lines need (docs/reconcile.md, no_rate). */
+typedef struct sb_rate_fix {
+	int64_t lines;                 /* metered lines left out */
+	int64_t first_ms;              /* the earliest one's charge start */
+	bool has_card;                 /* a default card is in force then */
+	sb_card card;                  /* that card (valid when has_card) */
+	bool need_cpu;                 /* some line has vCPU-seconds and the card no such rate */
+	bool need_gb;                  /* some line has GiB-seconds and the card no such rate */
+	bool has_newer;                /* the backend's newest default card has a needed rate */
+	sb_card newer;                 /* that card (its rates fill the command) */
+} sb_rate_fix;
+
 typedef struct sb_recon_backend {
 	char backend[65];          /* backend id */
-	const char *status;        /* ok, over_billed, under_billed, unbilled, unexpected, partial, currency, no_rate */
+	const char *status;        /* pending, currency, no_rate, partial, unexpected, unbilled, over_billed, under_billed, ok */
+	bool flagged;              /* the status is flagged (docs/reconcile.md) */
 	const char *basis;         /* billed, metered, run, or NULL */
-	int64_t runs;              /* runs in the period */
+	sb_period window;          /* what it was judged over: the period, or its grid's window */
+	int64_t grid_ms;           /* the grid's step (SB_GRID_DAY_MS, SB_GRID_HOUR_MS) when the window is the grid's, else 0 */
+	int64_t runs;              /* runs in the window */
 	int64_t sessions;          /* distinct sessions of those runs */
 	int64_t exec_count;        /* their executions */
 	int64_t computed_nanos;    /* sum of computed_cost_usd */
 	bool has_billed;           /* billed is known */
 	int64_t billed_nanos;      /* billed in USD */
+	bool has_drift;            /* billed is known (drift = billed - computed) */
+	int64_t drift_nanos;       /* billed - computed */
 	bool has_drift_rel;        /* drift_rel is known (billed known, computed not 0) */
 	int64_t drift_rel_micro;   /* drift / computed in millionths */
-	bool has_tax;              /* FOCUS Tax lines in the period */
+	bool has_tax;              /* FOCUS Tax lines in the window */
 	int64_t tax_nanos;         /* their sum in USD */
 	int64_t abs_nanos;         /* the tolerance applied */
 	int64_t rel_ppb;
 	bool free;                 /* the backend's card in force says free */
+	int64_t sessions_flagged;  /* how many of its sessions are flagged */
+	int64_t currency_lines;    /* lines left out for want of an exchange rate */
+	char currency[8];          /* the first such line's currency */
+	int64_t partial_end_ms;    /* the latest end of an account-level line ending after the window */
+	sb_rate_fix rate_fix;      /* no_rate: what to set */
 	sb_explain explain;        /* why billed differs */
 } sb_recon_backend;
 
@@ -65,6 +102,7 @@ typedef struct sb_recon_session {
 	char *session_id;          /* NULL for runs that named no session */
 	char backend[65];          /* its backend */
 	const char *status;        /* as for backends */
+	bool flagged;              /* the status is flagged */
 	int64_t runs;              /* its runs in the period */
 	int64_t computed_nanos;    /* their computed_cost_usd */
 	bool has_billed;           /* billed is known */
@@ -72,24 +110,63 @@ typedef struct sb_recon_session {
 } sb_recon_session;
 
 typedef struct sb_recon {
-	sb_recon_opts opts;            /* what was asked */
+	sb_recon_opts opts;            /* what was asked, with now and the lag resolved */
 	sb_recon_backend *backends;    /* by name */
 	size_t n_backends;
 	sb_recon_session *sessions;    /* the sessions listed, by backend then session */
 	size_t n_sessions;
-	int64_t flagged;               /* backends and sessions over_billed, under_billed, unexpected or currency */
+	int64_t flagged;               /* flagged_backends + flagged_sessions */
+	int64_t flagged_backends;      /* backends flagged */
+	int64_t flagged_sessions;      /* sessions flagged (listed or not) */
+	int64_t pending;               /* backends pending */
 	int64_t recon_id;              /* the stored reconciliation, 0 when not stored */
 } sb_recon;
 
 /* Reconcile the period.  The caller owns *out (sb_recon_free). */
 int sb_reconcile(sb_db *db, const sb_recon_opts *opts, sb_recon **out, sb_err *e);
 
-/* True when a status counts as flagged (--fail-on-drift). */
-bool sb_recon_status_flagged(const char *status);
+/* The conditions a backend or session can meet (several at once); the
+ * status is the first of the precedence that holds. */
+enum {
+	SB_COND_PENDING = 1u << 0,      /* its window has not ended at the time of the reconcile */
+	SB_COND_CURRENCY = 1u << 1,     /* a line had no exchange rate and was left out */
+	SB_COND_NO_RATE = 1u << 2,      /* a metered line found no rate and was left out */
+	SB_COND_PARTIAL = 1u << 3,      /* an account-level line starts in the window and ends after it */
+	SB_COND_UNEXPECTED = 1u << 4,   /* billed > 0 with no runs, or on a free backend */
+	SB_COND_UNBILLED = 1u << 5,     /* computed > 0 and nothing billed */
+	SB_COND_OVER = 1u << 6,         /* drift flagged, billed above computed */
+	SB_COND_UNDER = 1u << 7         /* drift flagged, billed below computed */
+};
+
+/* The status of a set of SB_COND_* conditions: the first of the
+ * precedence table that holds, "ok" when none does.  Static text. */
+const char *sb_recon_status(unsigned conds);
+
+/* |drift| > max(abs_nanos, rel_ppb / 10^9 x base), compared exactly in
+ * 128-bit integers (nothing rounded before the comparison). */
+bool sb_recon_beyond(__int128 drift, int64_t base, int64_t abs_nanos, int64_t rel_ppb);
+
+/* Whether status is flagged when its window ended window_to_ms and the
+ * reconcile ran at now_ms with billing_lag_ms: over_billed, under_billed,
+ * unexpected, partial, currency, no_rate always; unbilled once
+ * now_ms - window_to_ms > billing_lag_ms; pending and ok never. */
+bool sb_recon_flags(const char *status, int64_t window_to_ms, int64_t now_ms, int64_t billing_lag_ms);
+
+/* What a backend's result means, in words that agree with its figures
+ * (the verdict, pending, no_rate with the command that sets the missing
+ * rates, ...), without the backend's name, written into buf (always
+ * NUL-terminated, cut to cap).  Returns false, with buf "", when there is
+ * nothing to say (ok, with no flagged sessions). */
+bool sb_recon_words(const sb_recon *r, const sb_recon_backend *b, char *buf, size_t cap);
 
 /* The result as the JSON of docs/reconcile.md.  New reference, or NULL
  * when memory ran out (never a document with members missing). */
 json_t *sb_recon_json(const sb_recon *r);
+
+/* The result as JSON text (json_dump flags: JSON_COMPACT,
+ * JSON_INDENT(n)), whole or NULL when memory ran out: never a text with a
+ * part missing.  The caller frees it. */
+char *sb_recon_json_text(const sb_recon *r, size_t flags);
 
 /* Store r (parameters, per-backend and listed per-session results, and the
  * JSON) in one transaction; sets r->recon_id. */

@@ -684,7 +684,7 @@ static void test_focus_round_trip(void **state)
 	sb_db *db = *state, *fresh_db;
 	char *dir = support_tmpdir(), *path = support_path(dir, "focus.csv");
 	sb_period p = period_of("2026-11");
-	sb_recon_opts ro = {p, SB_DEFAULT_ABS_NANOS, SB_DEFAULT_REL_PPB, true};
+	sb_recon_opts ro = {.period = p, .abs_nanos = SB_DEFAULT_ABS_NANOS, .rel_ppb = SB_DEFAULT_REL_PPB, .all_sessions = true};
 	sb_recon *r = NULL;
 	FILE *f;
 	sb_err e;

@@ -32,14 +32,25 @@
  * runloop: FOCUS line 245,408,800 (account level); computed 136,213,333 +
  *   82,901,667 = 219,115,000; drift 26,293,800 > max(10,000,000,
  *   10,955,750): over_billed; implied 73,889,... per minute against the
- *   card's 100,000,000: verdict rate.
+ *   card's 100,000,000: the card is above the provider's rate while billed
+ *   is above computed, so a rate verdict would contradict the figures
+ *   (a lower card lowers computed further): verdict unexplained.
  * vercel: usage 47,588,000 + 785,560,000 + 622,046,000 = 1,455,194,000 =
  *   computed (622,046,000 + 515,612,000 + 269,948,000 + 47,588,000): ok;
  *   Tax 9,500,000 + 157,100,000 + 124,400,000 = 291,000,000 apart.
- * blaxel: no lines, computed 2,348,356,500: unbilled.  k8s, local: free,
+ * blaxel: no lines, computed 2,348,356,500: unbilled, flagged (judged on
+ *   2026-12-05, more than 72 h after the month ended).  k8s, local: free,
  *   no billing: ok.
- * Flagged: daytona, deepinfra, docker, modal, runloop (5) + sessions: the
- *   orphan, 6 daytona, doc-802b28fef0, 3 modal (11) = 16.
+ * Flagged: blaxel, daytona, deepinfra, docker, e2b, modal, runloop (7) +
+ *   sessions: the orphan, 6 daytona, doc-802b28fef0, 4 e2b, 3 modal (15)
+ *   = 22.
+ *
+ * Then the rules of docs/reconcile.md one by one, on small ledgers built
+ * here: the precedence of the statuses (every adjacent pair), the exact
+ * tolerance (at it, a nanodollar under and over, both branches), the
+ * billing lag and pending at their edges, windows (Pacific days, a DST
+ * change each way, hours, gaps, grids that are not one), partial, the
+ * words of the verdicts.
  */
 #include "tests/support/support.h"
 
@@ -85,13 +96,42 @@ static sb_db *samples_ledger(void)
 	return db;
 }
 
-/* Reconcile period text with tolerances abs/rel; the caller frees. */
-static sb_recon *run(sb_db *db, const char *period, int64_t abs_nanos, int64_t rel_ppb)
+/* An RFC 3339 timestamp in ms. */
+static int64_t T(const char *text)
 {
-	sb_recon_opts o = {{0, 0}, abs_nanos, rel_ppb, false};
+	int64_t ms = 0;
+
+	assert_int_equal(sb_time_parse(text, strlen(text), 0, &ms), SB_TIME_OK);
+	return ms;
+}
+
+/* The samples' reconciliations are judged at this time: every window of
+ * November 2026 ended, and more than 72 h ago. */
+#define SAMPLES_NOW "2026-12-05T00:00:00Z"
+
+/* Reconcile period text with tolerances abs/rel, judged at now (an RFC
+ * 3339 timestamp) with billing lag lag_ms; the caller frees. */
+static sb_recon *run_at(sb_db *db, const char *period, const char *now, int64_t lag_ms)
+{
+	sb_recon_opts o = {{0, 0}, SB_DEFAULT_ABS_NANOS, SB_DEFAULT_REL_PPB, false, true, 0, true, lag_ms};
 	sb_recon *r = NULL;
 	sb_err e;
 
+	o.now_ms = T(now);
+	sb_err_clear(&e);
+	assert_sb_ok(&e, sb_period_parse(period, 0, &o.period, &e));
+	assert_sb_ok(&e, sb_reconcile(db, &o, &r, &e));
+	return r;
+}
+
+/* Reconcile period text with tolerances abs/rel at SAMPLES_NOW. */
+static sb_recon *run(sb_db *db, const char *period, int64_t abs_nanos, int64_t rel_ppb)
+{
+	sb_recon_opts o = {{0, 0}, abs_nanos, rel_ppb, false, true, 0, false, 0};
+	sb_recon *r = NULL;
+	sb_err e;
+
+	o.now_ms = T(SAMPLES_NOW);
 	sb_err_clear(&e);
 	assert_sb_ok(&e, sb_period_parse(period, 0, &o.period, &e));
 	assert_sb_ok(&e, sb_reconcile(db, &o, &r, &e));
@@ -155,6 +195,18 @@ static void test_samples(void **state)
 	expect(r, "modal", "over_billed", "billed", 4, 1142298333, 1713447000);
 	expect(r, "runloop", "over_billed", "billed", 2, 219115000, 245408800);
 	expect(r, "vercel", "ok", "billed", 4, 1455194000, 1455194000);
+	/* no grid off the UTC edges in the samples: every window is the period */
+	for (size_t i = 0; i < r->n_backends; i++) {
+		assert_int_equal(r->backends[i].window.from_ms, T("2026-11-01T00:00:00Z"));
+		assert_int_equal(r->backends[i].window.to_ms, T("2026-12-01T00:00:00Z"));
+		assert_int_equal(r->backends[i].grid_ms, 0);
+	}
+	assert_true(backend(r, "blaxel")->flagged);
+	assert_true(backend(r, "e2b")->flagged);
+	assert_false(backend(r, "cloudflare")->flagged);
+	assert_int_equal(backend(r, "cloudflare")->sessions_flagged, 1);
+	assert_int_equal(backend(r, "daytona")->sessions_flagged, 6);
+	assert_int_equal(backend(r, "e2b")->sessions_flagged, 4);
 
 	b = backend(r, "vercel");
 	assert_true(b->has_tax);
@@ -164,10 +216,13 @@ static void test_samples(void **state)
 	assert_int_equal(b->explain.lifetime_nanos, 1619357333);
 	assert_int_equal(b->explain.card_rate_nanos, 80000000);
 	assert_string_equal(backend(r, "modal")->explain.verdict, "rate");
-	assert_string_equal(backend(r, "runloop")->explain.verdict, "rate");
+	assert_string_equal(backend(r, "runloop")->explain.verdict, "unexplained");
 	assert_null(backend(r, "cloudflare")->explain.verdict);
 
-	assert_int_equal(r->flagged, 16);
+	assert_int_equal(r->flagged, 22);
+	assert_int_equal(r->flagged_backends, 7);
+	assert_int_equal(r->flagged_sessions, 15);
+	assert_int_equal(r->pending, 0);
 	assert_int_equal(r->n_sessions, 15);
 	assert_string_equal(session(r, "cloudflare", "clo-orphan00001")->status, "unexpected");
 	assert_null(session(r, "cloudflare", "clo-42ca2e3611"));
@@ -209,7 +264,17 @@ static void test_json_shape(void **state)
 	/* 1,214,518 ms = 20.241966... minutes */
 	assert_string_equal(json_string_value(json_object_get(json_object_get(day, "explain"), "lifetime_minutes")),
 	                    "20.242");
-	assert_int_equal(json_integer_value(json_object_get(j, "flagged")), 16);
+	assert_int_equal(json_integer_value(json_object_get(j, "flagged")), 22);
+	assert_int_equal(json_integer_value(json_object_get(j, "flagged_backends")), 7);
+	assert_int_equal(json_integer_value(json_object_get(j, "flagged_sessions")), 15);
+	assert_string_equal(json_string_value(json_object_get(j, "billing_lag")), "72h");
+	assert_string_equal(json_string_value(json_object_get(j, "judged_at")), SAMPLES_NOW);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(day, "window"), "from")),
+	                    "2026-11-01T00:00:00Z");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(day, "window"), "to")),
+	                    "2026-12-01T00:00:00Z");
+	assert_true(json_is_true(json_object_get(day, "flagged")));
+	assert_int_equal(json_integer_value(json_object_get(day, "flagged_sessions")), 6);
 	json_decref(j);
 	sb_recon_free(r);
 	sb_db_close(db);
@@ -310,7 +375,9 @@ static void test_currency(void **state)
 	add_line(db, "blaxel", NULL, "2026-11-03T00:00:00Z", "2026-11-04T00:00:00Z", 2000000000, "EUR", NULL);
 	r = run(db, "2026-11", SB_DEFAULT_ABS_NANOS, SB_DEFAULT_REL_PPB);
 	expect(r, "blaxel", "currency", NULL, 5, 2348356500, -1);
-	assert_true(sb_recon_status_flagged("currency"));
+	assert_true(backend(r, "blaxel")->flagged);
+	assert_int_equal(backend(r, "blaxel")->currency_lines, 1);
+	assert_string_equal(backend(r, "blaxel")->currency, "EUR");
 	sb_recon_free(r);
 	/* at 1.174178 USD per EUR: 2.348356 USD; drift -500 nanos: ok */
 	sb_err_clear(&e);
@@ -406,9 +473,647 @@ static void test_store(void **state)
 	assert_int_equal(r->recon_id, 1);
 	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM reconciliation_backend WHERE recon_id = 1"), 11);
 	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM reconciliation_session WHERE recon_id = 1"), 15);
-	assert_int_equal(support_i64(db, "SELECT flagged FROM reconciliation WHERE recon_id = 1"), 16);
+	assert_int_equal(support_i64(db, "SELECT flagged FROM reconciliation WHERE recon_id = 1"), 22);
+	assert_int_equal(support_i64(db, "SELECT flagged_backends FROM reconciliation WHERE recon_id = 1"), 7);
+	assert_int_equal(support_i64(db, "SELECT flagged_sessions FROM reconciliation WHERE recon_id = 1"), 15);
+	assert_int_equal(support_i64(db, "SELECT billing_lag_ms FROM reconciliation WHERE recon_id = 1"), 259200000);
+	assert_int_equal(support_i64(db, "SELECT judged_ms FROM reconciliation WHERE recon_id = 1"), T(SAMPLES_NOW));
+	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM reconciliation_backend WHERE flagged = 1"), 7);
+	assert_int_equal(support_i64(db, "SELECT sessions_flagged FROM reconciliation_backend WHERE backend = 'daytona'"), 6);
+	assert_int_equal(support_i64(db, "SELECT window_to_ms FROM reconciliation_backend WHERE backend = 'daytona'"),
+	                 T("2026-12-01T00:00:00Z"));
+	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM reconciliation_session WHERE flagged = 1"), 15);
 	assert_int_equal(support_i64(db, "SELECT drift_nanos FROM reconciliation_backend WHERE backend = 'daytona'"),
 	                 558781000);
+	sb_recon_free(r);
+	sb_db_close(db);
+}
+
+/* ---- small ledgers ------------------------------------------------------ */
+
+/* A fresh ledger with a billing batch (1000) for the lines added below. */
+static sb_db *fresh(void)
+{
+	sb_db *db = support_memory_ledger();
+
+	support_exec(db, "INSERT INTO batch (batch_id, kind, format, source, status, started_ms)"
+	                 " VALUES (1000, 'billing', 'focus', 'test', 'complete', 0)");
+	return db;
+}
+
+/* A live line of kind billed (amount in nanos of currency) or, when kind
+ * is "metered", of vcpu_ms vCPU-milliseconds and no memory. */
+static void line_of(sb_db *db, const char *backend, const char *session_id, const char *start,
+                    const char *end, const char *kind, int64_t amount, const char *currency)
+{
+	static int n;
+	bool metered = strcmp(kind, "metered") == 0;
+	char amount_text[32], vcpu_text[32];
+	char *sql;
+
+	n++;
+	snprintf(amount_text, sizeof amount_text, "%lld", (long long)amount);
+	snprintf(vcpu_text, sizeof vcpu_text, "%lld", (long long)amount);
+	sql = sqlite3_mprintf(
+	    "INSERT INTO billing_line (format, line_key, batch_id, line_no, backend, session_id, start_ms,"
+	    " end_ms, kind, amount_nanos, currency, category, correction, vcpu_ms, memory_mb_ms, source_row)"
+	    " VALUES ('focus', 'k%d', 1000, %d, '%q', %Q, %lld, %lld, '%q', %s, '%q', 'Usage', 0, %s, %s, 'x')",
+	    n, n, backend, session_id, (long long)T(start), (long long)T(end), kind,
+	    metered ? "NULL" : amount_text, currency, metered ? vcpu_text : "NULL", metered ? "0" : "NULL");
+	support_exec(db, sql);
+	sqlite3_free(sql);
+}
+
+/* An account-level billed USD line. */
+static void acct(sb_db *db, const char *backend, const char *start, const char *end, int64_t amount)
+{
+	line_of(db, backend, NULL, start, end, "billed", amount, "USD");
+}
+
+/* A run of backend started at start, its one command lasting secs
+ * seconds (ended_at right after), computed cost as decimal text. */
+static void run_of(sb_db *db, const char *id, const char *backend, const char *start, int secs,
+                   const char *cost)
+{
+	char json[1024], end[SB_TIME_BUFSZ];
+
+	sb_time_format(T(start) + secs * INT64_C(1000), end);
+	snprintf(json, sizeof json,
+	         "{\"run_id\":\"%s\",\"backend\":\"%s\",\"session_id\":\"s-%s\",\"started_at\":\"%s\","
+	         "\"ended_at\":\"%s\",\"sandbox_usage\":{\"exec_count\":1,\"total_duration_ms\":%d,"
+	         "\"cpu_ms\":0,\"memory_peak_mb\":0,\"bytes_read\":0,\"bytes_written\":0,"
+	         "\"computed_cost_usd\":%s,\"billed_cost_usd\":null,\"executions\":[{\"command\":\"t\","
+	         "\"exit_code\":0,\"duration_ms\":%d,\"cost_usd\":%s}]}}\n",
+	         id, backend, id, start, end, secs * 1000, cost, secs * 1000, cost);
+	support_add_runs(db, json);
+}
+
+/* Check b's window. */
+static void expect_window(const sb_recon_backend *b, const char *from, const char *to)
+{
+	char got_from[SB_TIME_BUFSZ], got_to[SB_TIME_BUFSZ];
+
+	sb_time_format(b->window.from_ms, got_from);
+	sb_time_format(b->window.to_ms, got_to);
+	if (strcmp(got_from, from) != 0 || strcmp(got_to, to) != 0)
+		fail_msg("%s: window %s .. %s, want %s .. %s", b->backend, got_from, got_to, from, to);
+}
+
+/* ---- statuses: precedence, flags, tolerance ----------------------------- */
+
+/* The precedence table: each status alone, then every adjacent pair (both
+ * conditions hold: the higher wins), over and under sharing one rank. */
+static void test_precedence_table(void **state)
+{
+	static const struct { unsigned cond; const char *status; } order[] = {
+		{SB_COND_PENDING, "pending"}, {SB_COND_CURRENCY, "currency"}, {SB_COND_NO_RATE, "no_rate"},
+		{SB_COND_PARTIAL, "partial"}, {SB_COND_UNEXPECTED, "unexpected"}, {SB_COND_UNBILLED, "unbilled"},
+		{SB_COND_OVER, "over_billed"},
+	};
+	size_t n = sizeof order / sizeof order[0];
+
+	(void)state;
+	assert_string_equal(sb_recon_status(0), "ok");
+	for (size_t i = 0; i < n; i++)
+		assert_string_equal(sb_recon_status(order[i].cond), order[i].status);
+	assert_string_equal(sb_recon_status(SB_COND_UNDER), "under_billed");
+	for (size_t i = 0; i + 1 < n; i++)
+		assert_string_equal(sb_recon_status(order[i].cond | order[i + 1].cond), order[i].status);
+	assert_string_equal(sb_recon_status(SB_COND_UNBILLED | SB_COND_UNDER), "unbilled");
+	/* and the first wins over everything below it */
+	assert_string_equal(sb_recon_status(0xffu), "pending");
+	assert_string_equal(sb_recon_status(0xffu & ~(unsigned)SB_COND_PENDING), "currency");
+}
+
+/* The adjacent pairs that can hold at once on real lines and runs, each
+ * on its own backend of one ledger (day 2027-01-12, judged 2027-01-20):
+ *   pending > currency:   a EUR line without a rate, judged inside the day
+ *   currency > no_rate:   a EUR line and a metered line, no per-second rate
+ *   no_rate > partial:    a metered line and an account-level line ending
+ *                         after the day
+ *   partial > unexpected: an account-level line ending after the day, no run
+ *   unexpected > over_billed: a free backend (docker) billed 0.25 with a run
+ *                         computed 0 (drift 0.25 is beyond the tolerance too)
+ *   over_billed > ok:     billed 0.30 for computed 0.20
+ * unexpected/unbilled and unbilled/over_billed never hold together (one
+ * needs billing, the other none): the table test covers them. */
+static void test_precedence_scenarios(void **state)
+{
+	sb_db *db = fresh();
+	sb_recon *r;
+
+	(void)state;
+	line_of(db, "cloudflare", NULL, "2027-01-12T01:00:00Z", "2027-01-12T02:00:00Z", "billed", 2000000000, "EUR");
+	line_of(db, "e2b", NULL, "2027-01-12T01:00:00Z", "2027-01-12T02:00:00Z", "billed", 1000000000, "EUR");
+	line_of(db, "e2b", NULL, "2027-01-12T03:00:00Z", "2027-01-12T03:10:00Z", "metered", 600000, "USD");
+	line_of(db, "daytona", NULL, "2027-01-12T03:00:00Z", "2027-01-12T03:10:00Z", "metered", 600000, "USD");
+	acct(db, "daytona", "2027-01-12T00:00:00Z", "2027-02-01T00:00:00Z", 5000000000);
+	acct(db, "runloop", "2027-01-12T00:00:00Z", "2027-02-01T00:00:00Z", 5000000000);
+	acct(db, "docker", "2027-01-12T00:00:00Z", "2027-01-13T00:00:00Z", 250000000);
+	acct(db, "modal", "2027-01-12T00:00:00Z", "2027-01-13T00:00:00Z", 300000000);
+	run_of(db, "c1", "cloudflare", "2027-01-12T05:00:00Z", 60, "0.05");
+	run_of(db, "e1", "e2b", "2027-01-12T05:00:00Z", 60, "0.06");
+	run_of(db, "d1", "daytona", "2027-01-12T05:00:00Z", 60, "0.08");
+	run_of(db, "k1", "docker", "2027-01-12T05:00:00Z", 60, "0");
+	run_of(db, "m1", "modal", "2027-01-12T05:00:00Z", 120, "0.20");
+
+	r = run_at(db, "2027-01-12", "2027-01-12T23:00:00Z", SB_DEFAULT_LAG_MS);
+	assert_string_equal(backend(r, "cloudflare")->status, "pending");
+	assert_false(backend(r, "cloudflare")->flagged);
+	sb_recon_free(r);
+	r = run_at(db, "2027-01-12", "2027-01-20T00:00:00Z", SB_DEFAULT_LAG_MS);
+	assert_string_equal(backend(r, "cloudflare")->status, "currency");
+	assert_string_equal(backend(r, "e2b")->status, "currency");
+	assert_string_equal(backend(r, "daytona")->status, "no_rate");
+	assert_string_equal(backend(r, "runloop")->status, "partial");
+	assert_string_equal(backend(r, "docker")->status, "unexpected");
+	assert_string_equal(backend(r, "modal")->status, "over_billed");
+	for (size_t i = 0; i < r->n_backends; i++)
+		assert_true(r->backends[i].flagged);
+	assert_int_equal(r->flagged_backends, 6);
+	sb_recon_free(r);
+	sb_db_close(db);
+}
+
+/* |drift| > max(abs, rel x computed), exact: at the tolerance not
+ * flagged, a nanodollar over flagged, on each branch. */
+static void test_tolerance_exact(void **state)
+{
+	(void)state;
+	/* abs branch: computed 100,000,000 (0.10): rel x computed = 5,000,000 <
+	 * abs 10,000,000 */
+	assert_false(sb_recon_beyond(10000000, 100000000, 10000000, 50000000));
+	assert_false(sb_recon_beyond(9999999, 100000000, 10000000, 50000000));
+	assert_true(sb_recon_beyond(10000001, 100000000, 10000000, 50000000));
+	assert_false(sb_recon_beyond(-10000000, 100000000, 10000000, 50000000));
+	assert_true(sb_recon_beyond(-10000001, 100000000, 10000000, 50000000));
+	/* rel branch: computed 1,000,000,000: 0.05 x computed = 50,000,000 */
+	assert_false(sb_recon_beyond(50000000, 1000000000, 10000000, 50000000));
+	assert_false(sb_recon_beyond(49999999, 1000000000, 10000000, 50000000));
+	assert_true(sb_recon_beyond(50000001, 1000000000, 10000000, 50000000));
+	assert_false(sb_recon_beyond(-50000000, 1000000000, 10000000, 50000000));
+	assert_true(sb_recon_beyond(-50000001, 1000000000, 10000000, 50000000));
+	/* no rounding before the comparison: 0.05 x 1,000,000,030 =
+	 * 50,000,001.5, which half to even would make 50,000,002 (and leave
+	 * 50,000,002 unflagged) */
+	assert_true(sb_recon_beyond(50000002, 1000000030, 10000000, 50000000));
+	assert_false(sb_recon_beyond(50000001, 1000000030, 10000000, 50000000));
+	/* 0.05 x 1,000,000,010 = 50,000,000.5: rounding it up would leave
+	 * 50,000,001 unflagged */
+	assert_true(sb_recon_beyond(50000001, 1000000010, 10000000, 50000000));
+	/* the extremes fit in 128 bits: |drift| 2^64 - 1 against 2 x
+	 * (2^63 - 1) = 2^64 - 2 (rel 2, computed INT64_MAX) is beyond it by one
+	 * nanodollar; against rel 2.000000001 it is not */
+	assert_true(sb_recon_beyond((__int128)INT64_MAX - INT64_MIN, INT64_MAX, 0, 1));
+	assert_true(sb_recon_beyond((__int128)INT64_MAX - INT64_MIN, INT64_MAX, 0, 2000000000));
+	assert_false(sb_recon_beyond((__int128)INT64_MAX - INT64_MIN, INT64_MAX, 0, 2000000001));
+	assert_false(sb_recon_beyond(0, INT64_MAX, 0, INT64_MAX));
+}
+
+/* The same edges through the reconciler: modal computed 0.10 (abs branch)
+ * and runloop computed 1.00 (rel branch), billed at, a nanodollar under
+ * and a nanodollar over the tolerance, each way. */
+static void test_tolerance_edges_reconciled(void **state)
+{
+	static const struct { int64_t billed; const char *modal; int64_t billed_rel; const char *runloop; } cases[] = {
+		{110000000, "ok", 1050000000, "ok"},
+		{109999999, "ok", 1049999999, "ok"},
+		{110000001, "over_billed", 1050000001, "over_billed"},
+		{90000000, "ok", 950000000, "ok"},
+		{89999999, "under_billed", 949999999, "under_billed"},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		sb_db *db = fresh();
+		sb_recon *r;
+		run_of(db, "m", "modal", "2027-01-12T05:00:00Z", 60, "0.10");
+		run_of(db, "r", "runloop", "2027-01-12T05:00:00Z", 600, "1.00");
+		acct(db, "modal", "2027-01-12T00:00:00Z", "2027-01-13T00:00:00Z", cases[i].billed);
+		acct(db, "runloop", "2027-01-12T00:00:00Z", "2027-01-13T00:00:00Z", cases[i].billed_rel);
+		r = run_at(db, "2027-01-12", "2027-01-20T00:00:00Z", SB_DEFAULT_LAG_MS);
+		assert_string_equal(backend(r, "modal")->status, cases[i].modal);
+		assert_string_equal(backend(r, "runloop")->status, cases[i].runloop);
+		sb_recon_free(r);
+		sb_db_close(db);
+	}
+}
+
+/* Flags: unbilled once the window ended more than the lag ago (exactly
+ * the lag: not yet), pending never, the others always. */
+static void test_flags_and_lag(void **state)
+{
+	sb_db *db = fresh();
+	sb_recon *r;
+
+	(void)state;
+	assert_false(sb_recon_flags("unbilled", 1000, 1000 + SB_DEFAULT_LAG_MS, SB_DEFAULT_LAG_MS));
+	assert_true(sb_recon_flags("unbilled", 1000, 1001 + SB_DEFAULT_LAG_MS, SB_DEFAULT_LAG_MS));
+	assert_false(sb_recon_flags("unbilled", 1000, 500, SB_DEFAULT_LAG_MS));
+	assert_false(sb_recon_flags("pending", 0, INT64_MAX, 0));
+	assert_false(sb_recon_flags("ok", 0, INT64_MAX, 0));
+	assert_true(sb_recon_flags("currency", INT64_MAX, INT64_MIN, INT64_MAX));
+	assert_true(sb_recon_flags("no_rate", 0, 0, 0));
+	assert_true(sb_recon_flags("partial", 0, 0, 0));
+	assert_true(sb_recon_flags("unexpected", 0, 0, 0));
+	assert_true(sb_recon_flags("over_billed", 0, 0, 0));
+	assert_true(sb_recon_flags("under_billed", 0, 0, 0));
+	assert_true(sb_recon_flags("unbilled", INT64_MIN, INT64_MAX, INT64_MAX));
+
+	/* blaxel computed 0.09 on 2027-01-12, no bill: the day ended
+	 * 2027-01-13T00:00Z; with the default 72 h, flagged after 01-16T00:00Z */
+	run_of(db, "b", "blaxel", "2027-01-12T05:00:00Z", 60, "0.09");
+	r = run_at(db, "2027-01-12", "2027-01-16T00:00:00Z", SB_DEFAULT_LAG_MS);
+	assert_string_equal(backend(r, "blaxel")->status, "unbilled");
+	assert_false(backend(r, "blaxel")->flagged);
+	assert_int_equal(r->flagged, 0);
+	sb_recon_free(r);
+	r = run_at(db, "2027-01-12", "2027-01-16T00:00:00.001Z", SB_DEFAULT_LAG_MS);
+	assert_true(backend(r, "blaxel")->flagged);
+	assert_int_equal(r->flagged_backends, 1);
+	sb_recon_free(r);
+	/* --billing-lag 0: flagged as soon as the window ended */
+	r = run_at(db, "2027-01-12", "2027-01-13T00:00:00Z", 0);
+	assert_false(backend(r, "blaxel")->flagged);
+	sb_recon_free(r);
+	r = run_at(db, "2027-01-12", "2027-01-13T00:00:00.001Z", 0);
+	assert_true(backend(r, "blaxel")->flagged);
+	sb_recon_free(r);
+	sb_db_close(db);
+}
+
+/* Pending while the window has not ended: one millisecond before its end
+ * pending, at its end judged. */
+static void test_pending_edge(void **state)
+{
+	sb_db *db = fresh();
+	sb_recon *r;
+
+	(void)state;
+	run_of(db, "m", "modal", "2027-01-12T05:00:00Z", 60, "0.10");
+	acct(db, "modal", "2027-01-12T00:00:00Z", "2027-01-13T00:00:00Z", 500000000);
+	r = run_at(db, "2027-01-12", "2027-01-12T23:59:59.999Z", SB_DEFAULT_LAG_MS);
+	assert_string_equal(backend(r, "modal")->status, "pending");
+	assert_false(backend(r, "modal")->flagged);
+	assert_int_equal(r->pending, 1);
+	assert_int_equal(r->flagged, 0);
+	sb_recon_free(r);
+	r = run_at(db, "2027-01-12", "2027-01-13T00:00:00Z", SB_DEFAULT_LAG_MS);
+	assert_string_equal(backend(r, "modal")->status, "over_billed");
+	assert_int_equal(r->pending, 0);
+	sb_recon_free(r);
+	sb_db_close(db);
+}
+
+/* ---- windows ------------------------------------------------------------ */
+
+/* Vercel's Pacific days (winter: 08:00Z to 08:00Z), two services a day.
+ * UTC 2027-01-12 is judged over [01-12T08:00Z, 01-13T08:00Z): the run at
+ * 01-12T03:00Z (0.05) belongs to the day before, the one at 01-13T03:00Z
+ * (0.07) to this one.  Consecutive days tile: 01-11 + 01-12 = 01-11..01-13. */
+static void test_window_pacific_days(void **state)
+{
+	sb_db *db = fresh();
+	sb_recon *r, *r2;
+	const sb_recon_backend *b;
+
+	(void)state;
+	for (int d = 9; d <= 14; d++) {
+		char s[40], e[40];
+		snprintf(s, sizeof s, "2027-01-%02dT08:00:00.000Z", d);
+		snprintf(e, sizeof e, "2027-01-%02dT08:00:00.000Z", d + 1);
+		acct(db, "vercel", s, e, 100000000 + d);
+		acct(db, "vercel", s, e, 10000000);
+	}
+	run_of(db, "a", "vercel", "2027-01-11T12:00:00Z", 60, "0.10");
+	run_of(db, "b", "vercel", "2027-01-12T03:00:00Z", 25, "0.05");
+	run_of(db, "c", "vercel", "2027-01-12T20:00:00Z", 50, "0.11");
+	run_of(db, "d", "vercel", "2027-01-13T03:00:00Z", 35, "0.07");
+	r = run_at(db, "2027-01-12", "2027-01-20T00:00:00Z", SB_DEFAULT_LAG_MS);
+	b = backend(r, "vercel");
+	expect_window(b, "2027-01-12T08:00:00Z", "2027-01-13T08:00:00Z");
+	assert_int_equal(b->grid_ms, SB_GRID_DAY_MS);
+	/* runs c and d: 110,000,000 + 70,000,000; lines 100,000,012 + 10,000,000 */
+	assert_int_equal(b->runs, 2);
+	assert_int_equal(b->computed_nanos, 180000000);
+	assert_int_equal(b->billed_nanos, 110000012);
+	sb_recon_free(r);
+	/* the day before: runs a and b, 150,000,000; lines 110,000,011 */
+	r = run_at(db, "2027-01-11", "2027-01-20T00:00:00Z", SB_DEFAULT_LAG_MS);
+	b = backend(r, "vercel");
+	expect_window(b, "2027-01-11T08:00:00Z", "2027-01-12T08:00:00Z");
+	assert_int_equal(b->computed_nanos, 150000000);
+	assert_int_equal(b->billed_nanos, 110000011);
+	r2 = run_at(db, "2027-01-11..2027-01-13", "2027-01-20T00:00:00Z", SB_DEFAULT_LAG_MS);
+	expect_window(backend(r2, "vercel"), "2027-01-11T08:00:00Z", "2027-01-13T08:00:00Z");
+	assert_int_equal(backend(r2, "vercel")->computed_nanos, 150000000 + 180000000);
+	assert_int_equal(backend(r2, "vercel")->billed_nanos, 110000011 + 110000012);
+	sb_recon_free(r2);
+	sb_recon_free(r);
+	/* the window not ended at the time of the reconcile: pending */
+	r = run_at(db, "2027-01-12", "2027-01-13T07:59:59Z", SB_DEFAULT_LAG_MS);
+	assert_string_equal(backend(r, "vercel")->status, "pending");
+	sb_recon_free(r);
+	sb_db_close(db);
+}
+
+/* A DST change each way: Pacific days are 23 h on 2027-03-14 (08:00Z to
+ * 07:00Z) and 25 h on 2027-11-07 (07:00Z to 08:00Z); the starts have two
+ * phases an hour apart.  Still one grid: the windows follow the lines'
+ * own edges and tile. */
+static void test_window_dst(void **state)
+{
+	sb_db *db = fresh();
+	sb_recon *r;
+
+	(void)state;
+	acct(db, "vercel", "2027-03-12T08:00:00Z", "2027-03-13T08:00:00Z", 1);
+	acct(db, "vercel", "2027-03-13T08:00:00Z", "2027-03-14T08:00:00Z", 2);
+	acct(db, "vercel", "2027-03-14T08:00:00Z", "2027-03-15T07:00:00Z", 4);
+	acct(db, "vercel", "2027-03-15T07:00:00Z", "2027-03-16T07:00:00Z", 8);
+	acct(db, "vercel", "2027-03-16T07:00:00Z", "2027-03-17T07:00:00Z", 16);
+	r = run_at(db, "2027-03-13", "2027-04-01T00:00:00Z", SB_DEFAULT_LAG_MS);
+	expect_window(backend(r, "vercel"), "2027-03-13T08:00:00Z", "2027-03-14T08:00:00Z");
+	sb_recon_free(r);
+	r = run_at(db, "2027-03-14", "2027-04-01T00:00:00Z", SB_DEFAULT_LAG_MS);
+	expect_window(backend(r, "vercel"), "2027-03-14T08:00:00Z", "2027-03-15T07:00:00Z");
+	assert_int_equal(backend(r, "vercel")->billed_nanos, 4);
+	assert_string_equal(backend(r, "vercel")->status, "unexpected");
+	sb_recon_free(r);
+	r = run_at(db, "2027-03-15", "2027-04-01T00:00:00Z", SB_DEFAULT_LAG_MS);
+	expect_window(backend(r, "vercel"), "2027-03-15T07:00:00Z", "2027-03-16T07:00:00Z");
+	assert_int_equal(backend(r, "vercel")->billed_nanos, 8);
+	sb_recon_free(r);
+	/* the 23-hour day's line not there yet (nor any after it): the window's
+	 * end is one step past the last edge known, 08:00Z, and the window has
+	 * not ended: pending; once the line is there, the window ends on its
+	 * end, 07:00Z */
+	support_exec(db, "DELETE FROM billing_line WHERE amount_nanos >= 4");
+	run_of(db, "x", "vercel", "2027-03-14T12:00:00Z", 60, "0.12");
+	r = run_at(db, "2027-03-14", "2027-03-14T20:00:00Z", SB_DEFAULT_LAG_MS);
+	expect_window(backend(r, "vercel"), "2027-03-14T08:00:00Z", "2027-03-15T08:00:00Z");
+	assert_string_equal(backend(r, "vercel")->status, "pending");
+	sb_recon_free(r);
+	acct(db, "vercel", "2027-03-14T08:00:00Z", "2027-03-15T07:00:00Z", 120000000);
+	r = run_at(db, "2027-03-14", "2027-04-01T00:00:00Z", SB_DEFAULT_LAG_MS);
+	expect_window(backend(r, "vercel"), "2027-03-14T08:00:00Z", "2027-03-15T07:00:00Z");
+	assert_string_equal(backend(r, "vercel")->status, "ok");
+	sb_recon_free(r);
+
+	/* autumn: the 25-hour day */
+	acct(db, "vercel", "2027-11-05T07:00:00Z", "2027-11-06T07:00:00Z", 1);
+	acct(db, "vercel", "2027-11-06T07:00:00Z", "2027-11-07T07:00:00Z", 2);
+	acct(db, "vercel", "2027-11-07T07:00:00Z", "2027-11-08T08:00:00Z", 4);
+	acct(db, "vercel", "2027-11-08T08:00:00Z", "2027-11-09T08:00:00Z", 8);
+	r = run_at(db, "2027-11-07", "2027-12-01T00:00:00Z", SB_DEFAULT_LAG_MS);
+	expect_window(backend(r, "vercel"), "2027-11-07T07:00:00Z", "2027-11-08T08:00:00Z");
+	assert_int_equal(backend(r, "vercel")->billed_nanos, 4);
+	sb_recon_free(r);
+	r = run_at(db, "2027-11-08", "2027-12-01T00:00:00Z", SB_DEFAULT_LAG_MS);
+	expect_window(backend(r, "vercel"), "2027-11-08T08:00:00Z", "2027-11-09T08:00:00Z");
+	sb_recon_free(r);
+	sb_db_close(db);
+}
+
+/* Where the grid's edges come from when lines are missing: between two
+ * lines a week apart, whole days from the earlier; past the last one, whole
+ * days from it; before the first, whole days back from it. */
+static void test_window_gaps(void **state)
+{
+	sb_db *db = fresh();
+	sb_recon *r;
+
+	(void)state;
+	acct(db, "vercel", "2027-01-10T08:00:00Z", "2027-01-11T08:00:00Z", 1);
+	acct(db, "vercel", "2027-01-17T08:00:00Z", "2027-01-18T08:00:00Z", 2);
+	run_of(db, "g1", "vercel", "2027-01-14T12:00:00Z", 60, "0.12");
+	run_of(db, "g2", "vercel", "2027-01-05T12:00:00Z", 60, "0.12");
+	run_of(db, "g3", "vercel", "2027-01-21T12:00:00Z", 60, "0.12");
+	r = run_at(db, "2027-01-14", "2027-02-01T00:00:00Z", SB_DEFAULT_LAG_MS);
+	expect_window(backend(r, "vercel"), "2027-01-14T08:00:00Z", "2027-01-15T08:00:00Z");
+	assert_string_equal(backend(r, "vercel")->status, "unbilled");
+	sb_recon_free(r);
+	r = run_at(db, "2027-01-05", "2027-02-01T00:00:00Z", SB_DEFAULT_LAG_MS);
+	expect_window(backend(r, "vercel"), "2027-01-05T08:00:00Z", "2027-01-06T08:00:00Z");
+	sb_recon_free(r);
+	r = run_at(db, "2027-01-21", "2027-02-01T00:00:00Z", SB_DEFAULT_LAG_MS);
+	expect_window(backend(r, "vercel"), "2027-01-21T08:00:00Z", "2027-01-22T08:00:00Z");
+	sb_recon_free(r);
+	/* more than a week from any line: no grid seen, the period itself */
+	r = run_at(db, "2027-01-28", "2027-02-10T00:00:00Z", SB_DEFAULT_LAG_MS);
+	assert_int_equal(r->n_backends, 0);
+	sb_recon_free(r);
+	sb_db_close(db);
+}
+
+/* Hours off the UTC edges (a half-hour zone) are a grid too; hours and
+ * days on the UTC edges are not windows (the period itself). */
+static void test_window_hours_and_utc(void **state)
+{
+	sb_db *db = fresh();
+	sb_recon *r;
+
+	(void)state;
+	for (int h = 20; h < 24; h++) {
+		char s[40], e[40];
+		snprintf(s, sizeof s, "2027-01-11T%02d:30:00Z", h);
+		if (h < 23)
+			snprintf(e, sizeof e, "2027-01-11T%02d:30:00Z", h + 1);
+		else
+			snprintf(e, sizeof e, "2027-01-12T00:30:00Z");
+		acct(db, "runloop", s, e, 1);
+	}
+	acct(db, "runloop", "2027-01-12T00:30:00Z", "2027-01-12T01:30:00Z", 1);
+	acct(db, "modal", "2027-01-11T00:00:00Z", "2027-01-12T00:00:00Z", 1);
+	acct(db, "modal", "2027-01-12T00:00:00Z", "2027-01-13T00:00:00Z", 2);
+	acct(db, "daytona", "2027-01-12T05:00:00Z", "2027-01-12T06:00:00Z", 1);
+	r = run_at(db, "2027-01-12", "2027-02-01T00:00:00Z", SB_DEFAULT_LAG_MS);
+	expect_window(backend(r, "runloop"), "2027-01-12T00:30:00Z", "2027-01-13T00:30:00Z");
+	assert_int_equal(backend(r, "runloop")->grid_ms, SB_GRID_HOUR_MS);
+	expect_window(backend(r, "modal"), "2027-01-12T00:00:00Z", "2027-01-13T00:00:00Z");
+	assert_int_equal(backend(r, "modal")->grid_ms, 0);
+	expect_window(backend(r, "daytona"), "2027-01-12T00:00:00Z", "2027-01-13T00:00:00Z");
+	sb_recon_free(r);
+	sb_db_close(db);
+}
+
+/* Lines that are not one grid: Pacific days with a monthly line among
+ * them, days of two phases hours apart, overlapping days.  Each backend
+ * is then judged over the period itself, and a day line crossing its end
+ * is partial. */
+static void test_window_not_one_grid(void **state)
+{
+	sb_db *db = fresh();
+	sb_recon *r;
+
+	(void)state;
+	acct(db, "vercel", "2027-01-11T08:00:00Z", "2027-01-12T08:00:00Z", 1);
+	acct(db, "vercel", "2027-01-12T08:00:00Z", "2027-01-13T08:00:00Z", 1);
+	acct(db, "vercel", "2027-01-01T08:00:00Z", "2027-02-01T08:00:00Z", 1);
+	acct(db, "runloop", "2027-01-11T08:00:00Z", "2027-01-12T08:00:00Z", 1);
+	acct(db, "runloop", "2027-01-12T05:00:00Z", "2027-01-13T05:00:00Z", 1);
+	acct(db, "modal", "2027-01-11T08:00:00Z", "2027-01-12T08:00:00Z", 1);
+	acct(db, "modal", "2027-01-12T07:00:00Z", "2027-01-13T07:00:00Z", 1);
+	r = run_at(db, "2027-01-12", "2027-02-10T00:00:00Z", SB_DEFAULT_LAG_MS);
+	expect_window(backend(r, "vercel"), "2027-01-12T00:00:00Z", "2027-01-13T00:00:00Z");
+	assert_string_equal(backend(r, "vercel")->status, "partial");
+	assert_int_equal(backend(r, "vercel")->partial_end_ms, T("2027-01-13T08:00:00Z"));
+	expect_window(backend(r, "runloop"), "2027-01-12T00:00:00Z", "2027-01-13T00:00:00Z");
+	expect_window(backend(r, "modal"), "2027-01-12T00:00:00Z", "2027-01-13T00:00:00Z");
+	sb_recon_free(r);
+	sb_db_close(db);
+}
+
+/* A backend whose lines name sessions in the period is judged over the
+ * period, its account-level Pacific days too; a session's line running
+ * past the period's end is never partial (it belongs to the period holding
+ * its start, as its runs do). */
+static void test_window_session_lines(void **state)
+{
+	sb_db *db = fresh();
+	sb_recon *r;
+
+	(void)state;
+	acct(db, "vercel", "2027-01-11T08:00:00Z", "2027-01-12T08:00:00Z", 1);
+	acct(db, "vercel", "2027-01-12T08:00:00Z", "2027-01-13T08:00:00Z", 1);
+	line_of(db, "vercel", "s-v", "2027-01-12T23:00:00Z", "2027-01-13T02:00:00Z", "billed", 120000000, "USD");
+	line_of(db, "modal", "s-m", "2027-01-12T23:00:00Z", "2027-01-13T02:00:00Z", "billed", 120000000, "USD");
+	run_of(db, "v", "vercel", "2027-01-12T23:00:00Z", 60, "0.12");
+	run_of(db, "m", "modal", "2027-01-12T23:00:00Z", 60, "0.12");
+	r = run_at(db, "2027-01-12", "2027-02-10T00:00:00Z", SB_DEFAULT_LAG_MS);
+	expect_window(backend(r, "vercel"), "2027-01-12T00:00:00Z", "2027-01-13T00:00:00Z");
+	assert_string_equal(backend(r, "vercel")->status, "partial");
+	assert_string_equal(backend(r, "modal")->status, "ok");
+	assert_int_equal(backend(r, "modal")->billed_nanos, 120000000);
+	sb_recon_free(r);
+	sb_db_close(db);
+}
+
+/* A line of no length (the charges API has them, at a day's first
+ * instant) leaves the grid alone and counts in the window holding its
+ * start, never partial; a period shorter than one step of the grid is
+ * judged as given. */
+static void test_window_instant_line_and_short_period(void **state)
+{
+	sb_db *db = fresh();
+	sb_recon *r;
+
+	(void)state;
+	acct(db, "vercel", "2027-01-11T08:00:00Z", "2027-01-12T08:00:00Z", 100000000);
+	acct(db, "vercel", "2027-01-12T08:00:00Z", "2027-01-13T08:00:00Z", 60000000);
+	acct(db, "vercel", "2027-01-12T08:00:00Z", "2027-01-12T08:00:00Z", 20000000);
+	acct(db, "vercel", "2027-01-13T08:00:00Z", "2027-01-13T08:00:00Z", 5000000);
+	run_of(db, "v", "vercel", "2027-01-12T10:00:00Z", 40, "0.08");
+	r = run_at(db, "2027-01-12", "2027-02-10T00:00:00Z", SB_DEFAULT_LAG_MS);
+	expect_window(backend(r, "vercel"), "2027-01-12T08:00:00Z", "2027-01-13T08:00:00Z");
+	assert_int_equal(backend(r, "vercel")->billed_nanos, 80000000);
+	assert_string_equal(backend(r, "vercel")->status, "ok");
+	sb_recon_free(r);
+	/* six hours, no edge inside: the period itself; nothing starts in it */
+	r = run_at(db, "2027-01-12T00:00:00Z..2027-01-12T06:00:00Z", "2027-02-10T00:00:00Z", SB_DEFAULT_LAG_MS);
+	assert_int_equal(r->n_backends, 0);
+	sb_recon_free(r);
+	/* ten hours, across the 08:00Z edge: [08:00Z, 08:00Z next day) */
+	r = run_at(db, "2027-01-12T00:00:00Z..2027-01-12T10:00:00Z", "2027-02-10T00:00:00Z", SB_DEFAULT_LAG_MS);
+	expect_window(backend(r, "vercel"), "2027-01-12T08:00:00Z", "2027-01-13T08:00:00Z");
+	sb_recon_free(r);
+	sb_db_close(db);
+}
+
+/* A drift past 64 bits is an error, never a wrap. */
+static void test_drift_overflow(void **state)
+{
+	sb_db *db = fresh();
+	sb_recon_opts o = {{0, 0}, SB_DEFAULT_ABS_NANOS, SB_DEFAULT_REL_PPB, false, true, 0, false, 0};
+	sb_recon *r = NULL;
+	sb_err e;
+
+	(void)state;
+	acct(db, "modal", "2027-01-12T00:00:00Z", "2027-01-13T00:00:00Z", -INT64_MAX);
+	run_of(db, "m", "modal", "2027-01-12T05:00:00Z", 60, "0.10");
+	o.now_ms = T("2027-02-01T00:00:00Z");
+	sb_err_clear(&e);
+	assert_sb_ok(&e, sb_period_parse("2027-01-12", 0, &o.period, &e));
+	assert_sb_fails(&e, sb_reconcile(db, &o, &r, &e), SB_EDATA, "drift of modal overflows");
+	assert_null(r);
+	sb_db_close(db);
+}
+
+/* ---- words -------------------------------------------------------------- */
+
+/* The words agree with the figures: no "rate" verdict against the drift's
+ * direction, the card's error with its direction and size, no_rate with
+ * the command that sets the missing rates keeping the per-minute one. */
+static void test_words(void **state)
+{
+	sb_db *db = samples_ledger();
+	sb_recon *r = run(db, "2026-11", SB_DEFAULT_ABS_NANOS, SB_DEFAULT_REL_PPB);
+	char text[2048];
+	sb_card card;
+	sb_err e;
+
+	(void)state;
+	/* runloop: over-billed, the provider's 0.073889/min below the card's
+	 * 0.10: never "too high" nor "out of date" */
+	assert_true(sb_recon_words(r, backend(r, "runloop"), text, sizeof text));
+	assert_null(strstr(text, "too high"));
+	assert_null(strstr(text, "too low"));
+	assert_null(strstr(text, "out of date"));
+	assert_non_null(strstr(text, "0.073889 per minute of session life is below the card's 0.100000"));
+	/* modal: over-billed at 1,713,447,000 x 60000 / 922,358 = 111,461,... per
+	 * minute; 11,461,... above the card's 100,000,000: 11.46% */
+	assert_true(sb_recon_words(r, backend(r, "modal"), text, sizeof text));
+	assert_non_null(strstr(text, "the card is too low by 0.011461 per minute (11.46% of the card's rate)"));
+	assert_true(sb_recon_words(r, backend(r, "daytona"), text, sizeof text));
+	assert_non_null(strstr(text, "billed 1.619357 is the session lifetime at the card rate (1.619357; "
+	                             "boot and idle are 0.558781 of it)"));
+	assert_true(sb_recon_words(r, backend(r, "e2b"), text, sizeof text));
+	assert_non_null(strstr(text, "sbledger rates set e2b --usd-per-minute 0.060000000 --usd-per-cpu-second Y "
+	                             "--usd-per-gb-second Z --from 1970-01-01"));
+	assert_true(sb_recon_words(r, backend(r, "blaxel"), text, sizeof text));
+	assert_non_null(strstr(text, "the bill is missing"));
+	assert_false(sb_recon_words(r, backend(r, "vercel"), text, sizeof text));
+	assert_string_equal(text, "");
+	sb_recon_free(r);
+
+	/* the fix the docs give (E2B's per-second prices, keeping 0.06/min):
+	 * under_billed at 48,896,413 for 25.075 minutes of life: 1,950,000 per
+	 * minute, 58,050,000 (96.75%) below the card: the card is too high */
+	memset(&card, 0, sizeof card);
+	strcpy(card.backend, "e2b");
+	card.per_minute_nanos = 60000000;
+	card.has_per_cpu_second = true;
+	card.per_cpu_second_nanos = 14000;
+	card.has_per_gb_second = true;
+	card.per_gb_second_nanos = 4500;
+	sb_err_clear(&e);
+	assert_sb_ok(&e, sb_rates_store(db, &card, "test", &e));
+	r = run(db, "2026-11", SB_DEFAULT_ABS_NANOS, SB_DEFAULT_REL_PPB);
+	assert_string_equal(backend(r, "e2b")->explain.verdict, "rate");
+	assert_true(sb_recon_words(r, backend(r, "e2b"), text, sizeof text));
+	assert_non_null(strstr(text, "the card is too high by 0.058050 per minute (96.75% of the card's rate)"));
+	sb_recon_free(r);
+
+	/* a card that has the vCPU rate only: the command keeps it */
+	card.has_per_gb_second = false;
+	card.per_gb_second_nanos = 0;
+	assert_sb_ok(&e, sb_rates_store(db, &card, "test", &e));
+	r = run(db, "2026-11", SB_DEFAULT_ABS_NANOS, SB_DEFAULT_REL_PPB);
+	assert_string_equal(backend(r, "e2b")->status, "no_rate");
+	assert_true(sb_recon_words(r, backend(r, "e2b"), text, sizeof text));
+	assert_non_null(strstr(text, "has no price per GiB-second"));
+	assert_non_null(strstr(text, "sbledger rates set e2b --usd-per-minute 0.060000000 --usd-per-cpu-second "
+	                             "0.000014000 --usd-per-gb-second Z --from 1970-01-01"));
+	sb_recon_free(r);
+
+	/* pending and unbilled not flagged yet */
+	r = run_at(db, "2026-11", "2026-11-30T12:00:00Z", SB_DEFAULT_LAG_MS);
+	assert_true(sb_recon_words(r, backend(r, "modal"), text, sizeof text));
+	assert_non_null(strstr(text, "its window ends at 2026-12-01T00:00:00Z, after the time of this reconcile"));
+	sb_recon_free(r);
+	r = run_at(db, "2026-11", "2026-12-02T00:00:00Z", SB_DEFAULT_LAG_MS);
+	assert_true(sb_recon_words(r, backend(r, "blaxel"), text, sizeof text));
+	assert_non_null(strstr(text, "flagged if none has come 72 h after the window's end, after 2026-12-04T00:00:00Z"));
 	sb_recon_free(r);
 	sb_db_close(db);
 }
@@ -427,6 +1132,21 @@ int main(void)
 		cmocka_unit_test(test_backend_without_card),
 		cmocka_unit_test(test_session_billed_in_another_period),
 		cmocka_unit_test(test_store),
+		cmocka_unit_test(test_precedence_table),
+		cmocka_unit_test(test_precedence_scenarios),
+		cmocka_unit_test(test_tolerance_exact),
+		cmocka_unit_test(test_tolerance_edges_reconciled),
+		cmocka_unit_test(test_flags_and_lag),
+		cmocka_unit_test(test_pending_edge),
+		cmocka_unit_test(test_window_pacific_days),
+		cmocka_unit_test(test_window_dst),
+		cmocka_unit_test(test_window_gaps),
+		cmocka_unit_test(test_window_hours_and_utc),
+		cmocka_unit_test(test_window_not_one_grid),
+		cmocka_unit_test(test_window_session_lines),
+		cmocka_unit_test(test_window_instant_line_and_short_period),
+		cmocka_unit_test(test_drift_overflow),
+		cmocka_unit_test(test_words),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

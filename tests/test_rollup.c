@@ -426,13 +426,23 @@ static void test_migration(void **state)
 	assert_sb_ok(&e, import(c, o, &e));
 	/* as a ledger of schema version 4: without the rollups, and without
 	 * what later versions added (sql/schema/006_batch_integrity.sql,
-	 * 007_invoice_once.sql), which run again */
+	 * 007_invoice_once.sql, 008_recon_windows.sql), which run again */
 	support_exec(c->db, "DROP TABLE run_day; DROP TABLE run_day_tag; "
 	             "ALTER TABLE batch DROP COLUMN path; ALTER TABLE batch DROP COLUMN prefix_length; "
 	             "ALTER TABLE batch DROP COLUMN prefix_sha256; ALTER TABLE batch DROP COLUMN reason; "
 	             "DROP INDEX invoice_run_once; DROP TRIGGER invoice_run_no_duplicate; "
 	             "DROP TRIGGER invoice_run_replaced_add; ALTER TABLE invoice_run DROP COLUMN duplicate; "
 	             "ALTER TABLE invoice_run DROP COLUMN fingerprint; DROP TABLE invoice_run_replaced; "
+	             "DROP INDEX billing_line_account_by_start; "
+	             "ALTER TABLE reconciliation DROP COLUMN judged_ms; "
+	             "ALTER TABLE reconciliation DROP COLUMN billing_lag_ms; "
+	             "ALTER TABLE reconciliation DROP COLUMN flagged_backends; "
+	             "ALTER TABLE reconciliation DROP COLUMN flagged_sessions; "
+	             "ALTER TABLE reconciliation_backend DROP COLUMN window_from_ms; "
+	             "ALTER TABLE reconciliation_backend DROP COLUMN window_to_ms; "
+	             "ALTER TABLE reconciliation_backend DROP COLUMN flagged; "
+	             "ALTER TABLE reconciliation_backend DROP COLUMN sessions_flagged; "
+	             "ALTER TABLE reconciliation_session DROP COLUMN flagged; "
 	             "PRAGMA user_version = 4");
 	sb_db_close(c->db);
 	c->db = NULL;

@@ -1,3 +1,5 @@
 -- Store a reconciliation.
-INSERT INTO reconciliation (created_ms, from_ms, to_ms, abs_nanos, rel_ppb, backends, flagged, result)
-VALUES (:created_ms, :from_ms, :to_ms, :abs_nanos, :rel_ppb, :backends, :flagged, :result);
+INSERT INTO reconciliation (created_ms, from_ms, to_ms, abs_nanos, rel_ppb, backends, flagged, result,
+                            judged_ms, billing_lag_ms, flagged_backends, flagged_sessions)
+VALUES (:created_ms, :from_ms, :to_ms, :abs_nanos, :rel_ppb, :backends, :flagged, :result,
+        :judged_ms, :billing_lag_ms, :flagged_backends, :flagged_sessions);

@@ -1,18 +1,36 @@
 #!/usr/bin/env python3
-"""An independent model of docs/reconcile.md over the sample inputs, in
-Python with exact decimals, used as the hand calculation of the reconciler
-tests.  It reads runs.jsonl and the billing samples directly (not the
-ledger) and prints, per backend, the figures reconcile must print.
+"""An independent model of the reconciliation rules of docs/reconcile.md,
+in Python with exact integers and decimals: billed and its basis, the
+windows of billing grids off the UTC edges, the statuses and their
+precedence, the flags and the billing lag, the exact tolerance, sessions,
+and the verdict of the explanation.  It reads the input files directly
+(never the ledger, never the program's code) and prints the result in the
+shape of `sbledger reconcile --format json`, so that the two can be
+compared (tests/ref/recon_compare.py, tests/cli/cases/recon_model.sh).
 
-usage: recon_model.py SAMPLES_DIR FROM TO   (dates, TO excluded)
+usage:
+  recon_model.py --period FROM..TO --now TIME [--billing-lag 72h] [--abs-tol 0.01]
+                 [--rel-tol 0.05] [--all-sessions]
+                 [--runs FILE]... [--billing FORMAT:FILE]...
+  recon_model.py SAMPLES_DIR FROM TO [NOW]    (every sample file; dates)
+
+FROM, TO and NOW are RFC 3339 timestamps or dates (UTC midnight).  Formats:
+record, focus (CSV or JSON Lines), modal, daytona, e2b-events,
+deepinfra-usage.  The cards are the seeded ones (per minute of session
+life; no per-second rates, so a metered line is never priced here) and
+there are no exchange rates (a line not in USD is left out: currency).
 """
+import argparse
 import csv
+import io
 import json
 import sys
 from datetime import datetime, timezone
-from decimal import Decimal, ROUND_HALF_EVEN
+from decimal import Decimal, ROUND_HALF_EVEN, ROUND_FLOOR
 
-NANO = Decimal("1e-9")
+NANO = 10 ** 9
+HOUR = 3600 * 1000
+DAY = 24 * HOUR
 CARD = {"local": 0, "docker": 0, "k8s": 0, "e2b": "0.06", "cloudflare": "0.05",
         "daytona": "0.08", "blaxel": "0.09", "modal": "0.10", "runloop": "0.10",
         "vercel": "0.12"}
@@ -22,111 +40,374 @@ SDK = {"LocalSubprocessSandboxClient": "local", "DockerSandboxClient": "docker",
        "CloudflareSandboxClient": "cloudflare", "DaytonaSandboxClient": "daytona",
        "BlaxelSandboxClient": "blaxel", "ModalSandboxClient": "modal",
        "RunloopSandboxClient": "runloop", "VercelSandboxClient": "vercel"}
+MARGIN = 7 * DAY
 
+
+# ---- numbers and times ------------------------------------------------------
 
 def ms(ts):
-    if ts.endswith("Z"):
+    """RFC 3339 (or a date, or a naive UTC time) to ms, fractions truncated."""
+    ts = ts.strip()
+    if len(ts) == 10:
+        ts += "T00:00:00Z"
+    ts = ts.replace(" ", "T")
+    if ts.endswith("Z") or ts.endswith("z"):
         ts = ts[:-1] + "+00:00"
+    frac = ""
+    if "." in ts:
+        head, rest = ts.split(".", 1)
+        i = 0
+        while i < len(rest) and rest[i].isdigit():
+            i += 1
+        frac, ts = rest[:i], head + rest[i:]
     d = datetime.fromisoformat(ts)
     if d.tzinfo is None:
         d = d.replace(tzinfo=timezone.utc)
-    return int(d.timestamp() * 1000 + 0.5) if d.microsecond % 1000 == 0 else int(d.timestamp() * 1000)
+    whole = (d - datetime(1970, 1, 1, tzinfo=timezone.utc))
+    seconds = whole.days * 86400 + whole.seconds
+    return seconds * 1000 + int((frac + "000")[:3])
 
 
-def nanos_of_float(x):
-    return int((Decimal(repr(float(x))) * 1000000000).to_integral_value(ROUND_HALF_EVEN)) \
-        if x is not None else None
+def iso(t):
+    d = datetime.fromtimestamp(t // 1000, tz=timezone.utc)
+    s = d.strftime("%Y-%m-%dT%H:%M:%S")
+    return s + (f".{t % 1000:03d}Z" if t % 1000 else "Z")
 
 
-def rnd(q):
+def half_even(q):
     return int(q.to_integral_value(ROUND_HALF_EVEN))
 
 
+def nanos_text(text):
+    return half_even(Decimal(text) * NANO)
+
+
+def nanos_number(x):
+    return None if x is None else half_even(Decimal(repr(float(x))) * NANO)
+
+
 def money(n):
-    return None if n is None else f"{Decimal(n) * NANO:.9f}"
+    if n is None:
+        return None
+    sign = "-" if n < 0 else ""
+    n = abs(n)
+    return f"{sign}{n // NANO}.{n % NANO:09d}"
 
 
-def main():
-    d, frm, to = sys.argv[1], ms(sys.argv[2] + "T00:00:00Z"), ms(sys.argv[3] + "T00:00:00Z")
-    runs = {}
-    for line in open(f"{d}/runs.jsonl"):
-        r = json.loads(line)
+def div_half_even(num, den):
+    return half_even(Decimal(num) / Decimal(den))
+
+
+def beyond(drift, base, abs_nanos, rel_ppb):
+    """|drift| > max(abs, rel x base), in integers (rel in parts per 10^9)."""
+    return abs(drift) > abs_nanos and abs(drift) * NANO > rel_ppb * base
+
+
+def duration_ms(text):
+    units = {"s": 1000, "m": 60000, "h": HOUR, "d": DAY}
+    if text[-1] in units:
+        return int(text[:-1]) * units[text[-1]]
+    return int(text) * HOUR
+
+
+# ---- inputs -----------------------------------------------------------------
+
+class Line:
+    def __init__(self, backend, session, kind, amount, currency, start, end, tax=False):
+        self.backend, self.session, self.kind = backend, session, kind
+        self.amount, self.currency, self.start, self.end, self.tax = amount, currency, start, end, tax
+
+
+def json_values(text):
+    """Whitespace-separated JSON values; an array of records spreads."""
+    dec, i, out = json.JSONDecoder(), 0, []
+    while True:
+        while i < len(text) and text[i].isspace():
+            i += 1
+        if i >= len(text):
+            return out
+        v, i = dec.raw_decode(text, i)
+        out.extend(v if isinstance(v, list) else [v])
+
+
+def read_runs(path, runs):
+    for r in json_values(open(path).read()):
         runs[r["run_id"]] = r
-    runs = [r for r in runs.values() if frm <= ms(r["started_at"]) < to]
-    lines = []  # (backend, session, kind, usd_nanos or None, start, end, tax)
-    for l in map(json.loads, open(f"{d}/billing-record.jsonl")):
-        lines.append((l["backend"], l["session_id"], "billed", nanos_of_float(l["cost_usd"]),
-                      ms(l["period_start"]), ms(l["period_end"]), False))
-    with open(f"{d}/billing-focus.csv", newline="") as f:
-        for row in csv.DictReader(f):
-            amt = rnd(Decimal(row["BilledCost"]) * 1000000000)
-            lines.append((row["ServiceProviderName"].lower().replace(" ", ""),
-                          row["ResourceId"] or None, "billed", amt,
-                          ms(row["ChargePeriodStart"]), ms(row["ChargePeriodEnd"]),
-                          row["ChargeCategory"] == "Tax"))
-    for l in json.load(open(f"{d}/billing-modal.json")):
-        s = ms(l["interval_start"])
-        lines.append(("modal", l["object_id"], "billed", rnd(Decimal(l["cost"]) * 1000000000),
-                      s, s + 86400000, False))
-    for l in json.load(open(f"{d}/billing-daytona.json")):
-        lines.append(("daytona", l["sandboxId"], "billed", nanos_of_float(l["totalPrice"]),
-                      ms(l["firstStart"]), ms(l["lastEnd"]), False))
-    for ev in json.load(open(f"{d}/billing-e2b-events.json")):
-        x = ev.get("event_data", {}).get("execution")
-        if x:
-            s = ms(x["started_at"])
-            lines.append(("e2b", ev["sandbox_id"], "metered", None, s, s + x["execution_time"], False))
-    u = json.load(open(f"{d}/deepinfra-usage.json"))
-    for m in u["months"]:
-        y, mo = map(int, m["period"].split("-"))
-        s = ms(f"{y:04d}-{mo:02d}-01T00:00:00Z")
-        e = ms(f"{y + mo // 12:04d}-{mo % 12 + 1:02d}-01T00:00:00Z")
-        lines.append(("deepinfra", None, "billed", m["total_cost"] * 10000000, s, e, False))
-    live = [l for l in lines if frm <= l[4] < to]
-    backends = sorted({SDK.get(r["backend"], r["backend"]) for r in runs} | {l[0] for l in live})
+
+
+def read_billing(fmt, path, lines):
+    text = open(path, newline="").read()
+    if fmt == "record":
+        for l in json_values(text):
+            lines.append(Line(l["backend"], l.get("session_id"), "billed", nanos_number(l["cost_usd"]),
+                              l.get("currency") or "USD", ms(l["period_start"]), ms(l["period_end"])))
+    elif fmt == "focus":
+        if text.lstrip().startswith("{"):
+            rows = json_values(text)
+        else:
+            rows = list(csv.DictReader(io.StringIO(text)))
+        for row in rows:
+            def cell(k):
+                v = row.get(k)
+                return None if v is None or v == "" or v == "NULL" else v
+            cost = row["BilledCost"]
+            amount = nanos_text(cost) if isinstance(cost, str) else nanos_number(cost)
+            provider = cell("ServiceProviderName") or cell("ProviderName")
+            lines.append(Line(provider.lower().replace(" ", ""), cell("ResourceId"), "billed", amount,
+                              cell("BillingCurrency") or "USD", ms(row["ChargePeriodStart"]),
+                              ms(row["ChargePeriodEnd"]), cell("ChargeCategory") == "Tax"))
+    elif fmt == "modal":
+        for l in json_values(text):
+            s = ms(l["interval_start"])
+            lines.append(Line("modal", l["object_id"], "billed", nanos_text(l["cost"]), "USD", s, s + DAY))
+    elif fmt == "daytona":
+        for l in json_values(text):
+            lines.append(Line("daytona", l.get("sandboxId"), "billed", nanos_number(l["totalPrice"]), "USD",
+                              ms(l["firstStart"]), ms(l["lastEnd"])))
+    elif fmt == "e2b-events":
+        for ev in json_values(text):
+            data = ev.get("event_data") or ev.get("eventData") or {}
+            x = data.get("execution")
+            if x:
+                s = ms(x["started_at"])
+                lines.append(Line("e2b", ev.get("sandbox_id") or ev.get("sandboxId"), "metered", None, "USD",
+                                  s, s + x["execution_time"]))
+    elif fmt == "deepinfra-usage":
+        for m in json.loads(text)["months"]:
+            y, mo = map(int, m["period"].replace(".", "-").split("-"))
+            s = ms(f"{y:04d}-{mo:02d}-01")
+            e = ms(f"{y + mo // 12:04d}-{mo % 12 + 1:02d}-01")
+            lines.append(Line("deepinfra", None, "billed", m["total_cost"] * 10000000, "USD", s, e))
+    else:
+        raise SystemExit(f"recon_model: no format {fmt}")
+
+
+# ---- windows ----------------------------------------------------------------
+
+def grid_window(account, frm, to):
+    """The window of a backend from its account-level lines, or None when
+    they are not one grid off the UTC edges (then the period is used)."""
+    near = [l for l in account if l.start < to + MARGIN and l.end > frm - MARGIN and l.end > l.start]
+    if not near:
+        return None
+    lengths = {l.end - l.start for l in near}
+    if lengths == {HOUR}:
+        step = HOUR
+    elif lengths <= {DAY - HOUR, DAY, DAY + HOUR}:
+        step = DAY
+    else:
+        return None
+    spans = sorted({(l.start, l.end) for l in near})
+    if len({s for s, _ in spans}) != len(spans):
+        return None                       # one start, two ends
+    for (s0, e0), (s1, _) in zip(spans, spans[1:]):
+        if s1 < e0:
+            return None                   # a line starting inside another
+    phases = sorted({s % step for s, _ in spans})
+    if len(phases) > 2 or (len(phases) == 2 and (step != DAY or (phases[1] - phases[0]) not in (HOUR, DAY - HOUR))):
+        return None
+    if phases == [0]:
+        return None                       # on the UTC edges
+    known = sorted({s for s, _ in spans} | {e for _, e in spans})
+
+    def first_edge_at_or_after(t):
+        edges = list(known)
+        # between two known edges: whole steps from the earlier, none
+        # within half a step of the later
+        for a, b in zip(known, known[1:]):
+            k = a + step
+            while k <= b - step // 2:
+                edges.append(k)
+                k += step
+        # beyond them
+        k = known[-1]
+        while k < t:
+            k += step
+            edges.append(k)
+        k = known[0]
+        while k > t:
+            k -= step
+            edges.append(k)
+        return min(e for e in edges if e >= t)
+
+    w = (first_edge_at_or_after(frm), first_edge_at_or_after(to))
+    return w if w[0] < w[1] else None
+
+
+# ---- the reconciliation -----------------------------------------------------
+
+PRECEDENCE = ["pending", "currency", "no_rate", "partial", "unexpected", "unbilled", "drift"]
+ALWAYS = {"currency", "no_rate", "partial", "unexpected", "over_billed", "under_billed"}
+
+
+def judge(conds, drift):
+    for c in PRECEDENCE:
+        if c in conds:
+            return ("over_billed" if drift > 0 else "under_billed") if c == "drift" else c
+    return "ok"
+
+
+def flagged(status, window_to, now, lag):
+    return status in ALWAYS or (status == "unbilled" and now - window_to > lag)
+
+
+def reconcile(runs, lines, frm, to, now, lag, abs_nanos, rel_ppb, all_sessions):
+    runs = [dict(r, backend=SDK.get(r["backend"], r["backend"])) for r in runs.values()]
+    backends = sorted({r["backend"] for r in runs} | {l.backend for l in lines})
+    out_backends, out_sessions = [], []
     for b in backends:
-        rs = [r for r in runs if SDK.get(r["backend"], r["backend"]) == b]
-        ls = [l for l in live if l[0] == b]
-        computed = sum(nanos_of_float(r["sandbox_usage"]["computed_cost_usd"]) for r in rs)
-        billed_lines = [l for l in ls if l[2] == "billed" and not l[6]]
-        metered = [l for l in ls if l[2] == "metered"]
-        tax = [l for l in ls if l[6]]
-        status = None
+        mine = [l for l in lines if l.backend == b]
+        account = [l for l in mine if l.session is None]
+        period_session_lines = [l for l in mine if l.session is not None and frm <= l.start < to]
+        win = None if period_session_lines else grid_window(account, frm, to)
+        wf, wt = win if win else (frm, to)
+        rs = [r for r in runs if r["backend"] == b and wf <= ms(r["started_at"]) < wt]
+        ls = [l for l in account if wf <= l.start < wt] + period_session_lines
+        if not rs and not ls:
+            continue
+        usage = [r["sandbox_usage"] for r in rs]
+        computed = sum(nanos_number(u.get("computed_cost_usd") or 0) for u in usage)
+        conds = set()
+        if now < wt:
+            conds.add("pending")
+        usd = [l for l in ls if l.kind == "metered" or l.currency == "USD"]
+        if len(usd) < len(ls):
+            conds.add("currency")
+        metered = [l for l in usd if l.kind == "metered"]
         if metered:
-            status = "no_rate"  # the seeded card has no per-second rates
-        if any(l[5] > to for l in ls):
-            status = status or "partial"
-        covered = {l[1] for l in lines if l[0] == b and l[2] == "billed" and not l[6]}
-        own = [nanos_of_float(r["sandbox_usage"].get("billed_cost_usd")) for r in rs]
-        fill = [nanos_of_float(r["sandbox_usage"].get("billed_cost_usd")) for r in rs
-                if r.get("session_id") not in covered and r["sandbox_usage"].get("billed_cost_usd") is not None]
+            conds.add("no_rate")          # the seeded cards have no per-second rates
+        if any(l.end > wt for l in ls if l.session is None):
+            conds.add("partial")
+        billed_lines = [l for l in usd if l.kind == "billed" and not l.tax]
+        tax = [l for l in usd if l.kind == "billed" and l.tax]
+        covered = {l.session for l in mine if l.kind == "billed" and not l.tax}
+        own = [nanos_number(r["sandbox_usage"].get("billed_cost_usd")) for r in rs]
         if billed_lines:
-            basis, billed = "billed", sum(l[3] for l in billed_lines) + sum(fill)
-        elif metered and not status:
-            basis, billed = "metered", None
+            fill = [nanos_number(r["sandbox_usage"].get("billed_cost_usd")) for r in rs
+                    if (r.get("session_id") is None or r.get("session_id") not in covered)
+                    and r["sandbox_usage"].get("billed_cost_usd") is not None]
+            basis, billed = "billed", sum(l.amount for l in billed_lines) + sum(fill)
         elif any(o is not None for o in own):
             basis, billed = "run", sum(o for o in own if o is not None)
         else:
             basis, billed = None, None
-        if status is None and billed is not None and billed > 0 and (not rs or b in FREE):
-            status = "unexpected"
-        if status is None and computed > 0 and billed is None:
-            status = "unbilled"
+        free = b in FREE
+        if billed is not None and billed > 0 and (not rs or free):
+            conds.add("unexpected")
+        if computed > 0 and billed is None:
+            conds.add("unbilled")
         drift = None if billed is None else billed - computed
-        if status is None and drift is not None and abs(drift) > max(10000000, Decimal("0.05") * computed):
-            status = "over_billed" if drift > 0 else "under_billed"
-        status = status or "ok"
+        if drift is not None and beyond(drift, computed, abs_nanos, rel_ppb):
+            conds.add("drift")
+        status = judge(conds, drift)
+        # the explanation: runs with ended_at, each priced at the card
         ended = [r for r in rs if r.get("ended_at")]
-        life_ms = sum(ms(r["ended_at"]) - ms(r["started_at"]) for r in ended)
-        rate = Decimal(str(CARD.get(b, 0))) if b in CARD else None
-        life_cost = sum(rnd(rate * 1000000000 * (ms(r["ended_at"]) - ms(r["started_at"])) / 60000)
-                        for r in ended) if rate is not None else None
-        print(json.dumps({"backend": b, "status": status, "basis": basis, "runs": len(rs),
-                          "computed_cost_usd": money(computed), "billed_cost_usd": money(billed),
-                          "drift_usd": money(drift),
-                          "tax_usd": money(sum(l[3] for l in tax)) if tax else None,
-                          "lifetime_cost_usd": money(life_cost) if ended else None,
-                          "lifetime_ms": life_ms}))
+        verdict = None
+        if status in ("over_billed", "under_billed") and ended and b in CARD:
+            rate = Decimal(str(CARD[b])) * NANO
+            life_ms = sum(ms(r["ended_at"]) - ms(r["started_at"]) for r in ended)
+            life_cost = sum(half_even(rate * max(0, ms(r["ended_at"]) - ms(r["started_at"])) / 60000)
+                            for r in ended)
+            card = int(rate)
+            if not beyond(billed - life_cost, life_cost, abs_nanos, rel_ppb):
+                verdict = "lifetime"
+            elif life_ms > 0 and card > 0:
+                implied = div_half_even(billed * 60000, life_ms)
+                diff = implied - card
+                verdict = "rate" if abs(diff) * NANO > rel_ppb * card and (diff > 0) == (drift > 0) \
+                    else "unexplained"
+            else:
+                verdict = "unexplained"
+        elif status in ("over_billed", "under_billed") and ended:
+            verdict = "unexplained"
+        b_flag = flagged(status, wt, now, lag)
+        # sessions, for a backend whose lines name sessions in the period
+        n_flag = 0
+        if period_session_lines:
+            by_session = {}
+            for l in period_session_lines:
+                by_session.setdefault(l.session, []).append(l)
+            prs = [r for r in runs if r["backend"] == b and frm <= ms(r["started_at"]) < to]
+            sids = set(by_session) | {r.get("session_id") for r in prs}
+            any_line = {l.session for l in mine if l.session is not None}
+            for sid in sorted(sids, key=lambda s: (s is not None, s or "")):
+                sl = by_session.get(sid, [])
+                srs = [r for r in prs if r.get("session_id") == sid]
+                scomputed = sum(nanos_number(r["sandbox_usage"].get("computed_cost_usd") or 0) for r in srs)
+                sconds = set()
+                if now < to:
+                    sconds.add("pending")
+                s_usd = [l for l in sl if l.kind == "metered" or l.currency == "USD"]
+                if len(s_usd) < len(sl):
+                    sconds.add("currency")
+                if any(l.kind == "metered" for l in s_usd):
+                    sconds.add("no_rate")
+                s_billed_lines = [l for l in s_usd if l.kind == "billed" and not l.tax]
+                sown = [nanos_number(r["sandbox_usage"].get("billed_cost_usd")) for r in srs]
+                if s_billed_lines:
+                    sbilled = sum(l.amount for l in s_billed_lines)
+                elif sid not in any_line and any(o is not None for o in sown):
+                    sbilled = sum(o for o in sown if o is not None)
+                else:
+                    sbilled = None
+                if sbilled is not None and sbilled > 0 and (not srs or free):
+                    sconds.add("unexpected")
+                if scomputed > 0 and sbilled is None:
+                    sconds.add("unbilled")
+                sdrift = None if sbilled is None else sbilled - scomputed
+                if sdrift is not None and beyond(sdrift, scomputed, abs_nanos, rel_ppb):
+                    sconds.add("drift")
+                sstatus = judge(sconds, sdrift)
+                sflag = flagged(sstatus, to, now, lag)
+                n_flag += sflag
+                if sstatus != "ok" or all_sessions:
+                    out_sessions.append({"session_id": sid, "backend": b, "status": sstatus, "flagged": sflag,
+                                         "computed_cost_usd": money(scomputed),
+                                         "billed_cost_usd": money(sbilled), "drift_usd": money(sdrift)})
+        out_backends.append({
+            "backend": b, "status": status, "flagged": b_flag, "basis": basis, "runs": len(rs),
+            "window": {"from": iso(wf), "to": iso(wt)}, "flagged_sessions": n_flag,
+            "computed_cost_usd": money(computed), "billed_cost_usd": money(billed),
+            "tax_usd": money(sum(l.amount for l in tax)) if tax else None,
+            "drift_usd": money(drift), "verdict": verdict})
+    fb = sum(b["flagged"] for b in out_backends)
+    fs = sum(b["flagged_sessions"] for b in out_backends)
+    return {"period": {"from": iso(frm), "to": iso(to)}, "backends": out_backends, "sessions": out_sessions,
+            "flagged": fb + fs, "flagged_backends": fb, "flagged_sessions": fs,
+            "pending": sum(b["status"] == "pending" for b in out_backends)}
+
+
+def main():
+    argv = sys.argv[1:]
+    if argv and not argv[0].startswith("--"):
+        d = argv[0]
+        argv = ["--period", f"{argv[1]}..{argv[2]}", "--now", argv[3] if len(argv) > 3 else argv[2],
+                "--runs", f"{d}/runs.jsonl"] + sum(
+            [["--billing", f"{f}:{d}/{n}"] for f, n in [
+                ("record", "billing-record.jsonl"), ("focus", "billing-focus.csv"), ("modal", "billing-modal.json"),
+                ("daytona", "billing-daytona.json"), ("e2b-events", "billing-e2b-events.json"),
+                ("deepinfra-usage", "deepinfra-usage.json")]], [])
+    p = argparse.ArgumentParser()
+    p.add_argument("--period", required=True)
+    p.add_argument("--now", required=True)
+    p.add_argument("--billing-lag", default="72h")
+    p.add_argument("--abs-tol", default="0.01")
+    p.add_argument("--rel-tol", default="0.05")
+    p.add_argument("--all-sessions", action="store_true")
+    p.add_argument("--runs", action="append", default=[])
+    p.add_argument("--billing", action="append", default=[])
+    a = p.parse_args(argv)
+    frm, to = (ms(x) for x in a.period.split(".."))
+    runs, lines = {}, []
+    for f in a.runs:
+        read_runs(f, runs)
+    for spec in a.billing:
+        fmt, path = spec.split(":", 1)
+        read_billing(fmt, path, lines)
+    result = reconcile(runs, lines, frm, to, ms(a.now), duration_ms(a.billing_lag), nanos_text(a.abs_tol),
+                       nanos_text(a.rel_tol), a.all_sessions)
+    json.dump(result, sys.stdout, indent=1)
+    print()
 
 
 main()

@@ -2,6 +2,10 @@
 # run finds them all in the ledger), the reconciliation stored, the three
 # reports written, one line per backend, exit 1 with --fail-on-drift as
 # the samples drift.  A dot file (still being written) is skipped.
+# Judged on 2026-12-05, when November has ended more than the billing lag
+# ago (on the runner's 2026-11-30 every backend would still be pending).
+SBLEDGER_NOW=2026-12-05T00:00:00Z
+export SBLEDGER_NOW
 mkdir -p inbox/runs inbox/billing/focus inbox/billing/modal inbox/billing/record
 cp "$SAMPLES/runs.jsonl" inbox/runs/
 cp "$SAMPLES/billing-focus.csv" inbox/billing/focus/
