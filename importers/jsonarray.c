@@ -282,6 +282,8 @@ static void at_end(sb_jarr *ja, sb_jelem *out, bool *eof, sb_err *why)
 	out->text = "";
 	out->lineno = out->next_line = ja->line;
 	out->offset = out->next_offset = ja->base + (int64_t)ja->pos;
+	if (ja->st == ST_RESUME && !(ja->flags & SB_JARR_OBJECTS))
+		ja->st = ST_AFTER;   /* resumed in an array that the input never closes */
 	switch (ja->st) {
 	case ST_START:
 	case ST_TRAIL:
@@ -519,6 +521,11 @@ int sb_jarr_next(sb_jarr *ja, sb_jelem *out, bool *eof, sb_err *why, sb_err *e)
 			element_out(ja, ja->pos, out);
 			return SB_OK;
 		case ST_RESUME:
+			/* without top-level records, only an array's element ends here */
+			if (!(ja->flags & SB_JARR_OBJECTS)) {
+				ja->st = ST_AFTER;
+				continue;
+			}
 			if (space(c))
 				break;
 			ja->st = c == ',' || c == ']' ? ST_AFTER : ST_TRAIL;

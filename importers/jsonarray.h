@@ -101,8 +101,12 @@ sb_jarr *sb_jarr_new_stream(sb_read_fn fn, void *ctx, const char *member, size_t
 /* Tell the reader that its read function now continues from byte offset
  * `offset`, line `line`: a next_offset/next_line pair that an element of
  * the same input reported (the caller has just seeked the source there).
- * Buffered input is dropped; a ',' or ']' next goes on in the element's
- * array, anything else is read as what follows a top-level document. */
+ * Buffered input is dropped.  A reader without SB_JARR_OBJECTS goes on in
+ * the element's array; with it, a ',' or ']' next goes on in an array and
+ * anything else is read as what follows a top-level record (the same
+ * records come out as from an uninterrupted read; only on bytes that are
+ * wrong between records may the reason differ, and an array cut off
+ * right after the element resumed from ends without its error). */
 void sb_jarr_resume(sb_jarr *ja, int64_t offset, int64_t line);
 
 /* Read the next element into *out.  Returns SB_OK with *eof false and *out
