@@ -245,8 +245,8 @@ static int find_key(sb_line_writer *w, const sb_bill_line *line, const char *key
 
 /* A live line of another batch that is the same charge as line: r->outcome
  * SAME_CHARGE and its batch when there is one. */
-static int find_same_charge(sb_line_writer *w, const sb_bill_line *line, sb_line_stored *r,
-                            sb_err *e)
+static int find_same_charge(sb_line_writer *w, const sb_bill_line *line, const char *key,
+                            sb_line_stored *r, sb_err *e)
 {
 	sqlite3_stmt *st;
 	int64_t reach_ms = 0;
@@ -267,6 +267,7 @@ static int find_same_charge(sb_line_writer *w, const sb_bill_line *line, sb_line
 	sb_bind_text_opt(w->db, st, ":category", line->category);
 	sb_bind_text_opt(w->db, st, ":charge_identity", line->identity);
 	sb_bind_i64(w->db, st, ":loose", w->o.loose_identity ? 1 : 0);
+	sb_bind_text(w->db, st, ":line_key", key);
 	rc = sb_db_step(w->db, st, e);
 	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
 		r->outcome = SB_LINE_SAME_CHARGE;
@@ -291,6 +292,8 @@ int sb_line_store(sb_line_writer *w, const sb_bill_line *line, int64_t line_no,
 	    (metered && !line->has_metered))
 		return sb_fail(e, SB_EINTERNAL, "format %s made a line that breaks the ledger's rules (line %lld)",
 		               w->format, (long long)line_no);
+	/* the key first: a line holding it is this one (a duplicate) or a
+	 * conflict, before any other line can be the same charge */
 	if (key == NULL) {
 		if (ordinal_key(w, line, r->key, line_no, e) != SB_OK)
 			return e->code;
@@ -300,7 +303,7 @@ int sb_line_store(sb_line_writer *w, const sb_bill_line *line, int64_t line_no,
 		return e->code;
 	if (r->outcome != SB_LINE_STORED)
 		return SB_OK;
-	if (!w->o.pending && find_same_charge(w, line, r, e) != SB_OK)
+	if (!w->o.pending && find_same_charge(w, line, key, r, e) != SB_OK)
 		return e->code;
 	if (r->outcome != SB_LINE_STORED)
 		return SB_OK;

@@ -1,4 +1,5 @@
--- Store a line of a superseding batch as pending (no reader sees it until its batch completes).
+-- Store a line of a superseding batch as pending (no reader sees it until its batch completes),
+-- unless the batch has a pending line of that key already.
 INSERT INTO billing_line_pending (format, line_key, batch_id, line_no, backend, session_id, start_ms,
                                   end_ms, kind, amount_nanos, currency, category, correction, quantity,
                                   unit, vcpu_ms, memory_mb_ms, list_cost_nanos, effective_cost_nanos,
@@ -6,4 +7,5 @@ INSERT INTO billing_line_pending (format, line_key, batch_id, line_no, backend, 
 VALUES (:format, :line_key, :batch_id, :line_no, :backend, :session_id, :start_ms, :end_ms,
         :kind, :amount_nanos, :currency, :category, :correction, :quantity, :unit,
         :vcpu_ms, :memory_mb_ms, :list_cost_nanos, :effective_cost_nanos, :invoice_id,
-        :tags, :extra, :source_row, :charge_identity);
+        :tags, :extra, :source_row, :charge_identity)
+ON CONFLICT (batch_id, format, line_key) DO NOTHING;

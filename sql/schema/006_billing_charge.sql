@@ -11,9 +11,9 @@
 -- interval); record the unit; NULL where the format has none.
 ALTER TABLE billing_line ADD COLUMN charge_identity TEXT;
 
--- The live lines of one backend and session by start, for the same-charge
--- lookup of every line imported.
-CREATE INDEX billing_line_charge ON billing_line (format, backend, session_id, start_ms)
+-- The live lines of one backend, session and charge identity by start, for
+-- the same-charge lookup of every line imported.
+CREATE INDEX billing_line_charge ON billing_line (format, backend, session_id, charge_identity, start_ms)
     WHERE superseded_by IS NULL;
 
 -- The lines of a superseding batch (import billing --supersede, every
@@ -49,7 +49,7 @@ CREATE TABLE billing_line_pending (
 );
 -- The keys of one superseding batch are compared among themselves.
 CREATE UNIQUE INDEX billing_line_pending_key ON billing_line_pending (batch_id, format, line_key);
-CREATE INDEX billing_line_pending_charge ON billing_line_pending (batch_id, backend, session_id, start_ms);
+CREATE INDEX billing_line_pending_charge ON billing_line_pending (batch_id, backend, session_id, charge_identity, start_ms);
 
 -- A superseding batch, and the period it covers when one was given.
 CREATE TABLE billing_supersede (
