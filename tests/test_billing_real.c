@@ -543,6 +543,28 @@ static void test_daytona_optional_fields(void **state)
 	assert_int_equal(support_i64(c->db, "SELECT amount_nanos FROM billing_line WHERE session_id IS NULL"), 800000000);
 }
 
+static void test_daytona_one_line(void **state)
+{
+	struct ctx *c = *state;
+	/* the API's answer as it comes: one line, rows without times */
+	const char *text = "[{\"sandboxId\":\"sb-1\",\"totalCPUSeconds\":100,\"totalPrice\":0.1},"
+	                   "{\"sandboxId\":\"sb-2\",\"totalCPUSeconds\":200,\"totalPrice\":0.2}]";
+	sb_import_opts nov = opts(false, at(2026, 11, 1, 0), at(2026, 12, 1, 0));
+	sb_import_result r;
+	sb_err e;
+	int rc = import(c, "daytona", text, NULL, &r, &e);
+
+	/* two rejects on one line: both kept */
+	assert_sb_fails(&e, rc, SB_EDATA, "2 records rejected");
+	assert_int_equal(support_i64(c->db, "SELECT COUNT(*) FROM reject WHERE batch_id = %lld AND line_no = 1 "
+	                                    "AND instr(reason, '--period') > 0", (long long)r.batch.id), 2);
+	assert_int_equal(support_i64(c->db, "SELECT COUNT(DISTINCT CAST(content AS TEXT)) FROM reject"), 2);
+	rc = import(c, "daytona", text, &nov, &r, &e);
+	assert_sb_ok(&e, rc);
+	/* 0.1 + 0.2 */
+	assert_int_equal(live_sum(c, "daytona", NULL), 300000000);
+}
+
 /* ---- DeepInfra ---------------------------------------------------------- */
 
 static void test_deepinfra_dotted(void **state)
@@ -876,6 +898,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_modal_total_then_breakdown, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_e2b_real_shapes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_daytona_optional_fields, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_daytona_one_line, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_deepinfra_dotted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_identical_rows_are_two_charges, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_same_charge_edges, setup, teardown),
