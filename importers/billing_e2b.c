@@ -1,5 +1,6 @@
 /* billing_e2b.c: --format e2b-events, E2B sandbox lifecycle events, as the
- * events API's JSON array or as webhook JSON Lines (docs/formats-billing.md):
+ * events API's JSON array, saved webhook bodies or webhook JSON Lines
+ * (docs/formats-billing.md):
  *
  *   {"id": "evt-3-k", "type": "sandbox.lifecycle.killed",
  *    "sandbox_id": "e2b-2565", "timestamp": "...Z",

@@ -32,3 +32,6 @@ sb import billing --format focus --period 2026-11 v1.csv
 sb import billing --format daytona --delimiter ';' v1.csv
 sb import billing --format focus --delimiter '|' v1.csv
 sb import billing --format focus --supersede --period 2026-13 v1.csv
+echo "== check: a pending line of an ended batch, a row count kept after the end"
+sqlite3 sbledger.db "INSERT INTO billing_line_pending (format, line_key, batch_id, line_no, backend, start_ms, end_ms, kind, amount_nanos, currency, correction, source_row) VALUES ('focus', 'k', 4, 9, 'aws', 0, 0, 'billed', 1, 'USD', 0, 'x'); INSERT INTO billing_row_seen VALUES (1, 'abc', 1)"
+sb check | grep -v '^ok'
