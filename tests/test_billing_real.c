@@ -884,6 +884,20 @@ static void test_resume_as_begun(void **state)
 	assert_int_equal(r.batch.accepted, 2);
 	assert_int_equal(live_sum(c, "record", NULL), 3000000000);
 	assert_int_equal(support_i64(c->db, "SELECT COUNT(*) FROM billing_line_pending"), 0);
+
+	/* a plain import interrupted, run again with --supersede: refused */
+	path = fixture(c, REC("c", "4", "2026-11-03T00:00:00Z", "2026-11-03T01:00:00Z")
+	                  REC("d", "8", "2026-11-03T01:00:00Z", "2026-11-03T02:00:00Z"));
+	sb_err_clear(&e);
+	rc = sb_import_billing(c->db, "record", path, &plain, &r, &e);
+	assert_sb_ok(&e, rc);
+	support_exec(c->db, "DELETE FROM billing_line WHERE session_id = 'd';"
+	                    "UPDATE batch SET status = 'running', ended_ms = NULL, accepted = 1, resume_line = 2 "
+	                    "WHERE batch_id = 2;");
+	sb_err_clear(&e);
+	rc = sb_import_billing(c->db, "record", path, &sup, &r, &e);
+	assert_sb_fails(&e, rc, SB_EUSAGE, "was begun without --supersede: run it again without --supersede to complete it");
+	support_exec(c->db, "UPDATE batch SET status = 'complete', accepted = 1 WHERE batch_id = 2");
 }
 
 int main(void)
