@@ -900,6 +900,48 @@ static void test_resume_as_begun(void **state)
 	support_exec(c->db, "UPDATE batch SET status = 'complete', accepted = 1 WHERE batch_id = 2");
 }
 
+/* A ledger of schema 5 (lines, rejects keyed by their line) takes 006:
+ * every line and reject kept, checks passing, the new rules in force. */
+static void test_migration_006(void **state)
+{
+	struct ctx *c = *state;
+	char *path = support_path(c->dir, "v5.db");
+	sb_import_opts o = opts(false, 0, 0);
+	sb_import_result r;
+	sb_db *db = NULL;
+	sb_err e;
+	int rc;
+
+	sb_err_clear(&e);
+	assert_sb_ok(&e, sb_db_open(path, SB_DB_CREATE | SB_DB_WRITE, 1000, &db, &e));
+	rc = sb_import_billing(db, "record", fixture(c,
+		REC("a", "1", "2026-11-02T00:00:00Z", "2026-11-02T01:00:00Z")
+		REC("b", "oops", "2026-11-02T00:00:00Z", "2026-11-02T01:00:00Z")), &o, &r, &e);
+	assert_sb_fails(&e, rc, SB_EDATA, "1 record rejected");
+	/* back to schema 5, its reject table keyed by line */
+	support_exec(db, "DROP INDEX billing_line_charge; ALTER TABLE billing_line DROP COLUMN charge_identity;"
+	                 "DROP TABLE billing_line_pending; DROP TABLE billing_supersede; DROP TABLE billing_row_seen;"
+	                 "CREATE TABLE r5 (batch_id INTEGER NOT NULL REFERENCES batch (batch_id), line_no INTEGER NOT NULL, "
+	                 "reason TEXT NOT NULL, content BLOB NOT NULL, full_length INTEGER NOT NULL, PRIMARY KEY (batch_id, line_no));"
+	                 "INSERT INTO r5 SELECT * FROM reject; DROP TABLE reject; ALTER TABLE r5 RENAME TO reject;"
+	                 "PRAGMA user_version = 5");
+	sb_db_close(db);
+	db = NULL;
+	sb_err_clear(&e);
+	assert_sb_ok(&e, sb_db_open(path, SB_DB_WRITE, 1000, &db, &e));
+	assert_int_equal(support_i64(db, "PRAGMA user_version"), sb_db_schema_latest());
+	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM billing_line WHERE charge_identity IS NULL"), 1);
+	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM reject WHERE line_no = 2 AND instr(reason, 'oops') > 0"), 1);
+	assert_checks_pass(db);
+	/* the old line is the same charge as a changed one */
+	sb_err_clear(&e);
+	rc = sb_import_billing(db, "record", fixture(c, REC("a", "2", "2026-11-02T00:00:00Z", "2026-11-02T01:00:00Z")),
+	                       &o, &r, &e);
+	assert_sb_fails(&e, rc, SB_EDATA, "1 record rejected");
+	sb_db_close(db);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -922,6 +964,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_span_of_one_length, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_period_given, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resume_as_begun, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_migration_006, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
