@@ -236,8 +236,9 @@ const sb_command sb_fetch_commands[] = {
 	{"fetch billing", cmd_fetch, CMD_WRITES, "--provider vercel --period P [OPTIONS]",
 	 "Fetch the provider's charges for period P and import them as billing\n"
 	 "lines (vercel: GET /v1/billing/charges, FOCUS JSON Lines, streamed and\n"
-	 "paged).  The response is the statement of record for its span: lines of\n"
-	 "earlier batches of the same format and backend inside it are superseded.\n"
+	 "paged).  The response is the statement of record for period P: lines of\n"
+	 "earlier batches of the same format and backend inside P, and the same\n"
+	 "charges as its lines, are superseded.\n"
 	 "\n" FETCH_OPTIONS_HELP},
 	{"fetch catalog", cmd_fetch, CMD_WRITES, "--provider deepinfra [--from DATE] [OPTIONS]",
 	 "Fetch the provider's plans and prices and store them as rate cards\n"

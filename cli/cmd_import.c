@@ -6,6 +6,7 @@
 #include "cli/cli.h"
 #include "importers/billing.h"
 #include "importers/import.h"
+#include "ledger/period.h"
 #include "ledger/timefmt.h"
 
 enum { MAX_SHOWN_REJECTS = 20 };
@@ -17,6 +18,7 @@ typedef struct import_cli {
 	bool progress;         /* print progress lines (stderr is a terminal) */
 	const char *format;    /* import billing: --format */
 	const char *interval;  /* import billing: --interval */
+	const char *delimiter; /* import billing: --delimiter */
 } import_cli;
 
 /* Print a rejected line on stderr, the first MAX_SHOWN_REJECTS of a file. */
@@ -87,7 +89,7 @@ static void print_result(sb_cli *cli, const char *path, const sb_import_result *
 /* import runs: import run-usage JSON Lines files. */
 static int cmd_import_runs(sb_cli *cli, int argc, char **argv)
 {
-	import_cli ic = {{0}, 0, cli->stderr_tty && !cli->quiet, NULL, NULL};
+	import_cli ic = {{0}, 0, cli->stderr_tty && !cli->quiet, NULL, NULL, NULL};
 	sb_db *db = NULL;
 	int first = 0, status = 0;
 	int rc = cli_getopt(cli, argc, argv, import_options, on_import_opt, &ic, &first);
@@ -133,11 +135,24 @@ static int on_billing_opt(sb_cli *cli, void *ctx, int val, const char *arg)
 	case 'S': ic->opts.supersede = true; return 0;
 	case 'F': ic->opts.force = true; return 0;
 	case 'c': return cli_int(cli, "--chunk", arg, &ic->opts.chunk);
+	case 'd': ic->delimiter = arg; return 0;
+	case 'P': {
+		sb_period period;
+		int rc = cli_period(cli, arg, &period);
+		if (rc != 0)
+			return rc;
+		ic->opts.has_period = true;
+		ic->opts.period_from_ms = period.from_ms;
+		ic->opts.period_to_ms = period.to_ms;
+		return 0;
+	}
 	default: return SB_EUSAGE;
 	}
 }
 
 static const struct option billing_options[] = {
+	{"period", required_argument, NULL, 'P'},
+	{"delimiter", required_argument, NULL, 'd'},
 	{"format", required_argument, NULL, 'f'},
 	{"interval", required_argument, NULL, 'i'},
 	{"strict", no_argument, NULL, 's'},
@@ -173,7 +188,7 @@ static void print_billing_result(sb_cli *cli, const char *path, const sb_import_
 /* import billing: import provider billing exports in one format. */
 static int cmd_import_billing(sb_cli *cli, int argc, char **argv)
 {
-	import_cli ic = {{0}, 0, cli->stderr_tty && !cli->quiet, NULL, NULL};
+	import_cli ic = {{0}, 0, cli->stderr_tty && !cli->quiet, NULL, NULL, NULL};
 	sb_db *db = NULL;
 	int first = 0, status = 0;
 	int rc = cli_getopt(cli, argc, argv, billing_options, on_billing_opt, &ic, &first);
@@ -194,11 +209,18 @@ static int cmd_import_billing(sb_cli *cli, int argc, char **argv)
 		else
 			return cli_usage(cli, "--interval '%s' is not d (a day) or h (an hour)", ic.interval);
 	}
+	if (ic.delimiter != NULL) {
+		const sb_bill_format *f = sb_bill_format_find(ic.format);
+		if (!(f->shapes & SB_REC_CSV))
+			return cli_usage(cli, "--delimiter applies to CSV formats only (focus, modal)");
+		if (strcmp(ic.delimiter, ",") != 0 && strcmp(ic.delimiter, ";") != 0)
+			return cli_usage(cli, "--delimiter '%s' is not ',' or ';'", ic.delimiter);
+		ic.opts.delimiter = ic.delimiter[0];
+	}
+	if (ic.opts.has_period && !ic.opts.supersede && strcmp(ic.format, "daytona") != 0)
+		return cli_usage(cli, "--period is the period a --supersede import covers (or, for --format daytona, the period of rows without times): give --supersede too");
 	if (first >= argc)
 		return cli_usage(cli, "no FILE given (use - for standard input)");
-	for (int i = first; i < argc && ic.opts.supersede; i++)
-		if (strcmp(argv[i], "-") == 0)
-			return cli_usage(cli, "--supersede reads each file twice, so not standard input; save it to a file first");
 	ic.opts.events = (sb_import_events){on_reject, on_progress, &ic};
 	ic.opts.pause_path = cli_test_pause();
 	if (cli_open(cli, 0, &db) != SB_OK)
@@ -246,32 +268,44 @@ const sb_command sb_import_commands[] = {
 	 "Exit 0 when every line was stored or a duplicate, 65 when any was\n"
 	 "rejected or a file held no records, 66 when a file cannot be read.\n"},
 	{"import billing", cmd_import_billing, CMD_WRITES,
-	 "--format F [--interval d|h] [--strict] [--supersede] [--force] FILE...",
+	 "--format F [--interval d|h] [--delimiter C] [--period P] [--strict] [--supersede] [--force] [--chunk N] FILE...",
 	 "Import provider billing exports as billing lines.  Formats:\n"
-	 "  record           SandboxBillingRecord JSON Lines (line_id is the key)\n"
-	 "  focus            FinOps FOCUS 1.x, CSV with a header or JSON Lines\n"
-	 "  modal            modal billing report, --json array or --csv\n"
-	 "  daytona          Daytona usage API, array of per-sandbox usage\n"
-	 "  e2b-events       E2B lifecycle events, JSON array or webhook JSON Lines\n"
+	 "  record           SandboxBillingRecord JSON (line_id is the key)\n"
+	 "  focus            FinOps FOCUS 1.x, CSV with a header (',' or ';') or JSON\n"
+	 "  modal            modal billing report, --json or --csv\n"
+	 "  daytona          Daytona usage API, per-sandbox usage\n"
+	 "  e2b-events       E2B lifecycle events, API array or webhook bodies\n"
 	 "                   (metered: vCPU and memory time, priced at reconciliation)\n"
 	 "  deepinfra-usage  DeepInfra GET /payment/usage (total_cost in cents)\n"
-	 "Each file is a batch, as with import runs; a line whose key (the format's\n"
-	 "id, else the SHA-256 of the normalized line) is live already is a\n"
-	 "duplicate.  Rejected records are kept with their reasons (sbledger\n"
-	 "rejects); see docs/formats-billing.md for what each format reads.\n"
+	 "Each file is a batch, as with import runs.  Each charge is counted once:\n"
+	 "a line whose key (the format's id, else the SHA-256 of the normalized\n"
+	 "line and its ordinal among identical rows of the file) is live already\n"
+	 "is a duplicate, or with other content a conflict (rejected); a line that\n"
+	 "is the same charge as a live line of another batch is rejected naming\n"
+	 "it.  Every JSON format reads JSON values one after another (JSON Lines,\n"
+	 "pretty-printed objects, arrays).  Rejected records are kept with their\n"
+	 "reasons (sbledger rejects); see docs/formats-billing.md for what each\n"
+	 "format reads.\n"
 	 "\n"
-	 "  --format F    the format of every FILE (required)\n"
-	 "  --interval I  modal: d (default) when the report has a row per day,\n"
-	 "                h when it has one per hour\n"
-	 "  --supersede   a reissued export: lines of earlier batches of the same\n"
-	 "                format and backend lying inside the span of the file's\n"
-	 "                lines are superseded (kept, no longer live); needs a\n"
-	 "                file, not standard input\n"
-	 "  --strict      all or nothing: one bad record keeps nothing of the file\n"
-	 "  --force       read a file again though a batch has it already\n"
-	 "  --chunk N     records per commit (default 5000)\n"
+	 "  --format F     the format of every FILE (required)\n"
+	 "  --interval I   modal: d (default) when the report has a row per day,\n"
+	 "                 h when it has one per hour\n"
+	 "  --delimiter C  CSV: fields separated by C, ',' or ';' (default: told\n"
+	 "                 from the header line)\n"
+	 "  --period P     the period each FILE covers: what --supersede replaces,\n"
+	 "                 and for daytona the charge period of rows without times\n"
+	 "  --supersede    a reissued export replaces what it covers: lines of\n"
+	 "                 other batches with its keys, the same charges as its\n"
+	 "                 lines, and lines of its format and backends inside\n"
+	 "                 --period P (without it the span of its lines, which\n"
+	 "                 must all be of one length); superseded lines are kept,\n"
+	 "                 no longer live, once the file's last chunk commits\n"
+	 "  --strict       all or nothing: one bad record keeps nothing of the file\n"
+	 "  --force        read a file again though a batch has it already\n"
+	 "  --chunk N      records per commit (default 5000)\n"
 	 "\n"
 	 "Exit 0 when every record was stored, a duplicate or skipped, 65 when any\n"
-	 "was rejected or a file held nothing, 66 when a file cannot be read.\n"},
+	 "was rejected or a file held nothing, 66 when a file cannot be read, 64\n"
+	 "when a --supersede file without --period has lines of several lengths.\n"},
 	{NULL, NULL, 0, NULL, NULL},
 };

@@ -302,7 +302,7 @@ int sb_field_time(const sb_scope *s, const char *name, bool required, int flags,
 		               f.text);
 	default:
 		if (flags & SB_TIME_NAIVE_UTC)
-			return sb_fail(why, SB_EDATA, "%s%s '%.64s' is not a date and time (YYYY-MM-DDThh:mm:ss, UTC)",
+			return sb_fail(why, SB_EDATA, "%s%s '%.64s' is not a date and time (RFC 3339, or YYYY-MM-DDThh:mm:ss in UTC)",
 			               s->path, name, f.text);
 		return sb_fail(why, SB_EDATA, "%s%s '%.64s' is not an RFC 3339 timestamp", s->path, name,
 		               f.text);
@@ -478,7 +478,7 @@ json_t *sb_bill_extra(const sb_scope *s, const char *const *known, const char *i
 		}
 	} else if (s->csv != NULL && s->row != NULL) {
 		for (size_t i = 0; i < sb_csv_columns(s->csv); i++) {
-			const char *name = sb_csv_column_name(s->csv, i);
+			const char *name = sb_csv_column_key(s->csv, i);
 			const sb_csv_field *cell = sb_csv_cell(s->row, (int)i);
 			if (cell == NULL || cell->text == NULL || name[0] == '\0' || listed(name, known, true) ||
 			    (plen > 0 && strncasecmp(name, ignore_prefix, plen) == 0))
@@ -549,6 +549,14 @@ int sb_bill_check_header(const sb_bill_format *f, const sb_csv *csv, sb_err *why
 	for (size_t i = 0; i < n; i++)
 		if (!utf8_valid(sb_csv_column_name(csv, i), strlen(sb_csv_column_name(csv, i))))
 			return sb_fail(why, SB_EDATA, "the header's column %zu is not valid UTF-8", i + 1);
+	if (n == 1) {
+		/* one column: a file separated by the other character */
+		const char *name = sb_csv_column_name(csv, 0);
+		char delim = sb_csv_delimiter(csv), other = delim == ',' ? ';' : ',';
+		if (strchr(name, other) != NULL)
+			return sb_fail(why, SB_EDATA, "the header did not split into columns at '%c': it is the one column '%.60s%s'; if the file is separated by '%c', give --delimiter '%c'",
+			               delim, name, strlen(name) > 60 ? "..." : "", other, other);
+	}
 	for (const char *const *c = f->required; c != NULL && *c != NULL && missing == NULL; c++)
 		if (sb_csv_column(csv, *c) < 0)
 			missing = *c;

@@ -30,6 +30,9 @@
 /* Options of an import that formats may need. */
 typedef struct sb_bill_opts {
 	int64_t interval_ms;      /* modal: the length of a row's interval (a day or an hour) */
+	bool has_period;          /* the import was given the period its input covers */
+	int64_t period_from_ms;   /* that period: start (daytona: rows without times) */
+	int64_t period_to_ms;     /* and end, excluded */
 } sb_bill_opts;
 
 /* Where a format reads fields from: a JSON object, or a CSV row. */
@@ -54,10 +57,12 @@ typedef struct sb_bill_format {
 	unsigned shapes;               /* SB_REC_* it reads; the first bytes of a file pick one */
 	const char *member;            /* JSON: the top-level object's member holding the
 	                                  array of records, or NULL for a top-level array */
-	unsigned csv_flags;            /* CSV: SB_CSV_NOCASE, or 0 */
+	unsigned csv_flags;            /* CSV: SB_CSV_* flags of the format's reader */
 	const char *const *required;   /* CSV: columns the header must have (NULL-ended) */
 	const char *const *one_of;     /* CSV: the header must have one of these, or NULL */
 	sb_bill_parse_fn parse;        /* one record to lines */
+	bool loose_identity;           /* a line without a charge identity is the same charge
+	                                  as one with any (Modal: a total and its resources) */
 } sb_bill_format;
 
 /* The formats, one per file. */
@@ -169,7 +174,8 @@ int sb_field_currency(sb_bill_parser *p, const sb_scope *s, const char *name, bo
 int sb_bill_backend(sb_bill_parser *p, const char *field, const char *name, const char **id,
                     sb_err *why);
 
-/* The fields of s whose names are neither in known (NULL-ended) nor begin
+/* The fields of s whose names (CSV: the header's lookup keys, folded
+ * with SB_CSV_FOLD) are neither in known (NULL-ended) nor begin
  * with ignore_prefix (ASCII case ignored; NULL for none), as one JSON
  * object: CSV cells as strings, JSON members as they are, empty cells and
  * nulls left out.  New reference (the caller decrefs it), NULL when there

@@ -5,9 +5,16 @@
  *    "totalCPUSeconds": 579.028, "totalRAMGBSeconds": 1158.056,
  *    "totalDiskGBSeconds": 0, "totalGPUSeconds": 0, "totalPrice": 0.386019}
  *
- * One billed line per sandbox: session = sandboxId, charge period
+ * Every field of the API's model is optional.  One billed line per row:
+ * session = sandboxId (none: an account-level line), charge period
  * firstStart..lastEnd, amount = totalPrice (USD, a JSON number converted
- * once).  The usage totals (numbers, checked) and unknown fields go to
+ * once).  Where the row lacks a time, the period the import was given
+ * (--period; a fetch's own) fills it in: no times, the whole period; a
+ * firstStart and no lastEnd (still running), firstStart to the period's
+ * end; a lastEnd and no firstStart, the period's start to lastEnd.  Without
+ * a period such a row is rejected naming --period.  A row with usage and
+ * no totalPrice is rejected; a row with neither is skipped (nothing to
+ * charge).  The usage totals (numbers, checked) and unknown fields go to
  * extra.  No line id: the key is the SHA-256 of the line.
  */
 #include "importers/billing.h"
@@ -19,22 +26,13 @@ static const char *const daytona_known[] = {"sandboxId", "firstStart", "lastEnd"
 static const char *const daytona_totals[] = {
 	"totalCPUSeconds", "totalRAMGBSeconds", "totalDiskGBSeconds", "totalGPUSeconds", NULL};
 
-/* One sandbox to one billed line (see sb_bill_parse_fn). */
-static int parse_daytona(sb_bill_parser *p, const sb_scope *s, sb_err *why)
+/* Check the usage totals of s (non-negative numbers); *usage gets the
+ * first one above zero, or NULL. */
+static int totals(sb_bill_parser *p, const sb_scope *s, const char **usage, sb_err *why)
 {
-	const char *sandbox = NULL, *total = NULL;
-	bool has_start = false, has_end = false, has_price = false;
-	int64_t start = 0, end = 0, price = 0;
-	sb_bill_line *line;
-	json_t *extra;
-
-	if (sb_field_string(s, "sandboxId", true, 256, &sandbox, why) != SB_OK ||
-	    sb_field_time(s, "firstStart", true, 0, &has_start, &start, why) != SB_OK ||
-	    sb_field_time(s, "lastEnd", true, 0, &has_end, &end, why) != SB_OK ||
-	    sb_bill_check_period(s, "firstStart", "lastEnd", start, end, why) != SB_OK ||
-	    sb_field_money(s, "totalPrice", true, false, &has_price, &price, why) != SB_OK)
-		return why->code;
+	*usage = NULL;
 	for (const char *const *t = daytona_totals; *t != NULL; t++) {
+		const char *total = NULL;
 		sb_field f;
 		sb_field_get(s, *t, &f);
 		if (!f.null && !json_is_number(f.json))
@@ -43,7 +41,50 @@ static int parse_daytona(sb_bill_parser *p, const sb_scope *s, sb_err *why)
 			return why->code;
 		if (total != NULL && total[0] == '-')
 			return sb_fail(why, SB_EDATA, "%s is negative", *t);
+		if (total != NULL && *usage == NULL && json_number_value(f.json) > 0)
+			*usage = *t;
 	}
+	return SB_OK;
+}
+
+/* One sandbox to one billed line, or none (see sb_bill_parse_fn). */
+static int parse_daytona(sb_bill_parser *p, const sb_scope *s, sb_err *why)
+{
+	const sb_bill_opts *o = sb_bill_opts_of(p);
+	const char *sandbox = NULL, *usage = NULL;
+	bool has_start = false, has_end = false, has_price = false;
+	int64_t start = 0, end = 0, price = 0;
+	sb_bill_line *line;
+	json_t *extra;
+
+	if (sb_field_string(s, "sandboxId", false, 256, &sandbox, why) != SB_OK ||
+	    sb_field_time(s, "firstStart", false, 0, &has_start, &start, why) != SB_OK ||
+	    sb_field_time(s, "lastEnd", false, 0, &has_end, &end, why) != SB_OK ||
+	    sb_field_money(s, "totalPrice", false, false, &has_price, &price, why) != SB_OK ||
+	    totals(p, s, &usage, why) != SB_OK)
+		return why->code;
+	if (!has_price) {
+		if (usage != NULL)
+			return sb_fail(why, SB_EDATA, "totalPrice is missing, and the row has usage (%s): the charge is unknown",
+			               usage);
+		return SB_OK;   /* nothing to charge */
+	}
+	if ((!has_start || !has_end) && !o->has_period)
+		return sb_fail(why, SB_EDATA, "%s: give the import --period P, the period the usage report covers",
+		               !has_start && !has_end ? "firstStart and lastEnd are missing" :
+		               !has_end ? "lastEnd is missing (the sandbox is still running)" :
+		                          "firstStart is missing");
+	if (!has_start)
+		start = o->period_from_ms;
+	if (!has_end) {
+		end = o->period_to_ms;
+		if (has_start && start >= end)
+			return sb_fail(why, SB_EDATA, "firstStart is not before the end of --period, so the running sandbox has no charge period in it");
+	}
+	if (has_end && !has_start && end < start)
+		return sb_fail(why, SB_EDATA, "lastEnd precedes the start of --period");
+	if (sb_bill_check_period(s, "firstStart", "lastEnd", start, end, why) != SB_OK)
+		return why->code;
 	if ((line = sb_bill_emit(p)) == NULL)
 		return sb_fail(why, SB_EINTERNAL, "out of memory");
 	line->backend = "daytona";
@@ -59,5 +100,5 @@ static int parse_daytona(sb_bill_parser *p, const sb_scope *s, sb_err *why)
 }
 
 const sb_bill_format sb_bill_daytona = {
-	"daytona", SB_REC_JSON_ARRAY, NULL, 0, NULL, NULL, parse_daytona,
+	"daytona", SB_REC_JSON_ARRAY | SB_REC_JSON_VALUES, NULL, 0, NULL, NULL, parse_daytona, false,
 };

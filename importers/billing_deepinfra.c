@@ -5,7 +5,8 @@
  *    "months": [{"period": "2026-11", "total_cost": 41877}]}
  *
  * The records are the elements of "months" (read as a stream; other
- * members are skipped).  One billed, account-level line per month:
+ * members are skipped; several such objects may follow one another).
+ * A period is YYYY-MM, or YYYY.MM as clients document it.  One billed, account-level line per month:
  * backend deepinfra, no session, charge period the UTC month (its first
  * day to the first day of the next), amount = total_cost, which is in
  * CENTS (41877 is 418.77 USD).  No line id: the key is the SHA-256 of the
@@ -64,14 +65,15 @@ static int parse_month(sb_bill_parser *p, const sb_scope *s, sb_err *why)
 	if (sb_field_string(s, "period", true, 64, &period, why) != SB_OK ||
 	    cents(s, &amount, why) != SB_OK)
 		return why->code;
-	/* exactly YYYY-MM (sscanf's %u would take a sign or spaces: "-026-10") */
-	if (strlen(period) == 7 && period[4] == '-' && strspn(period, "0123456789") == 4 &&
-	    strspn(period + 5, "0123456789") == 2) {
+	/* exactly YYYY-MM or YYYY.MM (sscanf's %u would take a sign or spaces:
+	 * "-026-10") */
+	if (strlen(period) == 7 && (period[4] == '-' || period[4] == '.') &&
+	    strspn(period, "0123456789") == 4 && strspn(period + 5, "0123456789") == 2) {
 		year = atoi(period);
 		month = atoi(period + 5);
 	}
 	if (month < 1 || month > 12 || year < 1970)
-		return sb_fail(why, SB_EDATA, "period '%.40s' is not a month (YYYY-MM)", period);
+		return sb_fail(why, SB_EDATA, "period '%.40s' is not a month (YYYY-MM or YYYY.MM)", period);
 	if ((line = sb_bill_emit(p)) == NULL)
 		return sb_fail(why, SB_EINTERNAL, "out of memory");
 	line->backend = "deepinfra";
@@ -87,5 +89,5 @@ static int parse_month(sb_bill_parser *p, const sb_scope *s, sb_err *why)
 }
 
 const sb_bill_format sb_bill_deepinfra_usage = {
-	"deepinfra-usage", SB_REC_JSON_ARRAY, "months", 0, NULL, NULL, parse_month,
+	"deepinfra-usage", SB_REC_JSON_ARRAY, "months", 0, NULL, NULL, parse_month, false,
 };

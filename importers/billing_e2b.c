@@ -1,5 +1,6 @@
 /* billing_e2b.c: --format e2b-events, E2B sandbox lifecycle events, as the
- * events API's JSON array or as webhook JSON Lines (docs/formats-billing.md):
+ * events API's JSON array, saved webhook bodies or webhook JSON Lines
+ * (docs/formats-billing.md):
  *
  *   {"id": "evt-3-k", "type": "sandbox.lifecycle.killed",
  *    "sandbox_id": "e2b-2565", "timestamp": "...Z",
@@ -11,9 +12,12 @@
  * execution.started_at, end = start + execution_time (ms), vcpu_ms =
  * vcpu_count x execution_time, memory_mb_ms = memory_mb x execution_time,
  * no amount (priced at reconciliation), key = the event id.  Other event
- * types are skipped (counted).  The API's camelCase keys (sandboxId,
+ * types are skipped (counted), and so is a killed or paused event without
+ * execution data ("eventData": null, as the v1 events API writes for a
+ * kill, or no execution in it).  The API's camelCase keys (sandboxId,
  * eventData, startedAt, vcpuCount, memoryMB, executionTime) are read as
- * well as the webhook's snake_case.
+ * well as the webhook's snake_case (a v2 webhook body mixes them: a
+ * camelCase envelope around a snake_case execution).
  */
 #include "importers/billing.h"
 
@@ -27,18 +31,21 @@ static const char *pick(json_t *obj, const char *snake, const char *camel)
 }
 
 /* An object member of s named snake or camel into *inner, as a scope
- * whose messages say path.  SB_EDATA when it is missing or not an object. */
+ * whose messages say path; inner->obj NULL when it is missing or null.
+ * SB_EDATA when it is not an object. */
 static int nested(const sb_scope *s, const char *snake, const char *camel, const char *path,
                   sb_scope *inner, sb_err *why)
 {
 	const char *key = pick(s->obj, snake, camel);
 	json_t *v = json_object_get(s->obj, key);
 
+	*inner = (sb_scope){NULL, NULL, NULL, path};
 	if (v == NULL || json_is_null(v))
-		return sb_field_missing(s, key, why);
+		return SB_OK;
 	if (!json_is_object(v))
-		return sb_fail(why, SB_EDATA, "%s%s must be an object", s->path, key);
-	*inner = (sb_scope){v, NULL, NULL, path};
+		return sb_fail(why, SB_EDATA, "%s%s must be an object, not %s", s->path, key,
+		               json_is_array(v) ? "an array" : json_is_string(v) ? "a string" : "a scalar");
+	inner->obj = v;
 	return SB_OK;
 }
 
@@ -58,14 +65,19 @@ static int parse_e2b(sb_bill_parser *p, const sb_scope *s, sb_err *why)
 	if (strcmp(type, "sandbox.lifecycle.killed") != 0 && strcmp(type, "sandbox.lifecycle.paused") != 0)
 		return SB_OK;
 	snprintf(data_path, sizeof data_path, "%s.", pick(s->obj, "event_data", "eventData"));
+	if (nested(s, "event_data", "eventData", data_path, &data, why) != SB_OK)
+		return why->code;
+	if (data.obj == NULL)
+		return SB_OK;   /* no execution data: nothing to charge */
+	snprintf(exec_path, sizeof exec_path, "%sexecution.", data_path);
+	if (nested(&data, "execution", "execution", exec_path, &exec, why) != SB_OK)
+		return why->code;
+	if (exec.obj == NULL)
+		return SB_OK;
 	if (sb_field_string(s, "id", true, 256, &id, why) != SB_OK ||
 	    sb_field_string(s, pick(s->obj, "sandbox_id", "sandboxId"), true, 256, &sandbox, why) != SB_OK ||
 	    sb_field_string(s, pick(s->obj, "sandbox_execution_id", "sandboxExecutionId"), false, 256,
 	                    &exec_id, why) != SB_OK ||
-	    nested(s, "event_data", "eventData", data_path, &data, why) != SB_OK)
-		return why->code;
-	snprintf(exec_path, sizeof exec_path, "%sexecution.", data_path);
-	if (nested(&data, "execution", "execution", exec_path, &exec, why) != SB_OK ||
 	    sb_field_time(&exec, pick(exec.obj, "started_at", "startedAt"), true, 0, &has, &start, why) != SB_OK ||
 	    sb_field_count(&exec, pick(exec.obj, "vcpu_count", "vcpuCount"), true, &has, &vcpus, why) != SB_OK ||
 	    sb_field_count(&exec, pick(exec.obj, "memory_mb", "memoryMB"), true, &has, &memory_mb, why) != SB_OK ||
@@ -95,5 +107,5 @@ static int parse_e2b(sb_bill_parser *p, const sb_scope *s, sb_err *why)
 }
 
 const sb_bill_format sb_bill_e2b_events = {
-	"e2b-events", SB_REC_JSON_ARRAY | SB_REC_LINES, NULL, 0, NULL, NULL, parse_e2b,
+	"e2b-events", SB_REC_JSON_ARRAY | SB_REC_JSON_VALUES, NULL, 0, NULL, NULL, parse_e2b, false,
 };

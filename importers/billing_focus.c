@@ -1,15 +1,21 @@
 /* billing_focus.c: --format focus, FinOps FOCUS 1.x cost and usage rows,
- * as CSV with a header (columns in any order) or as JSON Lines with the
- * same names (docs/formats-billing.md).
+ * as CSV with a header (columns in any order, ',' or ';' separated) or as
+ * JSON values with the same names (docs/formats-billing.md).
  *
  * One billed line per row, keyed by the SHA-256 of the normalized line.
  * Read: BilledCost, BillingCurrency, ChargePeriodStart, ChargePeriodEnd
- * (required); ServiceProviderName, else ProviderName (the backend, case
- * and spaces folded); ResourceId (the session; empty: account-level);
- * ChargeCategory; ChargeClass (Correction); ListCost; EffectiveCost;
- * ConsumedQuantity and ConsumedUnit; InvoiceId; Tags.  Other columns go
- * to extra, except x_ columns, which are ignored.  An empty cell is NULL,
- * never 0.
+ * (required; times UTC when they have no offset, as the FOCUS sample
+ * writes them: 2024-09-18 22:00:00); ServiceProviderName, else
+ * ProviderName (the backend, case and spaces folded); ResourceId (the
+ * session; empty: account-level); ChargeCategory; ChargeClass
+ * (Correction); ListCost; EffectiveCost; ConsumedQuantity and
+ * ConsumedUnit; InvoiceId; Tags.  Other columns go to extra, except x_
+ * columns, which are ignored.  An empty cell, or an unquoted NULL, is
+ * NULL, never 0.  A cell that sbledger's CSV output guarded with a
+ * leading ' loses it again.  A row of sbledger's own export whose
+ * x_BilledBasis is computed is an estimate: skipped.  The charge identity
+ * is ServiceName, SkuId, ChargeDescription, PricingCategory,
+ * CommitmentDiscountId, RegionId and InvoiceId, as a JSON array.
  */
 #include "importers/billing.h"
 
@@ -93,7 +99,58 @@ static int tags(sb_bill_parser *p, const sb_scope *s, const char **out, sb_err *
 	return SB_OK;
 }
 
-/* One row to one billed line (see sb_bill_parse_fn). */
+/* The columns naming the charge (its identity), in this order. */
+static const char *const identity_columns[] = {
+	"ServiceName", "SkuId", "ChargeDescription", "PricingCategory", "CommitmentDiscountId",
+	"RegionId", "InvoiceId", NULL};
+
+/* The charge identity as a compact JSON array of texts (null where a
+ * column is empty or absent; a JSON number as its text), kept by p.  NULL
+ * when out of memory. */
+static const char *identity(sb_bill_parser *p, const sb_scope *s)
+{
+	json_t *arr = json_array();
+	const char *out;
+
+	for (const char *const *c = identity_columns; *c != NULL && arr != NULL; c++) {
+		sb_field f;
+		json_t *v;
+		sb_field_get(s, *c, &f);
+		if (f.null) {
+			v = json_null();
+		} else if (f.text != NULL) {
+			v = json_stringn(f.text, f.len);
+		} else {
+			char *text = json_dumps(f.json, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY |
+			                                    JSON_REAL_PRECISION(17));
+			v = text != NULL ? json_string(text) : NULL;
+			free(text);
+		}
+		if (v == NULL || json_array_append_new(arr, v) != 0) {
+			json_decref(arr);
+			arr = NULL;
+		}
+	}
+	if (arr == NULL) {
+		sb_bill_keep(p, NULL);   /* records the out of memory */
+		return NULL;
+	}
+	out = sb_bill_dump(p, arr);
+	json_decref(arr);
+	return out;
+}
+
+/* True when the row is an estimate of sbledger's own export focus:
+ * x_BilledBasis computed. */
+static bool estimate(const sb_scope *s)
+{
+	sb_field f;
+
+	sb_field_get(s, "x_BilledBasis", &f);
+	return f.text != NULL && f.len == 8 && strncasecmp(f.text, "computed", 8) == 0;
+}
+
+/* One row to one billed line, none for an estimate (see sb_bill_parse_fn). */
 static int parse_focus(sb_bill_parser *p, const sb_scope *s, sb_err *why)
 {
 	const char *currency = NULL, *provider = NULL, *backend = NULL, *session = NULL;
@@ -105,10 +162,12 @@ static int parse_focus(sb_bill_parser *p, const sb_scope *s, sb_err *why)
 	sb_bill_line *line;
 	json_t *extra;
 
+	if (estimate(s))
+		return SB_OK;
 	if (sb_field_money(s, "BilledCost", true, true, &has_cost, &cost, why) != SB_OK ||
 	    sb_field_currency(p, s, "BillingCurrency", true, &currency, why) != SB_OK ||
-	    sb_field_time(s, "ChargePeriodStart", true, 0, &has_start, &start, why) != SB_OK ||
-	    sb_field_time(s, "ChargePeriodEnd", true, 0, &has_end, &end, why) != SB_OK ||
+	    sb_field_time(s, "ChargePeriodStart", true, SB_TIME_NAIVE_UTC, &has_start, &start, why) != SB_OK ||
+	    sb_field_time(s, "ChargePeriodEnd", true, SB_TIME_NAIVE_UTC, &has_end, &end, why) != SB_OK ||
 	    sb_bill_check_period(s, "ChargePeriodStart", "ChargePeriodEnd", start, end, why) != SB_OK ||
 	    sb_field_string(s, "ServiceProviderName", false, 256, &provider, why) != SB_OK)
 		return why->code;
@@ -148,6 +207,7 @@ static int parse_focus(sb_bill_parser *p, const sb_scope *s, sb_err *why)
 	line->effective_cost_nanos = effective;
 	line->invoice_id = invoice;
 	line->tags = tag_text;
+	line->identity = identity(p, s);
 	extra = sb_bill_extra(s, focus_known, "x_");
 	line->extra = sb_bill_dump(p, extra);
 	json_decref(extra);
@@ -155,5 +215,6 @@ static int parse_focus(sb_bill_parser *p, const sb_scope *s, sb_err *why)
 }
 
 const sb_bill_format sb_bill_focus = {
-	"focus", SB_REC_CSV | SB_REC_LINES, NULL, 0, focus_required, focus_provider, parse_focus,
+	"focus", SB_REC_CSV | SB_REC_JSON_VALUES, NULL, SB_CSV_NULL_WORD | SB_CSV_UNGUARD,
+	focus_required, focus_provider, parse_focus, false,
 };

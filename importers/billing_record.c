@@ -6,7 +6,9 @@
  *    "period_start": "...Z", "period_end": "...Z", "line_id": "cf-clo-1"}
  *
  * One billed line per record, keyed by line_id (the SHA-256 of the line
- * without one).  raw and unknown fields are kept in extra.
+ * without one).  raw and unknown fields are kept in extra.  The charge
+ * identity is the unit.  Records are JSON values: one per line, or
+ * pretty-printed one after another.
  */
 #include "importers/billing.h"
 
@@ -49,6 +51,7 @@ static int parse_record(sb_bill_parser *p, const sb_scope *s, sb_err *why)
 	line->currency = currency;
 	line->unit = unit;
 	line->line_key = line_id;
+	line->identity = unit;
 	extra = sb_bill_extra(s, record_keys, NULL);
 	line->extra = sb_bill_dump(p, extra);
 	json_decref(extra);
@@ -56,5 +59,5 @@ static int parse_record(sb_bill_parser *p, const sb_scope *s, sb_err *why)
 }
 
 const sb_bill_format sb_bill_record = {
-	"record", SB_REC_LINES, NULL, 0, NULL, NULL, parse_record,
+	"record", SB_REC_JSON_VALUES, NULL, 0, NULL, NULL, parse_record, false,
 };

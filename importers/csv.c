@@ -41,8 +41,10 @@ struct csv_col {
 struct sb_csv {
 	sb_read_fn read;                /* where the bytes come from */
 	void *read_ctx;                 /* its ctx (borrowed) */
-	unsigned flags;                 /* SB_CSV_HEADER, SB_CSV_NOCASE */
+	unsigned flags;                 /* SB_CSV_* of sb_csv_open */
 	size_t max_record;              /* longest record accepted, in bytes */
+	char delim;                     /* the field separator: ',' or ';' */
+	bool special_unq[256];          /* bytes that end a plain run outside quotes */
 
 	char *in;                       /* the current block, SB_CSV_BLOCK bytes */
 	size_t in_pos;                  /* next byte of in to parse */
@@ -80,6 +82,9 @@ struct sb_csv {
 	bool has_header;                /* the header has been read */
 	char *names_buf;                /* the column names, NUL after each */
 	const char **names;             /* ncolumns names by column index */
+	char *keys_buf;                 /* SB_CSV_FOLD: the folded names, NUL after each */
+	const char **keys;              /* ncolumns lookup keys by column index (the
+	                                   folded names, or the names) */
 	struct csv_col *cols;           /* ncolumns columns sorted by name */
 	size_t ncolumns;                /* columns in the header */
 };
@@ -122,8 +127,8 @@ static enum csv_got stop(sb_csv *csv, int code, const char *msg, sb_err *e)
 
 /* Read more input into the block after its unparsed bytes
  * in[in_pos..in_len), starting the block afresh when all were parsed.
- * Only skip_bom calls this with unparsed bytes left, and then in_pos is 0
- * and fewer than 3 bytes are held, so there is always room.  Sets eof when
+ * Only skip_bom and detect_delim call this with unparsed bytes left, and
+ * only while the block has room.  Sets eof when
  * the read function gives no bytes.  Returns false (the reader stopped)
  * on a read error. */
 static bool fill(sb_csv *csv, sb_err *e)
@@ -223,9 +228,8 @@ static bool put_text(sb_csv *csv, char ch)
 	return true;
 }
 
-/* Bytes that end a run of plain bytes outside quotes, and inside them. */
-static const bool special_unq[256] = {[','] = true, ['"'] = true,
-                                      ['\r'] = true, ['\n'] = true};
+/* Bytes that end a run of plain bytes inside quotes (outside them:
+ * csv->special_unq, which has the reader's separator). */
 static const bool special_q[256] = {['"'] = true, ['\n'] = true};
 
 /* How many bytes from in[in_pos] on the parser, in state ST_START, ST_UNQ
@@ -236,7 +240,7 @@ static const bool special_q[256] = {['"'] = true, ['\n'] = true};
 static size_t plain_run(const sb_csv *csv)
 {
 	const unsigned char *p = (const unsigned char *)csv->in + csv->in_pos;
-	const bool *special = csv->state == ST_Q ? special_q : special_unq;
+	const bool *special = csv->state == ST_Q ? special_q : csv->special_unq;
 	size_t n = csv->in_len - csv->in_pos;
 	size_t room = csv->max_record + 2 - csv->raw_len;
 	size_t i = 0;
@@ -313,6 +317,22 @@ static void begin_record(sb_csv *csv)
 	csv->rec.offset = csv->offset;
 }
 
+/* The rules of flags for a data cell: a formula guard's quote taken off
+ * (SB_CSV_UNGUARD), an unquoted NULL made an empty cell (SB_CSV_NULL_WORD). */
+static void cell_rules(const sb_csv *csv, sb_csv_field *f)
+{
+	if ((csv->flags & SB_CSV_UNGUARD) && f->len >= 2 && f->text[0] == '\'' &&
+	    memchr("=+-@\t\r", f->text[1], 6) != NULL) {
+		f->text++;
+		f->len--;
+	}
+	if ((csv->flags & SB_CSV_NULL_WORD) && !f->quoted && f->len == 4 &&
+	    memcmp(f->text, "NULL", 4) == 0) {
+		f->text = NULL;
+		f->len = 0;
+	}
+}
+
 /* The record ends: at an LF outside quotes (at_eof false; the LF was the
  * last byte put in raw) or at the end of input.  Drops the line end (LF,
  * and a CR outside quotes just before it or before the end of input) from
@@ -371,6 +391,8 @@ static enum csv_got end_record(sb_csv *csv, bool at_eof, sb_err *e)
 		f->quoted = sp->quoted;
 		f->len = sp->len;
 		f->text = (sp->len == 0 && !sp->quoted) ? NULL : csv->text + sp->start;
+		if (csv->has_header || !(csv->flags & SB_CSV_HEADER))
+			cell_rules(csv, f);
 	}
 	csv->rec.fields = csv->fields;
 	csv->rec.nfields = csv->nspans;
@@ -430,7 +452,7 @@ again:
 		switch (csv->state) {
 		case ST_START:
 		case ST_UNQ:
-			if (ch == ',') {
+			if (ch == csv->delim) {
 				ok = end_field(csv);
 				csv->state = ST_START;
 			} else if (ch == '\n') {
@@ -460,7 +482,7 @@ again:
 			if (ch == '"') {
 				ok = put_text(csv, ch);
 				csv->state = ST_Q;
-			} else if (ch == ',') {
+			} else if (ch == csv->delim) {
 				ok = end_field(csv);
 				csv->state = ST_START;
 			} else if (ch == '\n') {
@@ -534,22 +556,52 @@ static int col_cmp_nocase(const void *pa, const void *pb)
 	return c != 0 ? c : (a->index > b->index) - (a->index < b->index);
 }
 
-/* Keep the record in csv->rec as the header: copy the names, sort them
- * for lookup and fail with SB_EDATA on a duplicate name (the pair with the
- * lowest name in sort order is named).  SB_EINTERNAL when out of memory. */
+/* Fold name[0..len) into out (room for len + 1 bytes): ASCII letters
+ * lowered, every run of other bytes that are not digits made one '_', none
+ * at either end ("Interval Start" and "interval_start" fold alike).
+ * Returns the folded length. */
+static size_t fold_name(const char *name, size_t len, char *out)
+{
+	size_t n = 0;
+	bool gap = false;
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)name[i];
+		bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+		if (!alnum) {
+			gap = n > 0;
+			continue;
+		}
+		if (gap)
+			out[n++] = '_';
+		gap = false;
+		out[n++] = c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : (char)c;
+	}
+	out[n] = '\0';
+	return n;
+}
+
+/* Keep the record in csv->rec as the header: copy the names (and with
+ * SB_CSV_FOLD their folded keys), sort the keys for lookup and fail with
+ * SB_EDATA on a duplicate (the pair with the lowest key in sort order is
+ * named).  SB_EINTERNAL when out of memory. */
 static int keep_header(sb_csv *csv, sb_err *e)
 {
 	const sb_csv_record *rec = &csv->rec;
 	bool nocase = (csv->flags & SB_CSV_NOCASE) != 0;
+	bool fold = (csv->flags & SB_CSV_FOLD) != 0;
 	size_t total = 0;
-	char *p;
+	char *p, *k = NULL;
 
 	for (size_t i = 0; i < rec->nfields; i++)
 		total += rec->fields[i].len + 1;
 	csv->names_buf = malloc(total);
-	csv->names = calloc(rec->nfields, sizeof *csv->names);
-	csv->cols = calloc(rec->nfields, sizeof *csv->cols);
-	if (!csv->names_buf || !csv->names || !csv->cols)
+	csv->names = calloc(rec->nfields ? rec->nfields : 1, sizeof *csv->names);
+	csv->keys = calloc(rec->nfields ? rec->nfields : 1, sizeof *csv->keys);
+	csv->cols = calloc(rec->nfields ? rec->nfields : 1, sizeof *csv->cols);
+	if (fold)
+		k = csv->keys_buf = malloc(total);
+	if (!csv->names_buf || !csv->names || !csv->keys || !csv->cols || (fold && !k))
 		return sb_fail(e, SB_EINTERNAL, "out of memory reading CSV header");
 	p = csv->names_buf;
 	for (size_t i = 0; i < rec->nfields; i++) {
@@ -559,9 +611,15 @@ static int keep_header(sb_csv *csv, sb_err *e)
 			memcpy(p, f->text, f->len);
 		p[f->len] = '\0';
 		csv->names[i] = p;
+		csv->keys[i] = p;
 		csv->cols[i].name = p;
 		csv->cols[i].len = f->len;
 		csv->cols[i].index = i;
+		if (fold) {
+			csv->keys[i] = csv->cols[i].name = k;
+			csv->cols[i].len = fold_name(p, f->len, k);
+			k += csv->cols[i].len + 1;
+		}
 		p += f->len + 1;
 	}
 	csv->ncolumns = rec->nfields;
@@ -578,6 +636,34 @@ static int keep_header(sb_csv *csv, sb_err *e)
 	}
 	csv->has_header = true;
 	return SB_OK;
+}
+
+/* SB_CSV_DETECT: read the first line (as much of it as the first block
+ * holds) and take ';' as the separator when it holds more semicolons than
+ * commas outside quotes, else ','.  Returns false when the reader
+ * stopped on a read error. */
+static bool detect_delim(sb_csv *csv, sb_err *e)
+{
+	size_t commas = 0, semis = 0;
+	bool in_q = false;
+
+	if (csv->at_start && !skip_bom(csv, e))
+		return false;
+	while (!csv->eof && csv->in_len < SB_CSV_BLOCK &&
+	       memchr(csv->in + csv->in_pos, '\n', csv->in_len - csv->in_pos) == NULL)
+		if (!fill(csv, e))
+			return false;
+	for (size_t i = csv->in_pos; i < csv->in_len && (in_q || csv->in[i] != '\n'); i++) {
+		char c = csv->in[i];
+		if (c == '"')
+			in_q = !in_q;
+		else if (!in_q && c == ',')
+			commas++;
+		else if (!in_q && c == ';')
+			semis++;
+	}
+	csv->delim = semis > commas ? ';' : ',';
+	return true;
 }
 
 int sb_csv_open(sb_read_fn fn, void *ctx, unsigned flags, size_t max_record,
@@ -598,11 +684,20 @@ int sb_csv_open(sb_read_fn fn, void *ctx, unsigned flags, size_t max_record,
 		csv->max_record = SIZE_MAX / 4;
 	csv->at_start = true;
 	csv->line = 1;
+	csv->delim = (flags & SB_CSV_SEMICOLON) ? ';' : ',';
 	csv->in = malloc(SB_CSV_BLOCK);
 	if (!csv->in) {
 		rc = sb_fail(e, SB_EINTERNAL, "out of memory opening CSV reader");
 		goto cleanup;
 	}
+	if ((flags & SB_CSV_DETECT) && !detect_delim(csv, e)) {
+		rc = e->code;
+		goto cleanup;
+	}
+	csv->special_unq[(unsigned char)csv->delim] = true;
+	csv->special_unq['"'] = true;
+	csv->special_unq['\r'] = true;
+	csv->special_unq['\n'] = true;
 	if (flags & SB_CSV_HEADER) {
 		switch (read_record(csv, e)) {
 		case GOT_RECORD:
@@ -656,6 +751,14 @@ int sb_csv_column(const sb_csv *csv, const char *name)
 	bool nocase = (csv->flags & SB_CSV_NOCASE) != 0;
 	size_t len = strlen(name);
 	size_t lo = 0, hi = csv->ncolumns;
+	char folded[128];
+
+	if (csv->flags & SB_CSV_FOLD) {
+		if (len >= sizeof folded)
+			return -1;
+		len = fold_name(name, len, folded);
+		name = folded;
+	}
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -680,6 +783,16 @@ size_t sb_csv_columns(const sb_csv *csv)
 const char *sb_csv_column_name(const sb_csv *csv, size_t i)
 {
 	return i < csv->ncolumns ? csv->names[i] : NULL;
+}
+
+const char *sb_csv_column_key(const sb_csv *csv, size_t i)
+{
+	return i < csv->ncolumns ? csv->keys[i] : NULL;
+}
+
+char sb_csv_delimiter(const sb_csv *csv)
+{
+	return csv->delim;
 }
 
 const sb_csv_field *sb_csv_cell(const sb_csv_record *rec, int col)
@@ -719,6 +832,8 @@ void sb_csv_free(sb_csv *csv)
 	free(csv->fields);
 	free(csv->names_buf);
 	free(csv->names);
+	free(csv->keys_buf);
+	free(csv->keys);
 	free(csv->cols);
 	free(csv);
 }

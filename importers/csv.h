@@ -5,8 +5,9 @@
  * longer than the reader's maximum is reported as bad and skipped.
  *
  * What is read:
- *  - fields separated by commas, records ended by LF or CRLF; the last
- *    record may lack its line end;
+ *  - fields separated by commas (or semicolons: SB_CSV_SEMICOLON, or
+ *    SB_CSV_DETECT to choose from the first line), records ended by LF or
+ *    CRLF; the last record may lack its line end;
  *  - quoted fields ("...") may hold commas, doubled quotes ("" is one ")
  *    and line ends (CR, LF, CRLF), all kept verbatim;
  *  - a UTF-8 byte-order mark (EF BB BF) at offset 0 is skipped;
@@ -58,10 +59,23 @@
 
 /* Flags for sb_csv_open. */
 enum {
-	SB_CSV_HEADER = 1,  /* the first record names the columns */
-	SB_CSV_NOCASE = 2   /* with SB_CSV_HEADER: column names are compared
-	                       ignoring ASCII case (Modal's lower-case headers),
-	                       at lookup and in the duplicate check */
+	SB_CSV_HEADER = 1,     /* the first record names the columns */
+	SB_CSV_NOCASE = 2,     /* with SB_CSV_HEADER: column names are compared
+	                          ignoring ASCII case, at lookup and in the
+	                          duplicate check */
+	SB_CSV_SEMICOLON = 4,  /* fields are separated by ';', not ',' */
+	SB_CSV_DETECT = 8,     /* the separator is ';' when the first line holds
+	                          more semicolons than commas outside quotes, else
+	                          ',' (sb_csv_delimiter says which) */
+	SB_CSV_FOLD = 16,      /* with SB_CSV_HEADER: column names are compared
+	                          folded: ASCII letters lowered, each run of bytes
+	                          other than letters and digits one '_', none at
+	                          either end ("Object ID" is object_id) */
+	SB_CSV_NULL_WORD = 32, /* a data cell that is exactly NULL, unquoted, is an
+	                          empty cell (text NULL): FOCUS exports write it */
+	SB_CSV_UNGUARD = 64    /* a data cell of a ' followed by =, +, -, @, tab
+	                          or CR loses that one ' (the quote a spreadsheet
+	                          formula guard put before it) */
 };
 
 /* One cell of a record. */
@@ -126,7 +140,7 @@ int sb_csv_next(sb_csv *csv, const sb_csv_record **out, sb_err *e);
 /* The index (0-based) of the header column named name, or -1 when there
  * is none or the reader has no header.  The match is exact (byte for
  * byte), or ignores ASCII case when the reader was opened with
- * SB_CSV_NOCASE. */
+ * SB_CSV_NOCASE, or is made on folded names with SB_CSV_FOLD. */
 int sb_csv_column(const sb_csv *csv, const char *name);
 
 /* How many columns the header has (0 without a header). */
@@ -135,6 +149,13 @@ size_t sb_csv_columns(const sb_csv *csv);
 /* The name of header column i (NUL-terminated, borrowed until
  * sb_csv_free), or NULL when i is out of range. */
 const char *sb_csv_column_name(const sb_csv *csv, size_t i);
+
+/* The lookup key of header column i: its folded name with SB_CSV_FOLD,
+ * else its name (borrowed until sb_csv_free), or NULL out of range. */
+const char *sb_csv_column_key(const sb_csv *csv, size_t i);
+
+/* The field separator in use: ',' or ';'. */
+char sb_csv_delimiter(const sb_csv *csv);
 
 /* The field of rec at column col, or NULL when col is negative (a column
  * sb_csv_column did not find) or past the record's last field.  The field

@@ -46,9 +46,6 @@ typedef struct handler {
 	const char *noun;          /* what a record is called in messages ("line") */
 	/* CSV: check the header; SB_EDATA with the reason in why (NULL: none) */
 	int (*header)(void *ctx, const sb_csv *csv, sb_err *why);
-	/* a first pass over a regular file, before the batch begins: see each
-	 * good record (NULL: no first pass) */
-	int (*scan)(void *ctx, const sb_rec *rec, sb_err *e);
 	/* inside the import's first transaction: get ready to store records
 	 * into the batch */
 	int (*begin)(void *ctx, sb_db *db, int64_t batch_id, sb_err *e);
@@ -72,6 +69,11 @@ typedef struct handler {
 	void *ctx;                 /* passed back to each */
 	/* before each commit of what store and handle wrote (NULL: nothing to do) */
 	int (*flush)(void *ctx, sb_err *e);
+	/* in the batch's last transaction, before it ends complete (complete
+	 * true) or failed: finish what the batch began (NULL: nothing to do).
+	 * When the batch cannot complete after all, SB_OK with the reason in
+	 * refused: it then ends failed with nothing of it kept but its rejects */
+	int (*finish)(void *ctx, bool complete, sb_err *refused, sb_err *e);
 } handler;
 
 /* Rejected records of a --strict import, kept in a temporary file until
@@ -627,34 +629,6 @@ static size_t parse_threads(const sb_import_opts *o, const handler *h)
 	return n;
 }
 
-/* The first pass of a handler that has one: every good record of the
- * regular file path to h->scan.  Faults of the file are left to the
- * import itself. */
-static int scan_file(const char *path, const handler *h, size_t max_record, sb_err *e)
-{
-	sb_source *src = NULL;
-	input in;
-	sb_rec rec;
-	bool eof = false;
-	sb_err why;
-
-	if (sb_source_open(path, &src, e) != SB_OK)
-		return e->code;
-	if (input_open(&in, src, h, max_record, e) == SB_OK && in.rr != NULL &&
-	    input_start(&in, 0, 1, e) == SB_OK) {
-		sb_err_clear(&why);
-		while (sb_records_next(in.rr, &rec, &eof, &why, e) == SB_OK && !eof) {
-			if (why.code == SB_OK && (rec.row != NULL || !blank(rec.text, rec.len)) &&
-			    h->scan(h->ctx, &rec, e) != SB_OK)
-				break;
-			sb_err_clear(&why);
-		}
-	}
-	input_close(&in);
-	sb_source_close(src);
-	return e->code;
-}
-
 /* The file changed while batch b read it: what was committed of it is
  * taken out again and the batch failed with the reason (the ledger as if
  * it had never run), and e says so (SB_ETEMP, the file's way out).  Only
@@ -738,6 +712,7 @@ static int import_file(sb_db *db, const char *kind, const char *format, sb_sourc
 	bool resume = false;
 	char options[64];
 	const char *status;
+	sb_err refused;
 
 	memset(&in, 0, sizeof in);
 	memset(&found, 0, sizeof found);
@@ -753,12 +728,6 @@ static int import_file(sb_db *db, const char *kind, const char *format, sb_sourc
 		if (sb_batch_mark_interrupted(db, e) != SB_OK ||
 		    sb_batch_find_resumable(db, format, sb_source_path(src), sha, &found, e) != SB_OK ||
 		    (found.id > 0 && decide_resume(db, src, sha, &found, &resume, e) != SB_OK))
-			return e->code;
-	}
-	if (h->scan != NULL) {
-		if (!snap)
-			return sb_fail(e, SB_EUSAGE, "--supersede cannot read standard input: it reads the file twice (save the input to a file first)");
-		if (scan_file(path, h, max_record, e) != SB_OK)
 			return e->code;
 	}
 	if (input_open(&in, src, h, max_record, e) != SB_OK)
@@ -802,12 +771,25 @@ static int import_file(sb_db *db, const char *kind, const char *format, sb_sourc
 			goto done;
 		}
 	}
+	sb_err_clear(&refused);
+	if (h->finish != NULL && h->finish(h->ctx, strcmp(status, "complete") == 0, &refused, e) != SB_OK) {
+		sb_db_rollback(db);
+		goto done;
+	}
+	if (refused.code != SB_OK) {
+		r->batch.accepted = r->batch.duplicates = r->batch.replaced = r->batch.skipped = 0;
+		r->superseded = 0;
+		status = "failed";
+	}
 	if (sb_batch_end(db, &r->batch, status, snap ? sha : sha_read, e) != SB_OK ||
 	    sb_db_commit(db, e) != SB_OK) {
 		sb_db_rollback(db);
 		goto done;
 	}
-	if (r->empty)
+	if (refused.code != SB_OK)
+		sb_fail(e, refused.code, "%s: %s (batch %lld failed; nothing of it was imported)", path,
+		        refused.msg, (long long)r->batch.id);
+	else if (r->empty)
 		sb_fail(e, SB_EDATA, "%s: no records: the input is empty", path);
 	else if (r->batch.rejected > 0)
 		sb_fail(e, SB_EDATA, "%s: %lld %s%s rejected%s; see 'sbledger rejects --batch %lld'", path,
@@ -919,8 +901,8 @@ int sb_import_runs_source(sb_db *db, sb_source *src, const sb_import_opts *opts,
                           sb_import_result *r, sb_err *e)
 {
 	runs_ctx c = {NULL, sb_run_parser_new(), NULL, opts->replace};
-	handler h = {SB_REC_LINES, false, NULL, 0, "line", NULL, NULL, begin_runs, handle_run,
-	             run_worker_new, run_worker_free, parse_run, store_run, &c, flush_runs};
+	handler h = {SB_REC_LINES, false, NULL, 0, "line", NULL, begin_runs, handle_run,
+	             run_worker_new, run_worker_free, parse_run, store_run, &c, flush_runs, NULL};
 
 	memset(r, 0, sizeof *r);
 	if (c.parser == NULL)
@@ -945,21 +927,18 @@ int sb_import_runs(sb_db *db, const char *path, const sb_import_opts *opts,
 	return e->code;
 }
 
-/* The span of one backend's lines in a file: min start .. max end. */
-typedef struct span {
-	char backend[65];          /* backend id */
-	int64_t from_ms;           /* earliest charge start */
-	int64_t to_ms;             /* latest charge end */
-} span;
-
 /* The billing handler's state. */
 typedef struct billing_ctx {
 	const sb_bill_format *f;   /* the format */
+	const sb_import_opts *o;   /* the import's options */
+	const sb_batch *batch;     /* the batch (is it resumed?) */
 	sb_bill_parser *parser;    /* its parser */
 	sb_line_writer *writer;    /* the ledger writer */
-	span *spans;               /* --supersede: spans per backend (first pass) */
-	size_t n_spans;            /* spans used */
-	size_t cap_spans;          /* spans allocated */
+	sb_db *db;                 /* the ledger (from begin) */
+	int64_t batch_id;          /* the batch (from begin) */
+	bool pending;              /* a superseding batch: lines pending until its end */
+	bool has_period;           /* the period it covers was given */
+	int64_t from_ms, to_ms;    /* that period */
 	int64_t *superseded;       /* where to count superseded lines */
 } billing_ctx;
 
@@ -971,81 +950,110 @@ static int header_billing(void *ctx, const sb_csv *csv, sb_err *why)
 	return sb_bill_check_header(c->f, csv, why);
 }
 
-/* Widen the span of backend to [from_ms, to_ms]. */
-static int widen(billing_ctx *c, const char *backend, int64_t from_ms, int64_t to_ms, sb_err *e)
+/* A period as text for messages, into buf. */
+static const char *period_text(bool has, int64_t from_ms, int64_t to_ms, char *buf, size_t cap)
 {
-	span *s = NULL;
+	char a[SB_TIME_BUFSZ], b[SB_TIME_BUFSZ];
 
-	for (size_t i = 0; i < c->n_spans && s == NULL; i++)
-		if (strcmp(c->spans[i].backend, backend) == 0)
-			s = &c->spans[i];
-	if (s == NULL) {
-		if (c->n_spans == c->cap_spans) {
-			size_t cap = c->cap_spans ? 2 * c->cap_spans : 8;
-			span *spans = realloc(c->spans, cap * sizeof *spans);
-			if (spans == NULL)
-				return sb_fail(e, SB_EINTERNAL, "out of memory");
-			c->spans = spans;
-			c->cap_spans = cap;
-		}
-		s = &c->spans[c->n_spans++];
-		snprintf(s->backend, sizeof s->backend, "%s", backend);
-		s->from_ms = from_ms;
-		s->to_ms = to_ms;
-	}
-	if (from_ms < s->from_ms)
-		s->from_ms = from_ms;
-	if (to_ms > s->to_ms)
-		s->to_ms = to_ms;
-	return SB_OK;
+	if (!has)
+		snprintf(buf, cap, "no --period");
+	else
+		snprintf(buf, cap, "--period %s..%s", sb_time_format(from_ms, a), sb_time_format(to_ms, b));
+	return buf;
 }
 
-/* First pass: the span of each backend's good lines (see handler). */
-static int scan_billing(void *ctx, const sb_rec *rec, sb_err *e)
+/* The superseding state of batch_id: *is when it supersedes, and the
+ * period it covers when one was given. */
+static int supersede_state(sb_db *db, int64_t batch_id, bool *is, bool *has, int64_t *from_ms,
+                           int64_t *to_ms, sb_err *e)
 {
-	billing_ctx *c = ctx;
-	const sb_bill_line *lines = NULL;
-	size_t n = 0;
-	sb_err why;
+	sqlite3_stmt *st = sb_db_stmt(db, "billing_supersede_get", e);
 	int rc;
 
-	sb_err_clear(&why);
-	rc = sb_bill_parse(c->parser, rec, &lines, &n, &why);
-	if (rc == SB_EINTERNAL)
-		return sb_fail(e, rc, "%s", why.msg);
-	for (size_t i = 0; rc == SB_OK && i < n; i++)
-		if (widen(c, lines[i].backend, lines[i].start_ms, lines[i].end_ms, e) != SB_OK)
-			return e->code;
-	return SB_OK;
+	*is = *has = false;
+	if (st == NULL)
+		return e->code;
+	sb_bind_i64(db, st, ":batch_id", batch_id);
+	rc = sb_db_step(db, st, e);
+	if (rc == SQLITE_ROW) {
+		*is = true;
+		*has = sqlite3_column_type(st, 0) != SQLITE_NULL;
+		*from_ms = sqlite3_column_int64(st, 0);
+		*to_ms = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_reset(st);
+	return rc < 0 ? e->code : SB_OK;
 }
 
-/* Set up the writer, and supersede what the file's spans cover (see
- * handler). */
+/* Set up the writer: a superseding batch stores its lines pending, and a
+ * resumed batch goes on as it began (see handler). */
 static int begin_billing(void *ctx, sb_db *db, int64_t batch_id, sb_err *e)
 {
 	billing_ctx *c = ctx;
+	const sb_import_opts *o = c->o;
+	sb_line_writer_opts wo = {o->supersede, c->f->loose_identity};
+	bool was = false, had = false;
+	int64_t from = 0, to = 0;
+	char p1[96], p2[96];
 
 	sb_line_writer_free(c->writer);
 	c->writer = NULL;
-	if (sb_line_writer_new(db, c->f->name, batch_id, &c->writer, e) != SB_OK)
+	c->db = db;
+	c->batch_id = batch_id;
+	c->pending = o->supersede;
+	c->has_period = o->has_period;
+	c->from_ms = o->period_from_ms;
+	c->to_ms = o->period_to_ms;
+	if (supersede_state(db, batch_id, &was, &had, &from, &to, e) != SB_OK)
 		return e->code;
-	for (size_t i = 0; i < c->n_spans; i++) {
-		int64_t count = 0;
-		if (sb_lines_supersede(db, c->f->name, c->spans[i].backend, c->spans[i].from_ms,
-		                       c->spans[i].to_ms, batch_id, &count, e) != SB_OK)
+	if (c->batch->resumed && was && !o->supersede)
+		return sb_fail(e, SB_EUSAGE, "batch %lld, an interrupted import of this file, was begun with --supersede: run it again with --supersede (and %s) to complete it",
+		               (long long)batch_id, period_text(had, from, to, p1, sizeof p1));
+	if (c->batch->resumed && !was && o->supersede)
+		return sb_fail(e, SB_EUSAGE, "batch %lld, an interrupted import of this file, was begun without --supersede: run it again without --supersede to complete it, then import the file with --supersede --force",
+		               (long long)batch_id);
+	if (was && (had != o->has_period || (had && (from != o->period_from_ms || to != o->period_to_ms))))
+		return sb_fail(e, SB_EUSAGE, "batch %lld, an interrupted import of this file, was begun with %s, not %s: run it again as it was begun to complete it",
+		               (long long)batch_id, period_text(had, from, to, p1, sizeof p1),
+		               period_text(o->has_period, o->period_from_ms, o->period_to_ms, p2, sizeof p2));
+	if (o->supersede && !was) {
+		sqlite3_stmt *st = sb_db_stmt(db, "billing_supersede_set", e);
+		if (st == NULL)
 			return e->code;
-		*c->superseded += count;
+		sb_bind_i64(db, st, ":batch_id", batch_id);
+		sb_bind_i64_opt(db, st, ":from_ms", o->has_period, o->period_from_ms);
+		sb_bind_i64_opt(db, st, ":to_ms", o->has_period, o->period_to_ms);
+		if (sb_db_run(db, st, e) != SB_OK)
+			return e->code;
 	}
-	return SB_OK;
+	return sb_line_writer_new(db, c->f->name, batch_id, &wo, &c->writer, e);
 }
 
-/* Handle one billing record: its lines stored, or why not (see handler). */
+/* The reason a line was not stored, into why. */
+static void refusal(const billing_ctx *c, const sb_bill_line *line, const sb_line_stored *st,
+                    sb_err *why)
+{
+	const char *key = line->line_key != NULL ? line->line_key : st->key;
+
+	if (st->outcome == SB_LINE_SAME_CHARGE)
+		sb_fail(why, SB_EDATA, "already billed by batch %lld; --supersede replaces it",
+		        (long long)st->batch_id);
+	else if (c->pending)
+		sb_fail(why, SB_EDATA, "line key '%.80s' is already used with other content by line %lld of this file",
+		        key, (long long)st->line_no);
+	else
+		sb_fail(why, SB_EDATA, "line key '%.80s' is already billed by batch %lld with other content; --supersede replaces it",
+		        key, (long long)st->batch_id);
+}
+
+/* Handle one billing record: its lines stored, or why not (see handler).
+ * A record of several lines is stored whole or not at all. */
 static int handle_billing(void *ctx, const sb_rec *rec, enum outcome *out, sb_err *why, sb_err *e)
 {
 	billing_ctx *c = ctx;
 	const sb_bill_line *lines = NULL;
 	size_t n = 0;
-	bool any = false;
+	bool any = false, refused = false;
 	int rc = sb_bill_parse(c->parser, rec, &lines, &n, why);
 
 	*out = REJECTED;
@@ -1057,38 +1065,70 @@ static int handle_billing(void *ctx, const sb_rec *rec, enum outcome *out, sb_er
 		*out = SKIPPED;
 		return SB_OK;
 	}
-	for (size_t i = 0; i < n; i++) {
-		bool stored = false;
-		if (sb_line_store(c->writer, &lines[i], rec->lineno, rec->text, rec->len, &stored, e) != SB_OK)
+	if (n > 1 && sb_db_exec(c->db, "SAVEPOINT billing_record", e) != SB_OK)
+		return e->code;
+	for (size_t i = 0; i < n && !refused; i++) {
+		sb_line_stored st;
+		if (sb_line_store(c->writer, &lines[i], rec->lineno, rec->text, rec->len, &st, e) != SB_OK)
 			return e->code;
-		any = any || stored;
+		any = any || st.outcome == SB_LINE_STORED;
+		if (st.outcome == SB_LINE_CONFLICT || st.outcome == SB_LINE_SAME_CHARGE) {
+			refusal(c, &lines[i], &st, why);
+			refused = true;
+		}
 	}
-	*out = any ? STORED : DUPLICATE;
+	if (n > 1 && ((refused && sb_db_exec(c->db, "ROLLBACK TO billing_record", e) != SB_OK) ||
+	              sb_db_exec(c->db, "RELEASE billing_record", e) != SB_OK))
+		return e->code;
+	*out = refused ? REJECTED : any ? STORED : DUPLICATE;
 	return SB_OK;
+}
+
+/* End the batch's lines: a superseding batch that completes supersedes
+ * what it replaces and its lines become live; a batch that ends drops
+ * what it kept for a resume (see handler). */
+static int finish_billing(void *ctx, bool complete, sb_err *refused, sb_err *e)
+{
+	billing_ctx *c = ctx;
+
+	if (c->writer == NULL)
+		return SB_OK;   /* begin did not run (the strict rollback undid it) */
+	if (complete && c->pending &&
+	    sb_line_writer_finish(c->writer, c->has_period, c->from_ms, c->to_ms, c->superseded,
+	                          refused, e) != SB_OK)
+		return e->code;
+	if (refused->code != SB_OK)
+		*c->superseded = 0;
+	return sb_lines_batch_ended(c->db, c->batch_id, e);
 }
 
 int sb_import_billing_source(sb_db *db, const char *format, sb_source *src,
                              const sb_import_opts *opts, sb_import_result *r, sb_err *e)
 {
 	const sb_bill_format *f = sb_bill_format_find(format);
-	sb_bill_opts bo = {opts->interval_ms > 0 ? opts->interval_ms : SB_MS_PER_DAY};
-	billing_ctx c = {f, NULL, NULL, NULL, 0, 0, &r->superseded};
+	sb_bill_opts bo = {opts->interval_ms > 0 ? opts->interval_ms : SB_MS_PER_DAY,
+	                   opts->has_period, opts->period_from_ms, opts->period_to_ms};
+	billing_ctx c = {0};
 	handler h = {0};
+	unsigned csv_flags;
 
 	memset(r, 0, sizeof *r);
 	if (f == NULL)
 		return sb_fail(e, SB_EUSAGE, "unknown billing format '%s' (one of %s)", format,
 		               sb_bill_format_names());
-	h = (handler){f->shapes, true, f->member, f->csv_flags, "record", header_billing,
-	              opts->supersede ? scan_billing : NULL, begin_billing, handle_billing,
-	              NULL, NULL, NULL, NULL, &c, NULL};
+	if (opts->has_period && opts->period_to_ms <= opts->period_from_ms)
+		return sb_fail(e, SB_EUSAGE, "the period given is empty");
+	csv_flags = f->csv_flags | (opts->delimiter == ';' ? SB_CSV_SEMICOLON :
+	                            opts->delimiter == ',' ? 0 : SB_CSV_DETECT);
+	c = (billing_ctx){f, opts, &r->batch, NULL, NULL, NULL, 0, false, false, 0, 0, &r->superseded};
+	h = (handler){f->shapes, true, f->member, csv_flags, "record", header_billing,
+	              begin_billing, handle_billing, NULL, NULL, NULL, NULL, &c, NULL, finish_billing};
 	if ((c.parser = sb_bill_parser_new(f, &bo)) == NULL)
 		sb_fail(e, SB_EINTERNAL, "out of memory");
 	else
 		import_file(db, "billing", f->name, src, &h, opts, r, e);
 	sb_line_writer_free(c.writer);
 	sb_bill_parser_free(c.parser);
-	free(c.spans);
 	return e->code;
 }
 

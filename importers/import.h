@@ -43,8 +43,15 @@ typedef struct sb_import_opts {
 	                              writes parses, no thread is started); the ledger comes
 	                              out the same whatever the number */
 	int64_t max_line;          /* longest record in bytes (0: the default, 64 MiB) */
-	bool supersede;            /* billing: a reissued export supersedes the lines of
-	                              earlier batches inside its span (regular files only) */
+	bool supersede;            /* billing: a reissued export replaces the lines of
+	                              earlier batches it covers (docs/formats-billing.md);
+	                              its lines stay pending until its last chunk */
+	bool has_period;           /* billing: the period the input covers was given
+	                              (--period; a fetch's requested period): what a
+	                              supersede replaces, and Daytona's rows without times */
+	int64_t period_from_ms;    /* that period: start */
+	int64_t period_to_ms;      /* and end (excluded) */
+	char delimiter;            /* billing CSV: ',' or ';', 0 to tell from the header */
 	int64_t interval_ms;       /* billing, modal: a row's interval (0: a day) */
 	sb_import_events events;   /* callbacks, any of them NULL */
 	const char *pause_path;    /* tests only (NULL: none): after the first commit of a
@@ -81,12 +88,16 @@ int sb_import_runs_source(sb_db *db, sb_source *src, const sb_import_opts *opts,
 
 /* Import the billing file path ("-": standard input) in the format named
  * format (importers/billing.h) into db, as sb_import_runs does: a batch of
- * kind 'billing', one or more billing lines per record, duplicates by line
- * key.  With opts->supersede the file is read twice (first for the span
- * of its lines per backend), so standard input is refused (SB_EUSAGE).
- * A file of the wrong shape for the format (CSV given to a JSON format, a
- * header without the format's columns) is one rejected record at line 1,
- * the batch 'failed', SB_EDATA.  An unknown format is SB_EUSAGE. */
+ * kind 'billing', one or more billing lines per record, duplicates and
+ * conflicts by line key, a line that is the same charge as a live line of
+ * another batch rejected naming it (ledger/lines.h).  With
+ * opts->supersede the batch's lines are pending until the transaction of
+ * its last chunk, which supersedes what they replace; a file without
+ * opts->has_period whose lines (of one backend) are of several lengths is
+ * refused then (SB_EUSAGE, the batch failed).  A file of the wrong shape
+ * for the format (CSV given to a JSON format, a header without the
+ * format's columns) is one rejected record at line 1, the batch 'failed',
+ * SB_EDATA.  An unknown format or an empty period is SB_EUSAGE. */
 int sb_import_billing(sb_db *db, const char *format, const char *path,
                       const sb_import_opts *opts, sb_import_result *r, sb_err *e);
 

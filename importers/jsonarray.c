@@ -20,8 +20,11 @@ enum state {
 	ST_NEXT,          /* after ',': an element */
 	ST_AFTER,         /* after an element: ',' or ']' */
 	ST_ELEM,          /* inside an element */
-	ST_TRAIL,         /* after the end: white space only */
-	ST_DONE           /* the end was reported */
+	ST_TRAIL,         /* after the end: white space only (a stream: the next
+	                     document may begin) */
+	ST_DONE,          /* the end was reported */
+	ST_RESUME         /* resumed after an element: ',' or ']' go on in its
+	                     array, anything else follows a top-level record */
 };
 
 /* What one byte did to the value being scanned. */
@@ -31,6 +34,7 @@ struct sb_jarr {
 	sb_read_fn fn;              /* where bytes come from */
 	void *ctx;                  /* its context */
 	const char *member;         /* member holding the array, or NULL */
+	unsigned flags;             /* SB_JARR_* */
 	size_t max_elem;            /* longest element handed out whole */
 	char *buf;                  /* buffered input */
 	size_t cap;                 /* allocated size of buf */
@@ -46,6 +50,7 @@ struct sb_jarr {
 	size_t key_len;             /* its bytes so far (KEY_MAX: too long) */
 	bool key_esc;               /* the key's last byte was a backslash */
 	bool in_elem;               /* elem_start marks an element in buf */
+	bool top_elem;              /* the element is a top-level object */
 	size_t elem_start;          /* the element's first byte in buf */
 	int64_t elem_offset;        /* its input offset */
 	int64_t elem_line;          /* its line */
@@ -61,6 +66,12 @@ struct sb_jarr {
 
 sb_jarr *sb_jarr_new(sb_read_fn fn, void *ctx, const char *member, size_t max_elem)
 {
+	return sb_jarr_new_stream(fn, ctx, member, max_elem, SB_JARR_ARRAYS);
+}
+
+sb_jarr *sb_jarr_new_stream(sb_read_fn fn, void *ctx, const char *member, size_t max_elem,
+                            unsigned flags)
+{
 	sb_jarr *ja = calloc(1, sizeof *ja);
 
 	if (ja == NULL)
@@ -68,6 +79,7 @@ sb_jarr *sb_jarr_new(sb_read_fn fn, void *ctx, const char *member, size_t max_el
 	ja->fn = fn;
 	ja->ctx = ctx;
 	ja->member = member;
+	ja->flags = member != NULL ? flags & SB_JARR_STREAM : flags;
 	ja->max_elem = max_elem < SB_JARR_KEEP ? SB_JARR_KEEP : max_elem;
 	ja->cap = 2 * BLOCK;
 	ja->buf = malloc(ja->cap);
@@ -89,7 +101,7 @@ void sb_jarr_resume(sb_jarr *ja, int64_t offset, int64_t line)
 	ja->in_elem = false;
 	ja->opened = true;
 	ja->found = true;
-	ja->st = ST_AFTER;
+	ja->st = ST_RESUME;
 }
 
 bool sb_jarr_opened(const sb_jarr *ja)
@@ -240,6 +252,7 @@ static int structure_error(sb_jarr *ja, sb_jelem *out, sb_err *e)
 	out->next_line = ja->line;
 	out->too_long = false;
 	out->full_len = (int64_t)len;
+	out->top = false;
 	ja->st = ST_DONE;
 	return SB_OK;
 }
@@ -257,7 +270,9 @@ static void element_out(sb_jarr *ja, size_t end_at, sb_jelem *out)
 	out->offset = ja->elem_offset;
 	out->next_offset = ja->base + (int64_t)end_at;
 	out->next_line = ja->line;
+	out->top = ja->top_elem;
 	ja->in_elem = false;
+	ja->top_elem = false;
 }
 
 /* The end of input in state st: a clean end, or the problem in why. */
@@ -267,10 +282,13 @@ static void at_end(sb_jarr *ja, sb_jelem *out, bool *eof, sb_err *why)
 	out->text = "";
 	out->lineno = out->next_line = ja->line;
 	out->offset = out->next_offset = ja->base + (int64_t)ja->pos;
+	if (ja->st == ST_RESUME && !(ja->flags & SB_JARR_OBJECTS))
+		ja->st = ST_AFTER;   /* resumed in an array that the input never closes */
 	switch (ja->st) {
 	case ST_START:
 	case ST_TRAIL:
 	case ST_DONE:
+	case ST_RESUME:
 		*eof = true;
 		break;
 	case ST_ELEM:
@@ -298,6 +316,32 @@ static bool key_matches(const sb_jarr *ja)
 {
 	return ja->key_len < KEY_MAX && strlen(ja->member) == ja->key_len &&
 	       memcmp(ja->key, ja->member, ja->key_len) == 0;
+}
+
+/* What may begin a document here, for messages. */
+static const char *expected(const sb_jarr *ja)
+{
+	if (ja->member != NULL)
+		return "a JSON object ('{')";
+	if ((ja->flags & SB_JARR_OBJECTS) && (ja->flags & SB_JARR_ARRAYS))
+		return "a JSON object or array ('{' or '[')";
+	if (ja->flags & SB_JARR_OBJECTS)
+		return "a JSON object ('{')";
+	return "a JSON array ('[')";
+}
+
+/* Begin an element at buf[pos]: an array's (top false) or a top-level
+ * object that is a record itself (top true). */
+static void begin_element(sb_jarr *ja, bool top)
+{
+	ja->in_elem = true;
+	ja->top_elem = top;
+	ja->elem_start = ja->pos;
+	ja->elem_offset = ja->base + (int64_t)ja->pos;
+	ja->elem_line = ja->line;
+	ja->dropped = 0;
+	value_begin(ja);
+	ja->st = ST_ELEM;
 }
 
 int sb_jarr_next(sb_jarr *ja, sb_jelem *out, bool *eof, sb_err *why, sb_err *e)
@@ -336,15 +380,17 @@ int sb_jarr_next(sb_jarr *ja, sb_jelem *out, bool *eof, sb_err *why, sb_err *e)
 			}
 			if (space(c))
 				break;
-			if (ja->member == NULL && c == '[') {
+			if (ja->member == NULL && c == '[' && (ja->flags & SB_JARR_ARRAYS)) {
 				ja->opened = true;
 				ja->st = ST_FIRST;
+			} else if (ja->member == NULL && c == '{' && (ja->flags & SB_JARR_OBJECTS)) {
+				begin_element(ja, true);
+				continue;
 			} else if (ja->member != NULL && c == '{') {
+				ja->found = false;
 				ja->st = ST_KEY;
 			} else {
-				sb_fail(why, SB_EDATA, ja->member == NULL ?
-				        "expected a JSON array ('['), found '%c'" :
-				        "expected a JSON object ('{'), found '%c'", shown(c));
+				sb_fail(why, SB_EDATA, "expected %s, found '%c'", expected(ja), shown(c));
 				return structure_error(ja, out, e);
 			}
 			break;
@@ -440,15 +486,25 @@ int sb_jarr_next(sb_jarr *ja, sb_jelem *out, bool *eof, sb_err *why, sb_err *e)
 				sb_fail(why, SB_EDATA, "found '%c' where an element was expected", shown(c));
 				return structure_error(ja, out, e);
 			}
-			ja->in_elem = true;
-			ja->elem_start = ja->pos;
-			ja->elem_offset = ja->base + (int64_t)ja->pos;
-			ja->elem_line = ja->line;
-			ja->dropped = 0;
-			value_begin(ja);
-			ja->st = ST_ELEM;
+			begin_element(ja, false);
 			continue;
 		case ST_ELEM:
+			if (c == '\n' && ja->top_elem) {
+				/* a top-level record still open at its line's end, and
+				 * the next line starts with '{': a JSON Lines record cut
+				 * short; the next line is the next record */
+				if (ja->pos + 1 == ja->end && !ja->at_eof) {
+					if (fill(ja, e) != SB_OK)
+						return e->code;
+					continue;
+				}
+				if (ja->pos + 1 < ja->end && ja->buf[ja->pos + 1] == '{') {
+					element_out(ja, ja->pos, out);
+					ja->st = ST_TRAIL;
+					sb_fail(why, SB_EDATA, "the record is not closed at the end of its line, and the next line begins another");
+					return SB_OK;
+				}
+			}
 			sc = value_byte(ja, c);
 			if (sc == SCAN_BAD) {
 				sb_fail(why, SB_EDATA, "bad JSON structure at '%c' (brackets do not match)", shown(c));
@@ -461,9 +517,19 @@ int sb_jarr_next(sb_jarr *ja, sb_jelem *out, bool *eof, sb_err *why, sb_err *e)
 				if (c == '\n')
 					ja->line++;
 			}
-			ja->st = ST_AFTER;
+			ja->st = ja->top_elem ? ST_TRAIL : ST_AFTER;
 			element_out(ja, ja->pos, out);
 			return SB_OK;
+		case ST_RESUME:
+			/* without top-level records, only an array's element ends here */
+			if (!(ja->flags & SB_JARR_OBJECTS)) {
+				ja->st = ST_AFTER;
+				continue;
+			}
+			if (space(c))
+				break;
+			ja->st = c == ',' || c == ']' ? ST_AFTER : ST_TRAIL;
+			continue;
 		case ST_AFTER:
 			if (space(c))
 				break;
@@ -477,6 +543,10 @@ int sb_jarr_next(sb_jarr *ja, sb_jelem *out, bool *eof, sb_err *why, sb_err *e)
 			}
 			break;
 		case ST_TRAIL:
+			if (!space(c) && (ja->flags & SB_JARR_STREAM)) {
+				ja->st = ST_START;
+				continue;
+			}
 			if (!space(c)) {
 				sb_fail(why, SB_EDATA, "text after the end of the JSON document, at '%c'", shown(c));
 				return structure_error(ja, out, e);

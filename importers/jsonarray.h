@@ -12,7 +12,19 @@
  * What is read: an optional UTF-8 byte-order mark at offset 0, white
  * space, '[', elements separated by ',', ']', white space to the end.
  * With a member name: '{', members whose values are skipped, and the
- * array of the named member, whose elements are handed out.  The scanner
+ * array of the named member, whose elements are handed out.
+ *
+ * As a stream (sb_jarr_new_stream): documents one after another,
+ * separated by white space (JSON Lines, one object, pretty-printed
+ * objects one after another, arrays): with SB_JARR_OBJECTS a top-level
+ * object is itself a record; with SB_JARR_ARRAYS a top-level array's
+ * elements are; with a member, each top-level object's array is.  A
+ * top-level object still open at a line end when the next line begins
+ * with '{' is a JSON Lines record cut short: it is handed out with the
+ * error "the record is not closed at the end of its line, and the next
+ * line begins another", and the next line is read as the next record
+ * (so a pretty-printed object must not put a nested '{' first on a
+ * line, which no JSON writer does).  The scanner
  * checks the structure between elements and the nesting of brackets
  * inside them, not the syntax of scalars (json_loadb does that).
  *
@@ -62,9 +74,17 @@ typedef struct sb_jelem {
 	bool too_long;        /* longer than the maximum: text is its first
 	                         SB_JARR_KEEP bytes */
 	int64_t full_len;     /* the element's whole length in bytes */
+	bool top;             /* a top-level object of a stream, not an array's element */
 } sb_jelem;
 
 typedef struct sb_jarr sb_jarr;
+
+/* Flags of sb_jarr_new_stream. */
+enum {
+	SB_JARR_ARRAYS = 1,   /* a top-level array's elements are records */
+	SB_JARR_OBJECTS = 2,  /* a top-level object is a record */
+	SB_JARR_STREAM = 4    /* documents may follow one another */
+};
 
 /* A reader over fn/ctx, positioned at offset 0 of the input, for a
  * top-level array (member NULL) or for the array under member of a
@@ -73,10 +93,20 @@ typedef struct sb_jarr sb_jarr;
  * memory; the caller frees it with sb_jarr_free. */
 sb_jarr *sb_jarr_new(sb_read_fn fn, void *ctx, const char *member, size_t max_elem);
 
+/* As sb_jarr_new, reading what flags (SB_JARR_*) allow: with a member,
+ * only SB_JARR_STREAM counts; sb_jarr_new is SB_JARR_ARRAYS alone. */
+sb_jarr *sb_jarr_new_stream(sb_read_fn fn, void *ctx, const char *member, size_t max_elem,
+                            unsigned flags);
+
 /* Tell the reader that its read function now continues from byte offset
  * `offset`, line `line`: a next_offset/next_line pair that an element of
  * the same input reported (the caller has just seeked the source there).
- * Buffered input is dropped and the reader expects ',' or ']' next. */
+ * Buffered input is dropped.  A reader without SB_JARR_OBJECTS goes on in
+ * the element's array; with it, a ',' or ']' next goes on in an array and
+ * anything else is read as what follows a top-level record (the same
+ * records come out as from an uninterrupted read; only on bytes that are
+ * wrong between records may the reason differ, and an array cut off
+ * right after the element resumed from ends without its error). */
 void sb_jarr_resume(sb_jarr *ja, int64_t offset, int64_t line);
 
 /* Read the next element into *out.  Returns SB_OK with *eof false and *out

@@ -184,7 +184,7 @@ int sb_fetch_end(sb_db *db, sb_batch *b, bool ok, const char *reason, const char
 /* ---- billing responses, through the import driver ---------------------- */
 
 /* Copy the body of h into a private temporary file (mode 0600) whose name
- * goes into path: the import driver reads files (twice, for supersede).
+ * goes into path: the import driver reads files.
  * Memory stays bounded.  Where /proc is there, the file is unlinked at
  * once and path names its descriptor (/proc/self/fd/N), so that nothing is
  * left behind even by a killed process; *fd keeps it open (the caller
@@ -274,7 +274,9 @@ static void renamed_reject(void *ctx, const char *source, int64_t line_no, const
 }
 
 /* Import the body of h as billing format ep->format: all or nothing
- * (strict), superseding the earlier lines its own lines' span covers. */
+ * (strict), superseding what it covers: the requested period (never the
+ * span of its lines: a monthly fee in a daily response must not replace
+ * the previous days), its keys and the same charges. */
 static int import_billing(sb_db *db, const sb_endpoint *ep, sb_http *h, const sb_fetch_opts *o,
                           sb_fetch_result *r, sb_err *e)
 {
@@ -290,6 +292,9 @@ static int import_billing(sb_db *db, const sb_endpoint *ep, sb_http *h, const sb
 	memset(&ir, 0, sizeof ir);
 	io.strict = true;
 	io.supersede = true;
+	io.has_period = o->has_period;
+	io.period_from_ms = o->period.from_ms;
+	io.period_to_ms = o->period.to_ms;
 	io.events.on_reject = renamed_reject;
 	io.events.ctx = &rn;
 	if (spool(h, path, sizeof path, &fd, &blank, e) == SB_OK && blank) {

@@ -27,23 +27,23 @@ int sb_records_open(sb_read_fn fn, void *ctx, const sb_records_opts *o, sb_recor
 	r->o = *o;
 	r->fn = fn;
 	r->ctx = ctx;
-	switch (o->shape) {
-	case SB_REC_LINES:
+	if (o->shape == SB_REC_LINES) {
 		r->lines = sb_lines_new(fn, ctx, o->max_record, 0, 1);
 		if (r->lines == NULL)
 			sb_fail(e, SB_EINTERNAL, "out of memory");
-		break;
-	case SB_REC_JSON_ARRAY:
-		r->jarr = sb_jarr_new(fn, ctx, o->member, o->max_record);
+	} else if (o->shape == SB_REC_CSV) {
+		sb_csv_open(fn, ctx, SB_CSV_HEADER | o->csv_flags, o->max_record, &r->csv, e);
+	} else if (o->shape != 0 && (o->shape & ~(unsigned)(SB_REC_JSON_ARRAY | SB_REC_JSON_VALUES)) == 0) {
+		/* a stream of documents where objects are records, or the
+		 * member's array of each object; a lone array as before */
+		unsigned flags = (o->shape & SB_REC_JSON_ARRAY ? SB_JARR_ARRAYS : 0) |
+		                 (o->shape & SB_REC_JSON_VALUES ? SB_JARR_OBJECTS : 0) |
+		                 (o->shape & SB_REC_JSON_VALUES || o->member != NULL ? SB_JARR_STREAM : 0);
+		r->jarr = sb_jarr_new_stream(fn, ctx, o->member, o->max_record, flags);
 		if (r->jarr == NULL)
 			sb_fail(e, SB_EINTERNAL, "out of memory");
-		break;
-	case SB_REC_CSV:
-		sb_csv_open(fn, ctx, SB_CSV_HEADER | o->csv_flags, o->max_record, &r->csv, e);
-		break;
-	default:
+	} else {
 		sb_fail(e, SB_EINTERNAL, "unknown record shape %u", o->shape);
-		break;
 	}
 	if (e->code != SB_OK) {
 		sb_records_free(r);
@@ -103,8 +103,8 @@ static int next_element(sb_records *r, sb_rec *out, bool *eof, sb_err *why, sb_e
 	out->too_long = el.too_long;
 	out->full_len = el.full_len;
 	if (el.too_long)
-		sb_fail(why, SB_EDATA, "element is %lld bytes long, more than the limit of %zu",
-		        (long long)el.full_len, r->o.max_record);
+		sb_fail(why, SB_EDATA, "%s is %lld bytes long, more than the limit of %zu",
+		        el.top ? "record" : "element", (long long)el.full_len, r->o.max_record);
 	return SB_OK;
 }
 
@@ -176,6 +176,7 @@ static const char *shape_name(unsigned shape, bool member_mode)
 	switch (shape) {
 	case SB_REC_LINES: return "JSON Lines (one object per line)";
 	case SB_REC_JSON_ARRAY: return member_mode ? "a JSON object" : "a JSON array";
+	case SB_REC_JSON_VALUES: return "JSON objects (JSON Lines, or pretty-printed one after another)";
 	default: return "CSV with a header row";
 	}
 }
@@ -194,17 +195,18 @@ int sb_records_sniff(const char *head, size_t len, unsigned allowed, bool member
 		seen = member_mode ? 0 : SB_REC_JSON_ARRAY;
 		seen_name = "a JSON array";
 	} else if (i < len && head[i] == '{') {
-		seen = member_mode ? SB_REC_JSON_ARRAY : SB_REC_LINES;
+		seen = member_mode ? SB_REC_JSON_ARRAY : (allowed & SB_REC_LINES) ? SB_REC_LINES : SB_REC_JSON_VALUES;
 		seen_name = member_mode ? "a JSON object" : "JSON Lines (or one JSON object)";
 	} else {
 		seen = SB_REC_CSV;
 		seen_name = "CSV or plain text";
 	}
 	if (allowed & seen) {
-		*shape = seen;
+		*shape = seen & (SB_REC_JSON_ARRAY | SB_REC_JSON_VALUES) ?
+		         allowed & (SB_REC_JSON_ARRAY | SB_REC_JSON_VALUES) : seen;
 		return SB_OK;
 	}
-	for (unsigned s = SB_REC_LINES; s <= SB_REC_CSV; s <<= 1) {
+	for (unsigned s = SB_REC_LINES; s <= SB_REC_JSON_VALUES; s <<= 1) {
 		if (!(allowed & s))
 			continue;
 		if (expected[0] != '\0')

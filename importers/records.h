@@ -26,7 +26,12 @@
 enum {
 	SB_REC_LINES = 1,       /* JSON Lines: one record per line */
 	SB_REC_JSON_ARRAY = 2,  /* one JSON array (or an object holding one) */
-	SB_REC_CSV = 4          /* CSV with a header row */
+	SB_REC_CSV = 4,         /* CSV with a header row */
+	SB_REC_JSON_VALUES = 8  /* a stream of JSON values separated by white space:
+	                           each top-level object a record (JSON Lines, one
+	                           object, pretty-printed objects); with
+	                           SB_REC_JSON_ARRAY too, a top-level array's
+	                           elements as well */
 };
 
 /* One record. */
@@ -44,7 +49,8 @@ typedef struct sb_rec {
 
 /* How to read an input. */
 typedef struct sb_records_opts {
-	unsigned shape;          /* one SB_REC_* */
+	unsigned shape;          /* one SB_REC_*, or SB_REC_JSON_VALUES |
+	                            SB_REC_JSON_ARRAY (objects and arrays) */
 	const char *member;      /* JSON array: the member of a top-level object
 	                            holding it, or NULL for a top-level array */
 	unsigned csv_flags;      /* CSV: SB_CSV_NOCASE or 0 (SB_CSV_HEADER is implied) */
@@ -84,9 +90,12 @@ void sb_records_free(sb_records *r);
 
 /* The shape of an input among those allowed (SB_REC_* bits), from its
  * first bytes head[0..len).  After a byte-order mark and white space: '['
- * is a JSON array; '{' is JSON Lines, or with member_mode (a format whose
- * array is a member of one object) that object; anything else CSV.  When
- * that shape is not allowed, SB_EDATA with a message saying what the file
+ * is a JSON array; '{' is JSON Lines (SB_REC_LINES) or a stream of JSON
+ * values (SB_REC_JSON_VALUES), or with member_mode (a format whose array
+ * is a member of one object) that object; anything else CSV.  A JSON
+ * shape comes out with every JSON bit allowed (SB_REC_JSON_VALUES |
+ * SB_REC_JSON_ARRAY), so that a stream may mix objects and arrays.  When
+ * the shape is not allowed, SB_EDATA with a message saying what the file
  * looks like and what the format reads. */
 int sb_records_sniff(const char *head, size_t len, unsigned allowed, bool member_mode,
                      unsigned *shape, sb_err *e);

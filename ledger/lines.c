@@ -1,20 +1,32 @@
 /* lines.c: the billing line writer (see lines.h). */
 #include "ledger/lines.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <openssl/evp.h>
 
+enum { REACH_CACHE = 32 };   /* backends whose reach is remembered */
+
+/* The longest live charge period of one backend of the writer's format
+ * before the import (lines of other batches do not change during it). */
+typedef struct reach {
+	char backend[65];          /* backend id */
+	int64_t ms;                /* longest end - start */
+} reach;
+
 struct sb_line_writer {
 	sb_db *db;                 /* the ledger */
 	const char *format;        /* the lines' format (borrowed) */
 	int64_t batch_id;          /* the batch being imported */
-	sqlite3_stmt *insert;      /* sql/queries/billing_line_insert.sql */
+	sb_line_writer_opts o;     /* pending, loose identity */
+	reach reaches[REACH_CACHE]; /* reach per backend, the first REACH_CACHE seen */
+	size_t n_reaches;          /* used */
 };
 
 int sb_line_writer_new(sb_db *db, const char *format, int64_t batch_id,
-                       sb_line_writer **out, sb_err *e)
+                       const sb_line_writer_opts *o, sb_line_writer **out, sb_err *e)
 {
 	sb_line_writer *w = calloc(1, sizeof *w);
 
@@ -24,10 +36,7 @@ int sb_line_writer_new(sb_db *db, const char *format, int64_t batch_id,
 	w->db = db;
 	w->format = format;
 	w->batch_id = batch_id;
-	if ((w->insert = sb_db_stmt(db, "billing_line_insert", e)) == NULL) {
-		free(w);
-		return e->code;
-	}
+	w->o = *o;
 	*out = w;
 	return SB_OK;
 }
@@ -101,26 +110,26 @@ bool sb_line_hash(const sb_bill_line *line, char key[SB_LINE_KEY_HEX])
 	return true;
 }
 
-int sb_line_store(sb_line_writer *w, const sb_bill_line *line, int64_t line_no,
-                  const void *source, size_t source_len, bool *stored, sb_err *e)
+/* Bind name in st when st has it (the statements of this file share the
+ * line's parameters but not all of them). */
+static bool has_param(sqlite3_stmt *st, const char *name)
+{
+	return sqlite3_bind_parameter_index(st, name) > 0;
+}
+
+/* Bind the line's columns that st names, with key as its line key. */
+static void bind_line(sb_line_writer *w, sqlite3_stmt *st, const sb_bill_line *line,
+                      const char *key, int64_t line_no, const void *source, size_t source_len)
 {
 	sb_db *db = w->db;
-	sqlite3_stmt *st = w->insert;
-	char key[SB_LINE_KEY_HEX];
 	bool metered = line->kind == SB_LINE_METERED;
 
-	*stored = false;
-	if (line->backend == NULL || line->backend[0] == '\0' || line->currency == NULL ||
-	    line->end_ms < line->start_ms || metered == line->has_amount ||
-	    (metered && !line->has_metered))
-		return sb_fail(e, SB_EINTERNAL, "format %s made a line that breaks the ledger's rules (line %lld)",
-		               w->format, (long long)line_no);
-	if (line->line_key == NULL && !sb_line_hash(line, key))
-		return sb_fail(e, SB_EINTERNAL, "out of memory (hashing line %lld)", (long long)line_no);
 	sb_bind_text(db, st, ":format", w->format);
-	sb_bind_text(db, st, ":line_key", line->line_key != NULL ? line->line_key : key);
-	sb_bind_i64(db, st, ":batch_id", w->batch_id);
-	sb_bind_i64(db, st, ":line_no", line_no);
+	sb_bind_text(db, st, ":line_key", key);
+	if (has_param(st, ":batch_id"))
+		sb_bind_i64(db, st, ":batch_id", w->batch_id);
+	if (has_param(st, ":line_no"))
+		sb_bind_i64(db, st, ":line_no", line_no);
 	sb_bind_text(db, st, ":backend", line->backend);
 	sb_bind_text_opt(db, st, ":session_id", line->session_id);
 	sb_bind_i64(db, st, ":start_ms", line->start_ms);
@@ -140,28 +149,289 @@ int sb_line_store(sb_line_writer *w, const sb_bill_line *line, int64_t line_no,
 	sb_bind_text_opt(db, st, ":invoice_id", line->invoice_id);
 	sb_bind_text_opt(db, st, ":tags", line->tags);
 	sb_bind_text_opt(db, st, ":extra", line->extra);
-	sb_bind_blob(db, st, ":source_row", source_len > 0 ? source : "", source_len);
-	if (sb_db_run(db, st, e) != SB_OK)
+	if (has_param(st, ":source_row"))
+		sb_bind_blob(db, st, ":source_row", source_len > 0 ? source : "", source_len);
+	if (has_param(st, ":charge_identity"))
+		sb_bind_text_opt(db, st, ":charge_identity", line->identity);
+}
+
+/* The key of a line without an id of its own, into key: its hash for the
+ * first row of the batch's file with that content, else the SHA-256 of
+ * the hash, '#' and the row's ordinal among those rows (1, 2, ...). */
+static int ordinal_key(sb_line_writer *w, const sb_bill_line *line, char key[SB_LINE_KEY_HEX],
+                       int64_t line_no, sb_err *e)
+{
+	sb_db *db = w->db;
+	sqlite3_stmt *st = sb_db_stmt(db, "billing_row_seen_next", e);
+	char text[SB_LINE_KEY_HEX + 24];
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int md_len = 0;
+	int64_t seen = 0;
+	int rc;
+
+	if (!sb_line_hash(line, key))
+		return sb_fail(e, SB_EINTERNAL, "out of memory (hashing line %lld)", (long long)line_no);
+	if (st == NULL)
 		return e->code;
-	*stored = sqlite3_changes(sb_db_handle(db)) > 0;
+	sb_bind_i64(db, st, ":batch_id", w->batch_id);
+	sb_bind_text(db, st, ":row_hash", key);
+	rc = sb_db_step(db, st, e);
+	if (rc == SQLITE_ROW)
+		seen = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	if (rc != SQLITE_ROW)
+		return rc < 0 ? e->code : sb_fail(e, SB_EINTERNAL, "counting identical rows gave no count");
+	if (seen <= 1)
+		return SB_OK;
+	snprintf(text, sizeof text, "%s#%lld", key, (long long)(seen - 1));
+	if (EVP_Digest(text, strlen(text), md, &md_len, EVP_sha256(), NULL) != 1 || md_len != 32)
+		return sb_fail(e, SB_EINTERNAL, "out of memory (hashing line %lld)", (long long)line_no);
+	for (unsigned int i = 0; i < md_len; i++)
+		snprintf(key + 2 * i, 3, "%02x", md[i]);
 	return SB_OK;
 }
 
-int sb_lines_supersede(sb_db *db, const char *format, const char *backend, int64_t from_ms,
-                       int64_t to_ms, int64_t batch_id, int64_t *count, sb_err *e)
+/* The longest live charge period of the writer's format and backend
+ * (cached for the first REACH_CACHE backends). */
+static int reach_of(sb_line_writer *w, const char *backend, int64_t *ms, sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, "billing_line_supersede", e);
+	sqlite3_stmt *st;
+	int rc;
+
+	for (size_t i = 0; i < w->n_reaches; i++) {
+		if (strcmp(w->reaches[i].backend, backend) == 0) {
+			*ms = w->reaches[i].ms;
+			return SB_OK;
+		}
+	}
+	if ((st = sb_db_stmt(w->db, "billing_line_reach", e)) == NULL)
+		return e->code;
+	sb_bind_text(w->db, st, ":format", w->format);
+	sb_bind_text(w->db, st, ":backend", backend);
+	rc = sb_db_step(w->db, st, e);
+	*ms = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+	sqlite3_reset(st);
+	if (rc < 0)
+		return e->code;
+	if (w->n_reaches < REACH_CACHE && strlen(backend) < sizeof w->reaches[0].backend) {
+		snprintf(w->reaches[w->n_reaches].backend, sizeof w->reaches[0].backend, "%s", backend);
+		w->reaches[w->n_reaches++].ms = *ms;
+	}
+	return SB_OK;
+}
+
+/* The line holding key, live (or pending in w's batch): r->outcome
+ * DUPLICATE or CONFLICT with its batch and line when there is one, else
+ * left as it was. */
+static int find_key(sb_line_writer *w, const sb_bill_line *line, const char *key,
+                    sb_line_stored *r, sb_err *e)
+{
+	sqlite3_stmt *st = sb_db_stmt(w->db, w->o.pending ? "billing_line_key_pending" :
+	                                                    "billing_line_key_live", e);
+	int rc;
+
+	if (st == NULL)
+		return e->code;
+	bind_line(w, st, line, key, 0, NULL, 0);
+	rc = sb_db_step(w->db, st, e);
+	if (rc == SQLITE_ROW) {
+		r->batch_id = sqlite3_column_int64(st, 0);
+		r->outcome = sqlite3_column_int(st, 1) ? SB_LINE_DUPLICATE : SB_LINE_CONFLICT;
+		r->line_no = sqlite3_column_int64(st, 2);
+	}
+	sqlite3_reset(st);
+	return rc < 0 ? e->code : SB_OK;
+}
+
+/* A live line of another batch that is the same charge as line: r->outcome
+ * SAME_CHARGE and its batch when there is one. */
+static int find_same_charge(sb_line_writer *w, const sb_bill_line *line, const char *key,
+                            sb_line_stored *r, sb_err *e)
+{
+	sqlite3_stmt *st;
+	int64_t reach_ms = 0;
+	int rc;
+
+	if (line->correction)
+		return SB_OK;   /* a correction adds to the charge it corrects */
+	if (reach_of(w, line->backend, &reach_ms, e) != SB_OK ||
+	    (st = sb_db_stmt(w->db, "billing_line_same_charge", e)) == NULL)
+		return e->code;
+	sb_bind_text(w->db, st, ":format", w->format);
+	sb_bind_text(w->db, st, ":backend", line->backend);
+	sb_bind_text_opt(w->db, st, ":session_id", line->session_id);
+	sb_bind_i64(w->db, st, ":start_ms", line->start_ms);
+	sb_bind_i64(w->db, st, ":end_ms", line->end_ms);
+	sb_bind_i64(w->db, st, ":reach", reach_ms);
+	sb_bind_i64(w->db, st, ":batch_id", w->batch_id);
+	sb_bind_text_opt(w->db, st, ":category", line->category);
+	sb_bind_text_opt(w->db, st, ":charge_identity", line->identity);
+	sb_bind_i64(w->db, st, ":loose", w->o.loose_identity ? 1 : 0);
+	sb_bind_text(w->db, st, ":line_key", key);
+	rc = sb_db_step(w->db, st, e);
+	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+		r->outcome = SB_LINE_SAME_CHARGE;
+		r->batch_id = sqlite3_column_int64(st, 0);
+	}
+	sqlite3_reset(st);
+	return rc < 0 ? e->code : SB_OK;
+}
+
+int sb_line_store(sb_line_writer *w, const sb_bill_line *line, int64_t line_no,
+                  const void *source, size_t source_len, sb_line_stored *r, sb_err *e)
+{
+	sb_db *db = w->db;
+	sqlite3_stmt *st;
+	bool metered = line->kind == SB_LINE_METERED;
+	const char *key = line->line_key;
+
+	memset(r, 0, sizeof *r);
+	r->outcome = SB_LINE_STORED;
+	if (line->backend == NULL || line->backend[0] == '\0' || line->currency == NULL ||
+	    line->end_ms < line->start_ms || metered == line->has_amount ||
+	    (metered && !line->has_metered))
+		return sb_fail(e, SB_EINTERNAL, "format %s made a line that breaks the ledger's rules (line %lld)",
+		               w->format, (long long)line_no);
+	/* the key first: a line holding it is this one (a duplicate) or a
+	 * conflict, before any other line can be the same charge */
+	if (key == NULL) {
+		if (ordinal_key(w, line, r->key, line_no, e) != SB_OK)
+			return e->code;
+		key = r->key;
+	}
+	if (find_key(w, line, key, r, e) != SB_OK)
+		return e->code;
+	if (r->outcome != SB_LINE_STORED)
+		return SB_OK;
+	if (!w->o.pending && find_same_charge(w, line, key, r, e) != SB_OK)
+		return e->code;
+	if (r->outcome != SB_LINE_STORED)
+		return SB_OK;
+	st = sb_db_stmt(db, w->o.pending ? "billing_line_pending_insert" : "billing_line_insert", e);
+	if (st == NULL)
+		return e->code;
+	bind_line(w, st, line, key, line_no, source, source_len);
+	if (sb_db_run(db, st, e) != SB_OK)
+		return e->code;
+	if (sqlite3_changes(sb_db_handle(db)) != 1)
+		return sb_fail(e, SB_EINTERNAL, "line %lld: its key was taken between the look-up and the insert",
+		               (long long)line_no);
+	return SB_OK;
+}
+
+/* A length of sb_line_writer_finish's check as words, into buf (-1: a
+ * calendar month). */
+static const char *length_text(int64_t ms, char *buf, size_t cap)
+{
+	if (ms == -1)
+		snprintf(buf, cap, "a calendar month");
+	else if (ms % 86400000 == 0)
+		snprintf(buf, cap, "%lld day%s", (long long)(ms / 86400000), ms == 86400000 ? "" : "s");
+	else if (ms % 3600000 == 0)
+		snprintf(buf, cap, "%lld hour%s", (long long)(ms / 3600000), ms == 3600000 ? "" : "s");
+	else
+		snprintf(buf, cap, "%lld.%03lld s", (long long)(ms / 1000), (long long)(ms % 1000));
+	return buf;
+}
+
+/* Run st (bound to the batch and format) and add its changes to *count. */
+static int supersede_run(sb_line_writer *w, sqlite3_stmt *st, int64_t *count, sb_err *e)
+{
+	if (sb_db_run(w->db, st, e) != SB_OK)
+		return e->code;
+	*count += sqlite3_changes(sb_db_handle(w->db));
+	return SB_OK;
+}
+
+/* Supersede the live lines of other batches of w's format and backend
+ * inside [from_ms, to_ms). */
+static int supersede_period(sb_line_writer *w, const char *backend, int64_t from_ms,
+                            int64_t to_ms, int64_t *count, sb_err *e)
+{
+	sqlite3_stmt *st = sb_db_stmt(w->db, "billing_line_supersede", e);
+
+	if (st == NULL)
+		return e->code;
+	sb_bind_i64(w->db, st, ":batch_id", w->batch_id);
+	sb_bind_text(w->db, st, ":format", w->format);
+	sb_bind_text(w->db, st, ":backend", backend);
+	sb_bind_i64(w->db, st, ":from_ms", from_ms);
+	sb_bind_i64(w->db, st, ":to_ms", to_ms);
+	return supersede_run(w, st, count, e);
+}
+
+int sb_line_writer_finish(sb_line_writer *w, bool has_period, int64_t from_ms, int64_t to_ms,
+                          int64_t *count, sb_err *refused, sb_err *e)
+{
+	sb_db *db = w->db;
+	sqlite3_stmt *st;
+	int rc;
 
 	*count = 0;
+	if (!has_period) {
+		/* a span is the period covered only when every line has one length */
+		if ((st = sb_db_stmt(db, "billing_pending_lengths", e)) == NULL)
+			return e->code;
+		sb_bind_i64(db, st, ":batch_id", w->batch_id);
+		rc = sb_db_step(db, st, e);
+		if (rc == SQLITE_ROW) {
+			char a[48], b[48];
+			sb_fail(refused, SB_EUSAGE, "the lines of backend %.64s are of several lengths (%s and %s), so the period this file covers is not their span: give --period P, the period the reissued statement covers",
+			        sb_col_text(st, 0), length_text(sqlite3_column_int64(st, 1), a, sizeof a),
+			        length_text(sqlite3_column_int64(st, 2), b, sizeof b));
+		}
+		sqlite3_reset(st);
+		if (rc < 0)
+			return e->code;
+		if (refused->code != SB_OK)
+			return SB_OK;
+	}
+	/* the same key, the same charge */
+	if ((st = sb_db_stmt(db, "billing_line_supersede_keys", e)) == NULL)
+		return e->code;
+	sb_bind_i64(db, st, ":batch_id", w->batch_id);
+	sb_bind_text(db, st, ":format", w->format);
+	if (supersede_run(w, st, count, e) != SB_OK ||
+	    (st = sb_db_stmt(db, "billing_line_supersede_charges", e)) == NULL)
+		return e->code;
+	sb_bind_i64(db, st, ":batch_id", w->batch_id);
+	sb_bind_text(db, st, ":format", w->format);
+	sb_bind_i64(db, st, ":loose", w->o.loose_identity ? 1 : 0);
+	if (supersede_run(w, st, count, e) != SB_OK)
+		return e->code;
+	/* the period covered, backend by backend (spans read first: the
+	 * statements below change billing_line, not the pending lines) */
+	if ((st = sb_db_stmt(db, "billing_pending_spans", e)) == NULL)
+		return e->code;
+	sb_bind_i64(db, st, ":batch_id", w->batch_id);
+	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {
+		int64_t lo = has_period ? from_ms : sqlite3_column_int64(st, 1);
+		int64_t hi = has_period ? to_ms : sqlite3_column_int64(st, 2);
+		if (supersede_period(w, sb_col_text(st, 0), lo, hi, count, e) != SB_OK)
+			break;
+	}
+	sqlite3_reset(st);
+	if (e->code != SB_OK)
+		return e->code;
+	/* and the batch's lines become live */
+	if ((st = sb_db_stmt(db, "billing_pending_move", e)) == NULL)
+		return e->code;
+	sb_bind_i64(db, st, ":batch_id", w->batch_id);
+	if (sb_db_run(db, st, e) != SB_OK || (st = sb_db_stmt(db, "billing_pending_clear", e)) == NULL)
+		return e->code;
+	sb_bind_i64(db, st, ":batch_id", w->batch_id);
+	return sb_db_run(db, st, e);
+}
+
+int sb_lines_batch_ended(sb_db *db, int64_t batch_id, sb_err *e)
+{
+	sqlite3_stmt *st = sb_db_stmt(db, "billing_row_seen_clear", e);
+
 	if (st == NULL)
 		return e->code;
 	sb_bind_i64(db, st, ":batch_id", batch_id);
-	sb_bind_text(db, st, ":format", format);
-	sb_bind_text(db, st, ":backend", backend);
-	sb_bind_i64(db, st, ":from_ms", from_ms);
-	sb_bind_i64(db, st, ":to_ms", to_ms);
-	if (sb_db_run(db, st, e) != SB_OK)
+	if (sb_db_run(db, st, e) != SB_OK || (st = sb_db_stmt(db, "billing_pending_clear", e)) == NULL)
 		return e->code;
-	*count = sqlite3_changes(sb_db_handle(db));
-	return SB_OK;
+	sb_bind_i64(db, st, ":batch_id", batch_id);
+	return sb_db_run(db, st, e);
 }

@@ -985,6 +985,102 @@ static void test_cell(void **state)
 	sb_csv_free(NULL);
 }
 
+/* ---- separators, folded names, NULL, the formula guard ---- */
+
+static void test_semicolon(void **state)
+{
+	(void)state;
+	/* named: ';' separates, ',' is data */
+	check("a;b\n1,5;\"x;y\"\n", SB_CSV_SEMICOLON, 0,
+	      "1@0>4/2 a|b {a;b}\n"
+	      "2@4>14/3 1,5|\"x;y\" {1,5;\"x;y\"}\n");
+	/* told from the header: more ';' than ',' outside quotes */
+	check("\"a,b,c\";d;e\n1;2;3\n", SB_CSV_HEADER | SB_CSV_DETECT, 0,
+	      "H: a,b,c|d|e\n"
+	      "2@12>18/3 1|2|3 {1;2;3}\n");
+	/* as many of each (one and one): ',' */
+	check("a;b,c\n1;2,3\n", SB_CSV_HEADER | SB_CSV_DETECT, 0,
+	      "H: a;b|c\n"
+	      "2@6>12/3 1;2|3 {1;2,3}\n");
+	/* two ';' and one ',': ';' (after a BOM, over CRLF) */
+	check("\xEF\xBB\xBF" "a;b;c,d\r\n1;2;3\r\n", SB_CSV_HEADER | SB_CSV_DETECT, 0,
+	      "H: a|b|c,d\n"
+	      "2@12>19/3 1|2|3 {1;2;3}\n");
+}
+
+static void test_detect_api(void **state)
+{
+	static const char *const inputs[] = {"x;y\n", "x,y\n", "x\n", ""};
+	static const char want[] = {';', ',', ',', ','};
+
+	(void)state;
+	for (size_t i = 0; i < 4; i++) {
+		struct feed f = feed_str(inputs[i], 1);
+		sb_csv *csv = NULL;
+		sb_err e;
+		sb_err_clear(&e);
+		if (sb_csv_open(feed_read, &f, SB_CSV_DETECT, 0, &csv, &e) != SB_OK)
+			fail_msg("%s", e.msg);
+		assert_int_equal(sb_csv_delimiter(csv), want[i]);
+		sb_csv_free(csv);
+	}
+}
+
+static void test_fold_names(void **state)
+{
+	struct feed f = feed_str("Object ID,  Interval Start ,cost,__Tags__\n1,2,3,4\n", 0);
+	sb_csv *csv = NULL;
+	sb_err e;
+
+	(void)state;
+	sb_err_clear(&e);
+	assert_int_equal(sb_csv_open(feed_read, &f, SB_CSV_HEADER | SB_CSV_FOLD, 0, &csv, &e), SB_OK);
+	assert_int_equal(sb_csv_column(csv, "object_id"), 0);
+	assert_int_equal(sb_csv_column(csv, "OBJECT-ID"), 0);
+	assert_int_equal(sb_csv_column(csv, "interval_start"), 1);
+	assert_int_equal(sb_csv_column(csv, "Cost"), 2);
+	assert_int_equal(sb_csv_column(csv, "tags"), 3);
+	assert_int_equal(sb_csv_column(csv, "objectid"), -1);
+	assert_string_equal(sb_csv_column_name(csv, 1), "  Interval Start ");
+	assert_string_equal(sb_csv_column_key(csv, 1), "interval_start");
+	sb_csv_free(csv);
+	/* folded alike is a duplicate */
+	check("Object ID,object_id\n", SB_CSV_HEADER | SB_CSV_FOLD, 0,
+	      "open!duplicate column \"object_id\" (columns 1 and 2)\n");
+	/* without the flag the names are exact */
+	f = feed_str("Object ID\n", 0);
+	assert_int_equal(sb_csv_open(feed_read, &f, SB_CSV_HEADER, 0, &csv, &e), SB_OK);
+	assert_int_equal(sb_csv_column(csv, "object_id"), -1);
+	assert_string_equal(sb_csv_column_key(csv, 0), "Object ID");
+	sb_csv_free(csv);
+}
+
+static void test_null_word(void **state)
+{
+	(void)state;
+	/* unquoted NULL only, and exactly NULL; the header is left alone */
+	check("NULL,b,c,d\nNULL,\"NULL\",null,NULLs\n", SB_CSV_HEADER | SB_CSV_NULL_WORD, 0,
+	      "H: NULL|b|c|d\n"
+	      "2@11>34/3 ~|\"NULL\"|null|NULLs {NULL,\"NULL\",null,NULLs}\n");
+	check("a\nNULL\n", SB_CSV_HEADER, 0,
+	      "H: a\n"
+	      "2@2>7/3 NULL {NULL}\n");
+}
+
+static void test_unguard(void **state)
+{
+	(void)state;
+	/* one ' before =, +, -, @, tab or CR comes off, quoted or not; not
+	 * before anything else (''=7 starts with ' ', no guard wrote it) */
+	check("a,b,c,d,e,f,g,h,i\n'=1,'+2,'-3,'@4,\"'\t5\",\"'\r6\",'x,''=7,'\n",
+	      SB_CSV_HEADER | SB_CSV_UNGUARD, 0,
+	      "H: a|b|c|d|e|f|g|h|i\n"
+	      "2@18>56/3 =1|+2|-3|@4|\"\t5\"|\"\\r6\"|'x|''=7|' {'=1,'+2,'-3,'@4,\"'\t5\",\"'\\r6\",'x,''=7,'}\n");
+	check("a\n'=1\n", SB_CSV_HEADER, 0,
+	      "H: a\n"
+	      "2@2>6/3 '=1 {'=1}\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1026,6 +1122,11 @@ int main(void)
 		cmocka_unit_test(test_read_error_at_open),
 		cmocka_unit_test(test_error_already_held),
 		cmocka_unit_test(test_cell),
+		cmocka_unit_test(test_semicolon),
+		cmocka_unit_test(test_detect_api),
+		cmocka_unit_test(test_fold_names),
+		cmocka_unit_test(test_null_word),
+		cmocka_unit_test(test_unguard),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -30,10 +30,11 @@ size_t __sanitizer_get_current_allocated_bytes(void);
 
 /* Every element of input (read chunk bytes at a time, 0: as many as
  * asked, through a reader for member) dumped as text; allocated. */
-static char *dump(const char *input, size_t chunk, const char *member, size_t max)
+static char *dump_flags(const char *input, size_t chunk, const char *member, size_t max,
+                        unsigned flags)
 {
 	sb_membuf mb = {input, strlen(input), 0, chunk};
-	sb_jarr *ja = sb_jarr_new(sb_membuf_read, &mb, member, max);
+	sb_jarr *ja = sb_jarr_new_stream(sb_membuf_read, &mb, member, max, flags);
 	char *out = NULL;
 	size_t out_len = 0;
 	FILE *f = open_memstream(&out, &out_len);
@@ -63,6 +64,26 @@ static char *dump(const char *input, size_t chunk, const char *member, size_t ma
 	fclose(f);
 	sb_jarr_free(ja);
 	return out;
+}
+
+/* dump_flags of a reader of one array (sb_jarr_new). */
+static char *dump(const char *input, size_t chunk, const char *member, size_t max)
+{
+	return dump_flags(input, chunk, member, max, SB_JARR_ARRAYS);
+}
+
+/* Check that input dumps to want at every read size, read with flags. */
+static void expect_flags(const char *input, const char *member, unsigned flags, const char *want)
+{
+	static const size_t chunks[] = {0, 1, 2, 3, 7};
+
+	for (size_t i = 0; i < sizeof chunks / sizeof chunks[0]; i++) {
+		char *got = dump_flags(input, chunks[i], member, 0, flags);
+		if (strcmp(got, want) != 0)
+			print_error("read %zu bytes at a time:\n got: %s\nwant: %s\n", chunks[i], got, want);
+		assert_string_equal(got, want);
+		free(got);
+	}
 }
 
 /* Check that input dumps to want at every read size. */
@@ -403,6 +424,104 @@ static void test_records_shapes(void **state)
 	free(got);
 }
 
+enum { ALL = SB_JARR_ARRAYS | SB_JARR_OBJECTS | SB_JARR_STREAM };
+
+static void test_stream_values(void **state)
+{
+	(void)state;
+	/* JSON Lines */
+	expect_flags("{\"a\": 1}\n{\"b\": [2]}\n", NULL, ALL,
+	             "1@0>8/1{{\"a\": 1}}\n"
+	             "2@9>19/2{{\"b\": [2]}}\n");
+	/* one pretty-printed object (a webhook body), then another */
+	expect_flags("{\n  \"id\": \"e1\",\n  \"eventData\": {\n    \"execution\": null\n  }\n}\n{\n \"id\": \"e2\"\n}",
+	             NULL, ALL,
+	             "1@0>60/6{{\n  \"id\": \"e1\",\n  \"eventData\": {\n    \"execution\": null\n  }\n}}\n"
+	             "7@61>76/9{{\n \"id\": \"e2\"\n}}\n");
+	/* arrays and objects mixed, an empty array, no separator needed */
+	expect_flags("[{\"a\": 1},\n {\"b\": 2}]{\"c\": 3}\n[ ]\n[{\"d\": 4}]", NULL, ALL,
+	             "1@1>9/1{{\"a\": 1}}\n"
+	             "2@12>20/2{{\"b\": 2}}\n"
+	             "2@21>29/2{{\"c\": 3}}\n"
+	             "4@35>43/4{{\"d\": 4}}\n");
+	/* objects only: an array is not read */
+	expect_flags("{\"a\": 1}\n[1]", NULL, SB_JARR_OBJECTS | SB_JARR_STREAM,
+	             "1@0>8/1{{\"a\": 1}}\n"
+	             "2@9>12/2!expected a JSON object ('{'), found '['{[1]}\n");
+	/* not a stream: one document */
+	expect_flags("{\"a\": 1} {\"b\": 2}", NULL, SB_JARR_OBJECTS,
+	             "1@0>8/1{{\"a\": 1}}\n"
+	             "1@9>17/1!text after the end of the JSON document, at '{'{{\"b\": 2}}\n");
+	/* something else between documents */
+	expect_flags("{\"a\": 1}\nxyz\n", NULL, ALL,
+	             "1@0>8/1{{\"a\": 1}}\n"
+	             "2@9>13/2!expected a JSON object or array ('{' or '['), found 'x'{xyz\n}\n");
+	/* DeepInfra's object, twice */
+	expect_flags("{\"months\": [1, 2]}\n{\"x\": 0, \"months\": [3]}\n", "months", ALL,
+	             "1@12>13/1{1}\n"
+	             "1@15>16/1{2}\n"
+	             "2@39>40/2{3}\n");
+}
+
+static void test_stream_cut_lines(void **state)
+{
+	(void)state;
+	/* a JSON Lines record cut short, then good lines: only it is bad */
+	expect_flags("{\"a\": 1}\n{\"b\": 2,\n{\"c\": 3}\n", NULL, ALL,
+	             "1@0>8/1{{\"a\": 1}}\n"
+	             "2@9>17/2!the record is not closed at the end of its line, and the next line begins another{{\"b\": 2,}\n"
+	             "3@18>26/3{{\"c\": 3}}\n");
+	/* cut inside a string */
+	expect_flags("{\"b\": \"x\n{\"c\": 3}\n", NULL, ALL,
+	             "1@0>8/1!the record is not closed at the end of its line, and the next line begins another{{\"b\": \"x}\n"
+	             "2@9>17/2{{\"c\": 3}}\n");
+	/* an indented '{' on the next line is the record going on */
+	expect_flags("{\"b\":\n  {\"c\": 3}}\n", NULL, ALL,
+	             "1@0>17/2{{\"b\":\n  {\"c\": 3}}}\n");
+	/* and the last record cut by the end of the file */
+	expect_flags("{\"a\": 1}\n{\"b\": ", NULL, ALL,
+	             "1@0>8/1{{\"a\": 1}}\n"
+	             "2@9>15/2!the file ends inside this element (truncated?){{\"b\": }\n");
+}
+
+static void test_stream_resume(void **state)
+{
+	const char *input = "{\"a\": 1}\n{\n \"b\": 2\n}\n[{\"c\": 3}, {\"d\": 4}]\n{\"e\": 5}\n";
+	static const char *const want[] = {"{\"a\": 1}", "{\n \"b\": 2\n}", "{\"c\": 3}", "{\"d\": 4}",
+	                                   "{\"e\": 5}"};
+	size_t n = sizeof want / sizeof want[0];
+
+	(void)state;
+	/* resumed after each record in turn, the next ones come out the same */
+	for (size_t k = 0; k < n; k++) {
+		sb_membuf mb = {input, strlen(input), 0, 0};
+		sb_jarr *ja = sb_jarr_new_stream(sb_membuf_read, &mb, NULL, 0, ALL);
+		sb_jelem el;
+		sb_err why, e;
+		bool eof = false;
+		sb_err_clear(&why);
+		sb_err_clear(&e);
+		for (size_t i = 0; i <= k; i++)
+			assert_int_equal(sb_jarr_next(ja, &el, &eof, &why, &e), SB_OK);
+		sb_jarr_free(ja);
+		mb.pos = (size_t)el.next_offset;
+		mb.chunk = 2;
+		ja = sb_jarr_new_stream(sb_membuf_read, &mb, NULL, 0, ALL);
+		sb_jarr_resume(ja, el.next_offset, el.next_line);
+		for (size_t i = k + 1; i < n; i++) {
+			assert_int_equal(sb_jarr_next(ja, &el, &eof, &why, &e), SB_OK);
+			assert_false(eof);
+			assert_int_equal(why.code, SB_OK);
+			assert_int_equal(el.len, strlen(want[i]));
+			assert_memory_equal(el.text, want[i], el.len);
+		}
+		assert_int_equal(sb_jarr_next(ja, &el, &eof, &why, &e), SB_OK);
+		assert_true(eof);
+		assert_int_equal(why.code, SB_OK);
+		sb_jarr_free(ja);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -416,6 +535,9 @@ int main(void)
 		cmocka_unit_test(test_memory_does_not_grow),
 		cmocka_unit_test(test_sniff),
 		cmocka_unit_test(test_records_shapes),
+		cmocka_unit_test(test_stream_values),
+		cmocka_unit_test(test_stream_cut_lines),
+		cmocka_unit_test(test_stream_resume),
 	};
 
 	return cmocka_run_group_tests_name("jsonarray", tests, NULL, NULL);

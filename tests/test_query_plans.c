@@ -23,7 +23,16 @@
 /* Queries that read the large tables (sql/queries/NAME.sql). */
 static const char *const report_queries[] = {
 	"budget_runs",
+	"billing_line_key_live",
 	"billing_line_list",
+	"billing_line_reach",
+	"billing_line_same_charge",
+	"billing_line_supersede",
+	"billing_line_supersede_charges",
+	"billing_line_supersede_keys",
+	"billing_pending_lengths",
+	"billing_pending_move",
+	"billing_pending_spans",
 	"export_focus_runs",
 	"invoice_changed_runs",
 	"invoice_claimed",

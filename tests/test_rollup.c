@@ -426,7 +426,8 @@ static void test_migration(void **state)
 	assert_sb_ok(&e, import(c, o, &e));
 	/* as a ledger of schema version 4: without the rollups, and without
 	 * what later versions added (sql/schema/006_batch_integrity.sql,
-	 * 007_invoice_once.sql, 008_recon_windows.sql), which run again */
+	 * 007_invoice_once.sql, 008_recon_windows.sql, 009_billing_charge.sql),
+	 * which run again */
 	support_exec(c->db, "DROP TABLE run_day; DROP TABLE run_day_tag; "
 	             "ALTER TABLE batch DROP COLUMN path; ALTER TABLE batch DROP COLUMN prefix_length; "
 	             "ALTER TABLE batch DROP COLUMN prefix_sha256; ALTER TABLE batch DROP COLUMN reason; "
@@ -443,6 +444,8 @@ static void test_migration(void **state)
 	             "ALTER TABLE reconciliation_backend DROP COLUMN flagged; "
 	             "ALTER TABLE reconciliation_backend DROP COLUMN sessions_flagged; "
 	             "ALTER TABLE reconciliation_session DROP COLUMN flagged; "
+	             "DROP INDEX billing_line_charge; ALTER TABLE billing_line DROP COLUMN charge_identity; "
+	             "DROP TABLE billing_line_pending; DROP TABLE billing_supersede; DROP TABLE billing_row_seen; "
 	             "PRAGMA user_version = 4");
 	sb_db_close(c->db);
 	c->db = NULL;

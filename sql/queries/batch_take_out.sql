@@ -1,7 +1,8 @@
 -- Take out everything batch :batch_id stored (docs/rules.md, "Import
 -- batches"), before the runs it replaced are put back: its runs out of the
 -- day rollups, its runs with their executions and tags, its billing lines,
--- the lines it superseded live again, its rejected lines.  Statement after
+-- the lines it superseded live again, its pending lines and what a
+-- superseding batch keeps for a resume, its rejected lines.  Statement after
 -- statement, inside the caller's transaction.
 INSERT INTO run_day (day, backend, model, runs, exec_ms, computed_nanos, input_tokens, output_tokens)
 SELECT started_day, backend, COALESCE(model, ''), -COUNT(*), -SUM(total_duration_ms),
@@ -33,4 +34,7 @@ DELETE FROM run_tag WHERE rid IN (SELECT rid FROM run WHERE batch_id = :batch_id
 DELETE FROM run WHERE batch_id = :batch_id;
 DELETE FROM billing_line WHERE batch_id = :batch_id;
 UPDATE billing_line SET superseded_by = NULL WHERE superseded_by = :batch_id;
+DELETE FROM billing_line_pending WHERE batch_id = :batch_id;
+DELETE FROM billing_row_seen WHERE batch_id = :batch_id;
+DELETE FROM billing_supersede WHERE batch_id = :batch_id;
 DELETE FROM reject WHERE batch_id = :batch_id;

@@ -1,10 +1,11 @@
--- Store a billing line unless a live line of its format already has its key.
+-- Store a billing line unless a live line of its format already has its key (a key that is the
+-- line's hash names its content: nothing stored is then a duplicate).
 INSERT INTO billing_line (format, line_key, batch_id, line_no, backend, session_id, start_ms, end_ms,
                           kind, amount_nanos, currency, category, correction, quantity, unit,
                           vcpu_ms, memory_mb_ms, list_cost_nanos, effective_cost_nanos, invoice_id,
-                          tags, extra, source_row)
+                          tags, extra, source_row, charge_identity)
 VALUES (:format, :line_key, :batch_id, :line_no, :backend, :session_id, :start_ms, :end_ms,
         :kind, :amount_nanos, :currency, :category, :correction, :quantity, :unit,
         :vcpu_ms, :memory_mb_ms, :list_cost_nanos, :effective_cost_nanos, :invoice_id,
-        :tags, :extra, :source_row)
+        :tags, :extra, :source_row, :charge_identity)
 ON CONFLICT (format, line_key) WHERE superseded_by IS NULL DO NOTHING;

@@ -1,4 +1,3 @@
--- A rejected line, verbatim.  A line seen again after a resume keeps its first reason.
+-- A rejected record, verbatim (several records may share a line).
 INSERT INTO reject (batch_id, line_no, reason, content, full_length)
-VALUES (:batch_id, :line_no, :reason, :content, :full_length)
-ON CONFLICT (batch_id, line_no) DO NOTHING;
+VALUES (:batch_id, :line_no, :reason, :content, :full_length);

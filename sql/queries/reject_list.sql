@@ -2,4 +2,4 @@
 SELECT batch_id, line_no, reason, content, full_length
   FROM reject
  WHERE :batch_id IS NULL OR batch_id = :batch_id
- ORDER BY batch_id, line_no;
+ ORDER BY batch_id, line_no, rowid;

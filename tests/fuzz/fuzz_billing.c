@@ -2,8 +2,9 @@
  * format with -DFUZZ_FORMAT='"focus"' (the Makefile names the programs
  * fuzz_billing_FORMAT).
  *
- * The first byte picks options (Modal's interval, and the longest
- * record); the rest is a whole input file, read as the import driver
+ * The first byte picks options (Modal's interval, the longest record, a
+ * period given to the import, the CSV separator named or told from the
+ * header); the rest is a whole input file, read as the import driver
  * reads it: the shape sniffed from the first bytes after a byte-order
  * mark, records one at a time (lines, array elements or CSV rows), the
  * CSV header checked, each record parsed to lines.  No record may be an
@@ -49,8 +50,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const sb_bill_format *f = sb_bill_format_find(FUZZ_FORMAT);
 	uint8_t opt = fuzz_byte(&data, &size);
-	sb_bill_opts bo = {opt & 1 ? SB_MS_PER_DAY / 24 : SB_MS_PER_DAY};
-	sb_records_opts ro = {0, f->member, f->csv_flags, opt & 2 ? 64 : 1 << 20};
+	sb_bill_opts bo = {opt & 1 ? SB_MS_PER_DAY / 24 : SB_MS_PER_DAY, (opt & 4) != 0,
+	                   sb_days_from_civil_ms(2026, 11, 1), sb_days_from_civil_ms(2026, 12, 1)};
+	sb_records_opts ro = {0, f->member, f->csv_flags | (opt & 8 ? SB_CSV_SEMICOLON : SB_CSV_DETECT),
+	                      opt & 2 ? 64 : 1 << 20};
 	sb_membuf mb = {(const char *)data, size, 0, 0};
 	sb_bill_parser *p = sb_bill_parser_new(f, &bo);
 	sb_records *rr = NULL;

@@ -56,6 +56,9 @@ first path segment picks a scenario, so that a test chooses one with
     tohttp.PORT     a 302 to http://127.0.0.1:PORT/fromtls/... (https down to
                     plain http; fromtls answers as ok)
     prices     a catalog of prices that need exact rounding
+    daily      the charges of the day asked for (from=): that day's usage,
+               10.00 on Nov 1, 11.00 on Nov 2, ..., and the month's plan fee
+               so far (Nov 1 to Dec 1: 20.00, 25.00 from Nov 3 on)
 
 A scenario may carry a suffix after a dot (retry429.t7) so that each test
 has its own request counter.  Every request must carry
@@ -294,6 +297,18 @@ class Handler(BaseHTTPRequestHandler):
                         url.path, quote(q["from"][0]), quote(q["to"][0]), page + 1,
                         quote(args.key, safe=""))))
                 return self.send(200, body, "application/jsonl", headers)
+            elif scenario == "daily":
+                day = int(q["from"][0][8:10])
+                usage = {"BilledCost": "%d.00" % (9 + day), "BillingCurrency": "USD",
+                         "ChargePeriodStart": "2026-11-%02dT00:00:00Z" % day,
+                         "ChargePeriodEnd": "2026-11-%02dT00:00:00Z" % (day + 1),
+                         "ChargeCategory": "Usage", "ServiceProviderName": "Vercel",
+                         "ServiceName": "Functions"}
+                fee = {"BilledCost": "25.00" if day >= 3 else "20.00", "BillingCurrency": "USD",
+                       "ChargePeriodStart": "2026-11-01T00:00:00Z",
+                       "ChargePeriodEnd": "2026-12-01T00:00:00Z", "ChargeCategory": "Usage",
+                       "ServiceProviderName": "Vercel", "ServiceName": "Pro plan"}
+                body = (json.dumps(usage) + "\n" + json.dumps(fee) + "\n").encode()
             elif scenario in ("paged", "offsite"):
                 page = int(q.get("page", ["1"])[0])
                 chunk = lines[(page - 1) * 2: page * 2]

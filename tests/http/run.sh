@@ -274,6 +274,20 @@ t billing-reissue 0 --db "$G" fetch billing --provider vercel --period 2026-11-0
 has billing-reissue out "5 superseded"
 eq billing-reissue-live "$(q "$G" "SELECT COUNT(*) FROM billing_line WHERE superseded_by IS NULL")" 5
 
+# Daily statements that carry the month's fee: each fetch replaces its
+# requested day and the fee (the same charge), never the days before it
+# (the fee's month is not the span the fetch covers).
+D=$work/daily.db
+"$SB" --db "$D" init >/dev/null
+for day in 01 02 03; do
+	t "billing-daily-$day" 0 --db "$D" fetch billing --provider vercel --period 2026-11-$day --base-url "$U/daily"
+done
+has billing-daily-03 out "1 superseded"
+# 10.00 + 11.00 + 12.00 of usage, and the fee once, as of Nov 3: 25.00
+eq billing-daily-sum "$(q "$D" "SELECT SUM(amount_nanos) FROM billing_line WHERE superseded_by IS NULL")" 58000000000
+eq billing-daily-days "$(q "$D" "SELECT COUNT(*) FROM billing_line WHERE superseded_by IS NULL AND end_ms - start_ms = 86400000")" 3
+eq billing-daily-fee "$(q "$D" "SELECT COUNT(*) FROM billing_line WHERE superseded_by IS NULL AND instr(extra, 'Pro plan') > 0")" 1
+
 t billing-empty 0 --db "$G" fetch billing --provider vercel --period 2026-11-04 --base-url "$U/empty"
 has billing-empty out "0 lines stored"
 
