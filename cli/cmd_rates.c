@@ -154,6 +154,7 @@ static int cmd_rates_set(sb_cli *cli, int argc, char **argv)
 	sb_db *db = NULL;
 	sb_card card;
 	char when[40], rate[SB_MONEY_BUFSZ];
+	int64_t priced = 0;
 	int first = 0, rc = parse(cli, argc, argv, rates_set_options, &ro, 1, &first);
 	sb_err e;
 
@@ -167,11 +168,16 @@ static int cmd_rates_set(sb_cli *cli, int argc, char **argv)
 		return cli_usage(cli, "%s", e.msg);
 	if (cli_open(cli, 0, &db) != SB_OK)
 		return cli_report(&cli->err);
-	if (sb_db_begin(db, &cli->err) == SB_OK && sb_rates_store(db, &card, "set", &cli->err) == SB_OK &&
+	if (sb_db_begin(db, &cli->err) == SB_OK &&
+	    sb_rates_store_counted(db, &card, "set", &priced, &cli->err) == SB_OK &&
 	    sb_db_commit(db, &cli->err) == SB_OK)
-		cli_info(cli, "rate card: %s%s%s from %s: %s", card.backend, card.plan[0] ? " plan " : "",
-		         card.plan, sb_time_format(card.effective_ms, when),
-		         card.free ? "free" : strcat(sb_money_format(card.per_minute_nanos, 9, rate), " USD per minute"));
+		cli_info(cli, "rate card: %s%s%s: %s from %s%s (for the runs%s%s started since, until a newer card); "
+		         "%lld stored %s repriced%s",
+		         card.backend, card.plan[0] ? " plan " : "", card.plan,
+		         card.free ? "free" : strcat(sb_money_format(card.per_minute_nanos, 9, rate), " USD per minute"),
+		         ro.from == NULL ? "now, " : "", sb_time_format(card.effective_ms, when),
+		         card.plan[0] ? " of plan " : "", card.plan, (long long)priced, priced == 1 ? "run" : "runs",
+		         ro.from == NULL && priced == 0 ? " (--from DATE reprices the runs started since DATE)" : "");
 	else
 		sb_db_rollback(db);
 	sb_db_close(db);
@@ -184,14 +190,16 @@ static int cmd_rates_import(sb_cli *cli, int argc, char **argv)
 	rates_opts ro = {.fmt = FMT_TABLE};
 	sb_db *db = NULL;
 	size_t n = 0;
+	int64_t priced = 0;
 	int first = 0, rc = parse(cli, argc, argv, NULL, &ro, 1, &first);
 
 	if (rc != 0)
 		return rc;
 	if (cli_open(cli, 0, &db) != SB_OK)
 		return cli_report(&cli->err);
-	if (sb_rates_import_file(db, argv[first], &n, &cli->err) == SB_OK)
-		cli_info(cli, "%s: %zu rate cards stored", argv[first], n);
+	if (sb_rates_import_file(db, argv[first], &n, &priced, &cli->err) == SB_OK)
+		cli_info(cli, "%s: %zu rate %s stored; %lld stored %s repriced", argv[first], n,
+		         n == 1 ? "card" : "cards", (long long)priced, priced == 1 ? "run" : "runs");
 	sb_db_close(db);
 	return cli_report(&cli->err);
 }
