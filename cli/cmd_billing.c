@@ -88,7 +88,7 @@ static int cmd_lines(sb_cli *cli, int argc, char **argv)
 		{"batch", COL_INT, 0}, {"format", COL_TEXT, 0}, {"backend", COL_TEXT, 0},
 		{"session_id", COL_TEXT, 24}, {"start", COL_TIME, 0}, {"end", COL_TIME, 0},
 		{"kind", COL_TEXT, 0}, {"amount", COL_MONEY, 0}, {"currency", COL_TEXT, 0},
-		{"category", COL_TEXT, 0}, {"vcpu_s", COL_TEXT, 0}, {"mb_s", COL_TEXT, 0},
+		{"category", COL_TEXT, 0}, {"vcpu_s", COL_DECIMAL, 0}, {"mb_s", COL_DECIMAL, 0},
 		{"status", COL_TEXT, 0},
 	};
 	billing_opts bo = {0};

@@ -83,62 +83,65 @@ static const char *minutes3(int64_t milli, char buf[SB_MONEY_BUFSZ])
 	return sb_money_format(milli * 1000000, 3, buf);
 }
 
-/* The quantity of a line as the table shows it. */
+/* The quantity of a line as the table shows it: exec minutes, or the
+ * tokens with thousands separators. */
 static void line_quantity(const sb_invoice_line *l, char *buf, size_t size)
 {
-	char m[SB_MONEY_BUFSZ];
+	char m[SB_MONEY_BUFSZ], in[32], out[32];
 
 	if (l->kind == SB_INV_COMPUTE)
 		snprintf(buf, size, "%s", minutes3(l->quantity_milli, m));
 	else
-		snprintf(buf, size, "%lld in / %lld out", (long long)l->input_tokens, (long long)l->output_tokens);
+		snprintf(buf, size, "%s in / %s out", sb_thousands(l->input_tokens, in),
+		         sb_thousands(l->output_tokens, out));
 }
 
-/* The rate of a line as the table shows it. */
+/* The rate of a line as the table shows it, with 9 decimals: USD per exec
+ * minute, or USD per million input and output tokens. */
 static void line_rate(const sb_invoice_line *l, char *buf, size_t size)
 {
 	char a[SB_MONEY_BUFSZ], b[SB_MONEY_BUFSZ];
 
 	if (l->kind == SB_INV_COMPUTE)
-		snprintf(buf, size, "%s", l->has_rate ? strcat(sb_money_format(l->rate_nanos, 6, a), "/min") : "");
+		snprintf(buf, size, "%s", l->has_rate ? strcat(sb_money_format(l->rate_nanos, 9, a), "/min") : "");
 	else if (l->input_per_m_nanos != 0 || l->output_per_m_nanos != 0)
-		snprintf(buf, size, "%s + %s /M", sb_money_format(l->input_per_m_nanos, 2, a),
-		         sb_money_format(l->output_per_m_nanos, 2, b));
+		snprintf(buf, size, "%s + %s /M", sb_money_format(l->input_per_m_nanos, 9, a),
+		         sb_money_format(l->output_per_m_nanos, 9, b));
 	else
 		buf[0] = '\0';
 }
 
-/* Lines as an aligned table on stdout, ending with a total row. */
+/* Lines as an indented table on stdout (cli/out.c), ending with a total
+ * row; amounts with 2 decimals. */
 static void table_lines(const sb_invoice_line *lines, size_t n, const char *total_label, int64_t total)
 {
-	size_t w[5] = {11, 8, 7, 4, 6};
+	static const sb_col cols[] = {
+		{"description", COL_TEXT, 0}, {"quantity", COL_DECIMAL, 0}, {"unit", COL_TEXT, 0},
+		{"rate", COL_DECIMAL, 0}, {"amount", COL_DECIMAL, 0},
+	};
 	char q[80], r[80], a[SB_MONEY_BUFSZ];
+	sb_out *o = sb_out_new(FMT_TABLE, cols, sizeof cols / sizeof cols[0]);
 
-	for (size_t k = 0; k < n; k++) {
-		size_t len;
-		line_quantity(&lines[k], q, sizeof q);
-		line_rate(&lines[k], r, sizeof r);
-		if ((len = strlen(lines[k].description)) > w[0])
-			w[0] = len;
-		if ((len = strlen(q)) > w[1])
-			w[1] = len;
-		if ((len = strlen(r)) > w[3])
-			w[3] = len;
-		if ((len = strlen(cents(lines[k].amount_nanos, a))) > w[4])
-			w[4] = len;
-	}
-	if (strlen(total_label) > w[0])
-		w[0] = strlen(total_label);
-	printf("  %-*s  %*s  %-*s  %*s  %*s\n", (int)w[0], "description", (int)w[1], "quantity", (int)w[2], "unit",
-	       (int)w[3], "rate", (int)w[4], "amount");
+	if (o == NULL)
+		return;
+	sb_out_indent(o, 2);
 	for (size_t k = 0; k < n; k++) {
 		line_quantity(&lines[k], q, sizeof q);
 		line_rate(&lines[k], r, sizeof r);
-		printf("  %-*s  %*s  %-*s  %*s  %*s\n", (int)w[0], lines[k].description, (int)w[1], q, (int)w[2],
-		       lines[k].kind == SB_INV_COMPUTE ? "minutes" : "tokens", (int)w[3], r, (int)w[4],
-		       cents(lines[k].amount_nanos, a));
+		sb_out_text(o, lines[k].description);
+		sb_out_text(o, q);
+		sb_out_text(o, lines[k].kind == SB_INV_COMPUTE ? "minutes" : "tokens");
+		sb_out_text(o, r);
+		sb_out_text(o, cents(lines[k].amount_nanos, a));
+		sb_out_row(o);
 	}
-	printf("  %-*s  %*s\n", (int)(w[0] + w[1] + w[2] + w[3] + 6), total_label, (int)w[4], cents(total, a));
+	sb_out_text(o, total_label);
+	sb_out_text(o, "");
+	sb_out_text(o, "");
+	sb_out_text(o, "");
+	sb_out_text(o, cents(total, a));
+	sb_out_row(o);
+	sb_out_end(o);
 }
 
 /* The invoices as text on stdout. */

@@ -129,7 +129,7 @@ static int cmd_batches(sb_cli *cli, int argc, char **argv)
 {
 	static const sb_col cols[] = {
 		{"batch_id", COL_INT, 0}, {"kind", COL_TEXT, 0}, {"format", COL_TEXT, 0},
-		{"source", COL_TEXT, 40}, {"sha256", COL_TEXT, 15}, {"status", COL_TEXT, 0},
+		{"source", COL_TEXT, SB_KEEP_END(40)}, {"sha256", COL_TEXT, 15}, {"status", COL_TEXT, 0},
 		{"started_at", COL_TIME, 0}, {"ended_at", COL_TIME, 0}, {"accepted", COL_INT, 0},
 		{"duplicates", COL_INT, 0}, {"rejected", COL_INT, 0}, {"replaced", COL_INT, 0},
 		{"skipped", COL_INT, 0},
@@ -155,7 +155,7 @@ static int cmd_rejects(sb_cli *cli, int argc, char **argv)
 {
 	static const sb_col cols[] = {
 		{"batch_id", COL_INT, 0}, {"line", COL_INT, 0}, {"reason", COL_TEXT, 0},
-		{"content", COL_TEXT, 50}, {"length", COL_INT, 0},
+		{"content", COL_TEXT, 50}, {"length", COL_COUNT, 0},
 	};
 	list_opts lo = {FMT_TABLE, false, 0};
 	int rc = no_operands(cli, argc, argv, list_options, on_list_opt, &lo);

@@ -95,6 +95,12 @@ static const char *money6(bool has, int64_t nanos, char buf[SB_MONEY_BUFSZ])
 	return has ? sb_money_format(nanos, 6, buf) : "-";
 }
 
+/* A rate text with 9 decimals (rates have 9 everywhere), or "-". */
+static const char *rate9(bool has, int64_t nanos, char buf[SB_MONEY_BUFSZ])
+{
+	return has ? sb_money_format(nanos, 9, buf) : "-";
+}
+
 /* The verdict of a flagged backend in words, on stdout. */
 static void say_verdict(const sb_recon_backend *b)
 {
@@ -109,8 +115,8 @@ static void say_verdict(const sb_recon_backend *b)
 		       money6(x->has_lifetime_cost, x->lifetime_nanos, c), money6(x->has_idle, x->idle_nanos, d));
 	else if (strcmp(x->verdict, "rate") == 0)
 		printf("  %s: billed %s USD per minute of session life, the card says %s: the rate card looks out of date\n",
-		       b->backend, money6(x->has_implied, x->implied_rate_nanos, a),
-		       money6(x->has_card_rate, x->card_rate_nanos, c));
+		       b->backend, rate9(x->has_implied, x->implied_rate_nanos, a),
+		       rate9(x->has_card_rate, x->card_rate_nanos, c));
 	else
 		printf("  %s: neither the session lifetime (%s) nor a different rate explains billed %s: look at its sessions and lines\n",
 		       b->backend, money6(x->has_lifetime_cost, x->lifetime_nanos, a),
@@ -154,7 +160,7 @@ static void print_table(const sb_recon *r)
 	static const sb_col cols[] = {
 		{"backend", COL_TEXT, 0}, {"status", COL_TEXT, 0}, {"basis", COL_TEXT, 0},
 		{"runs", COL_INT, 0}, {"computed_usd", COL_MONEY, 0}, {"billed_usd", COL_MONEY, 0},
-		{"drift_usd", COL_MONEY, 0}, {"drift", COL_TEXT, 0}, {"verdict", COL_TEXT, 0},
+		{"drift_usd", COL_MONEY, 0}, {"drift", COL_DECIMAL, 0}, {"verdict", COL_TEXT, 0},
 	};
 	static const sb_col scols[] = {
 		{"backend", COL_TEXT, 0}, {"session", COL_TEXT, 40}, {"status", COL_TEXT, 0},

@@ -55,7 +55,7 @@ static const struct option report_options[] = {
 static const sb_col summary_cols[] = {
 	{"key", COL_TEXT, 40}, {"runs", COL_INT, 0}, {"exec_count", COL_INT, 0},
 	{"total_duration_ms", COL_INT, 0}, {"cpu_ms", COL_INT, 0}, {"memory_peak_mb", COL_INT, 0},
-	{"bytes_read", COL_INT, 0}, {"bytes_written", COL_INT, 0},
+	{"bytes_read", COL_COUNT, 0}, {"bytes_written", COL_COUNT, 0},
 	{"computed_cost_usd", COL_MONEY, 0}, {"billed_cost_usd", COL_MONEY, 0},
 	{"card_cost_usd", COL_MONEY, 0}, {"token_cost_usd", COL_MONEY, 0},
 };
@@ -228,7 +228,7 @@ static const struct option budget_options[] = {
 /* The columns of a budget run. */
 static const sb_col budget_cols[] = {
 	{"run_id", COL_TEXT, 24}, {"backend", COL_TEXT, 0}, {"session_id", COL_TEXT, 20},
-	{"model", COL_TEXT, 0}, {"started_at", COL_TIME, 0}, {"lifetime_min", COL_TEXT, 0},
+	{"model", COL_TEXT, 0}, {"started_at", COL_TIME, 0}, {"lifetime_min", COL_DECIMAL, 0},
 	{"budget_usd", COL_MONEY, 0}, {"token_cost_usd", COL_MONEY, 0},
 	{"compute_cost_usd", COL_MONEY, 0}, {"compute_basis", COL_TEXT, 0},
 	{"total_cost_usd", COL_MONEY, 0}, {"over_budget_usd", COL_MONEY, 0},
@@ -273,19 +273,36 @@ static void out_budget_run(sb_out *o, const sb_budget_run *r)
  * runs past the lifetime limit. */
 static void print_budget_table(const sb_budget *b)
 {
-	char name[96], a[SB_MONEY_BUFSZ], c[SB_MONEY_BUFSZ], t[SB_MONEY_BUFSZ], bu[SB_MONEY_BUFSZ];
+	char name[96], a[SB_MONEY_BUFSZ + 4], c[SB_MONEY_BUFSZ + 4], t[SB_MONEY_BUFSZ + 4], bu[SB_MONEY_BUFSZ];
 	size_t ncols = sizeof budget_cols / sizeof budget_cols[0];
 	sb_out *o;
 
+	static const sb_col totals[] = {
+		{"what", COL_TEXT, 0}, {"usd", COL_DECIMAL, 0}, {"note", COL_TEXT, 0},
+	};
+	char note[160];
+
 	printf("Budget %s: %zu run%s, %lld with a budget\n", sb_period_name(&b->period, name), b->n_runs,
 	       b->n_runs == 1 ? "" : "s", (long long)b->budgeted_runs);
-	printf("  token cost    %s USD%s\n", sb_money_format(b->token_nanos, 6, t),
-	       b->has_token ? "" : " (known part: some models have no price)");
-	printf("  compute cost  %s USD (billed %lld runs, session lifetime %lld, computed %lld)\n",
-	       sb_money_format(b->compute_nanos, 6, c), (long long)b->by_basis[0], (long long)b->by_basis[1],
-	       (long long)b->by_basis[2]);
-	printf("  total         %s USD against budgets of %s USD\n", sb_money_format(b->total_nanos, 6, a),
-	       sb_money_format(b->budget_nanos, 6, bu));
+	o = sb_out_new(FMT_TABLE, totals, sizeof totals / sizeof totals[0]);
+	sb_out_indent(o, 2);
+	sb_out_no_heading(o);
+	sb_out_text(o, "token cost");
+	sb_out_text(o, strcat(sb_money_format(b->token_nanos, 6, t), " USD"));
+	sb_out_text(o, b->has_token ? "" : "(known part: some models have no price)");
+	sb_out_row(o);
+	snprintf(note, sizeof note, "(billed %lld runs, session lifetime %lld, computed %lld)",
+	         (long long)b->by_basis[0], (long long)b->by_basis[1], (long long)b->by_basis[2]);
+	sb_out_text(o, "compute cost");
+	sb_out_text(o, strcat(sb_money_format(b->compute_nanos, 6, c), " USD"));
+	sb_out_text(o, note);
+	sb_out_row(o);
+	snprintf(note, sizeof note, "against budgets of %s USD", sb_money_format(b->budget_nanos, 6, bu));
+	sb_out_text(o, "total");
+	sb_out_text(o, strcat(sb_money_format(b->total_nanos, 6, a), " USD"));
+	sb_out_text(o, note);
+	sb_out_row(o);
+	sb_out_end(o);
 	printf("\nRuns over budget: %lld\n", (long long)b->over_budget);
 	if (b->over_budget > 0) {
 		o = sb_out_new(FMT_TABLE, budget_cols, ncols);
