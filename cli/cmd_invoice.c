@@ -71,6 +71,12 @@ static const struct option invoice_options[] = {
 	{NULL, 0, NULL, 0},
 };
 
+static const struct option export_options[] = {
+	{"period", required_argument, NULL, 'p'},
+	{"format", required_argument, NULL, 'f'},
+	{NULL, 0, NULL, 0},
+};
+
 /* Money with 2 decimals into buf. */
 static const char *cents(int64_t nanos, char buf[SB_MONEY_BUFSZ])
 {
@@ -325,7 +331,7 @@ static int cmd_export_focus(sb_cli *cli, int argc, char **argv)
 
 	memset(&ic, 0, sizeof ic);
 	ic.fmt = FMT_CSV;
-	if ((rc = cli_getopt(cli, argc, argv, invoice_options, on_invoice_opt, &ic, &first)) != 0)
+	if ((rc = cli_getopt(cli, argc, argv, export_options, on_invoice_opt, &ic, &first)) != 0)
 		return rc;
 	if (first < argc)
 		return cli_usage(cli, "unexpected argument '%s'", argv[first]);
@@ -333,8 +339,6 @@ static int cmd_export_focus(sb_cli *cli, int argc, char **argv)
 		return cli_usage(cli, "--period is required (2026-11, last-month, FROM..TO, ...)");
 	if (ic.fmt != FMT_CSV)
 		return cli_usage(cli, "export focus writes CSV only");
-	if (ic.o.tag != NULL || ic.o.customer != NULL || ic.finalize || ic.o.basis != SB_BASIS_COMPUTED)
-		return cli_usage(cli, "export focus takes --period only");
 	if (cli_open(cli, 0, &db) != SB_OK)
 		return cli_report(&cli->err);
 	sb_export_focus(db, &ic.o.period, stdout, &cli->err);
@@ -344,28 +348,43 @@ static int cmd_export_focus(sb_cli *cli, int argc, char **argv)
 
 const sb_command sb_invoice_commands[] = {
 	{"invoice", cmd_invoice, 0,
-	 "--period P --by tag:NAME [--customer VALUE] [--basis computed|billed] [--finalize] [--format table|csv|json|html]",
+	 "--period P --by tag:NAME [--customer VALUE] [--basis computed|billed] [--finalize] "
+	 "[--format table|csv|json|html]",
 	 "One invoice per value of tag NAME (runs without it: '(untagged)'): a line\n"
 	 "per backend (exec minutes, 3 decimals; the amount) and per model (input\n"
 	 "and output tokens; the amount from the model price table).  Each line is\n"
 	 "rounded half to even to the cent; the total is the sum of the lines.\n"
+	 "Amounts have 2 decimals, rates 9.  Exit 65 for a customer no run has, a\n"
+	 "model with no price, or a refused finalize.  See docs/reports.md.\n"
+	 "\n"
+	 "  --period P        the runs started in P (required)\n"
+	 "  --by tag:NAME     one invoice per value of tag NAME (required)\n"
+	 "  --customer VALUE  only this customer's invoice (the others are still\n"
+	 "                    computed, so that allocations are the same)\n"
 	 "  --basis computed  charge the runs' computed_cost_usd (default)\n"
 	 "  --basis billed    charge what providers billed: per session where their\n"
 	 "                    lines name sessions, else the backend's billed total\n"
 	 "                    allocated by computed cost (largest remainder, to the cent)\n"
-	 "  --customer VALUE  only this customer's invoice\n"
 	 "  --finalize        store the invoices under numbers (INV-2026-11-acme-001);\n"
 	 "                    a finalized invoice is reprinted as stored, never\n"
 	 "                    recomputed; finalizing it again is refused; runs that\n"
 	 "                    arrive later are shown as its adjustments\n"
-	 "Exit 65 for a customer no run has, a model with no price, or a refused\n"
-	 "finalize.  See docs/reports.md.\n"},
-	{"export focus", cmd_export_focus, 0, "--period P",
+	 "  --format F        table (default), csv, json, or html (a printable page)\n",
+	 "invoices per customer (a tag) from computed or billed cost", invoice_options,
+	 "sbledger invoice --period 2026-11 --by tag:customer\n"
+	 "sbledger invoice --period 2026-11 --by tag:customer --customer acme --format html > acme.html\n"
+	 "sbledger invoice --period last-month --by tag:customer --basis billed --finalize\n"},
+	{"export focus", cmd_export_focus, 0, "--period P [--format csv]",
 	 "The runs started in period P as FOCUS 1.2 CSV on stdout, one row per\n"
 	 "session and UTC day: ListCost and EffectiveCost the computed cost,\n"
 	 "BilledCost the runs' own billed cost where known else the computed, with\n"
 	 "x_BilledBasis saying which (billed, computed, mixed); ConsumedQuantity in\n"
 	 "exec minutes; Tags the runs' tags.  'import billing --format focus' reads\n"
-	 "it back.  See docs/reports.md.\n"},
-	{NULL, NULL, 0, NULL, NULL},
+	 "it back.  See docs/reports.md.\n"
+	 "\n"
+	 "  --period P     the runs started in P (required)\n"
+	 "  --format csv   the only format there is (FOCUS is CSV)\n",
+	 "the runs of a period as FOCUS 1.2 CSV", export_options,
+	 "sbledger export focus --period 2026-11 > focus-2026-11.csv\n"},
+	{NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL},
 };

@@ -553,16 +553,22 @@ static int cmd_nightly(sb_cli *cli, int argc, char **argv)
 
 const sb_command sb_nightly_commands[] = {
 	{"nightly", cmd_nightly, CMD_WRITES,
-	 "--inbox DIR [--period P] [--out DIR] [--fetch LIST] [--fail-on-drift] [--supersede]",
+	 "--inbox DIR [--period P] [--out DIR] [--fetch LIST] [--fail-on-drift] [--supersede] "
+	 "[--verbose]",
 	 "The job cron runs.  Imports every file of DIR/runs/ (run-usage JSON Lines)\n"
 	 "and DIR/billing/FORMAT/ (billing files of FORMAT: focus, modal, ...) not\n"
 	 "yet in the ledger (a file is known by its SHA-256, so each is read once;\n"
 	 "names starting with '.' are skipped, and nothing outside DIR is followed),\n"
-	 "fetches from the providers of --fetch (deepinfra,vercel: the catalog now,\n"
-	 "usage and billing for the period), reconciles period P (default yesterday)\n"
-	 "and stores the result, writes OUT/PERIOD/reconcile.json, summary.csv and\n"
-	 "report.html (OUT defaults to ./reports), and prints one line per backend.\n"
+	 "fetches from the providers of --fetch (the catalog now, usage and billing\n"
+	 "for the period), reconciles period P and stores the result, writes\n"
+	 "OUT/PERIOD/reconcile.json, summary.csv and report.html, and prints one\n"
+	 "line per backend and a line of totals.\n"
 	 "\n"
+	 "  --inbox DIR       the inbox: DIR/runs/ and DIR/billing/FORMAT/ (required)\n"
+	 "  --period P        the period to reconcile (default yesterday, UTC)\n"
+	 "  --out DIR         where the reports go, in DIR/PERIOD/ (default ./reports)\n"
+	 "  --fetch LIST      providers to fetch from, comma separated:\n"
+	 "                    deepinfra,vercel (keys from the environment)\n"
 	 "  --fail-on-drift   exit 1 when a backend or session is flagged\n"
 	 "  --supersede       billing files supersede the lines of earlier batches\n"
 	 "                    inside their span (for providers that reissue exports)\n"
@@ -575,6 +581,10 @@ const sb_command sb_nightly_commands[] = {
 	 "\n"
 	 "Exit 0; 1 with --fail-on-drift when something is flagged; 65 when a record\n"
 	 "was rejected; 66 an inbox file unreadable or leading out of the inbox; 69\n"
-	 "or 75 when a fetch failed (the rest still runs); the worst of these.\n"},
-	{NULL, NULL, 0, NULL, NULL},
+	 "or 75 when a fetch failed (the rest still runs); the worst of these.\n",
+	 "the cron job: import, fetch, reconcile, write the reports", nightly_options,
+	 "sbledger nightly --inbox inbox --fail-on-drift\n"
+	 "sbledger --db ledger.db --quiet nightly --inbox inbox --out reports --fetch deepinfra,vercel --fail-on-drift\n"
+	 "sbledger nightly --inbox inbox --period 2026-11 --out reports\n"},
+	{NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL},
 };

@@ -368,24 +368,40 @@ static int cmd_report_budget(sb_cli *cli, int argc, char **argv)
 
 const sb_command sb_report_commands[] = {
 	{"report budget", cmd_report_budget, 0,
-	 "--period P [--max-lifetime-min 30] [--format table|csv|json]",
+	 "--period P [--max-lifetime-min N] [--format table|csv|json]",
 	 "The two meters of each run started in period P side by side: the token\n"
 	 "cost (model price table) and the compute cost as providers charge it\n"
 	 "(billed where known, else the session lifetime at the card rate, else\n"
 	 "computed), their total against the run's budget_usd.  Lists the runs\n"
-	 "over budget and the runs whose lifetime passed --max-lifetime-min\n"
-	 "(default 30), and what a lifetime cap there would have saved (the card\n"
-	 "cost of the lifetime past it).  CSV and JSON list every run.  A model\n"
-	 "with no price is named, never priced as zero.  See docs/reports.md.\n"},
+	 "over budget and the runs whose lifetime passed --max-lifetime-min, and\n"
+	 "what a lifetime cap there would have saved (the card cost of the\n"
+	 "lifetime past it).  CSV and JSON list every run.  A model with no price\n"
+	 "is named, never priced as zero.  See docs/reports.md.\n"
+	 "\n"
+	 "  --period P              the runs started in P (required)\n"
+	 "  --max-lifetime-min N    the lifetime limit in whole minutes (default 30)\n"
+	 "  --format F              table (default), csv or json\n",
+	 "token and compute cost of each run against its budget", budget_options,
+	 "sbledger report budget --period 2026-11\n"
+	 "sbledger report budget --period last-month --max-lifetime-min 10 --format csv\n"},
 	{"report summary", cmd_report_summary, 0,
 	 "--period P [--by backend|day|model|session|tag:NAME] [--format table|csv|json|html]",
 	 "Sum the runs started in period P per group: runs, the SandboxUsage\n"
 	 "aggregates (counters sum, memory_peak_mb is the maximum, billed_cost_usd\n"
 	 "is null only when every run's is), the card cost (the rate card in force\n"
-	 "at each run's start) and the token cost (the model price table).  Runs\n"
-	 "without the tag group under (untagged).  A model with no price makes the\n"
-	 "token cost null, and the report names it.  --format html writes one\n"
-	 "self-contained page: the table and a bar chart of computed against\n"
-	 "billed per group.\n"},
-	{NULL, NULL, 0, NULL, NULL},
+	 "at each run's start) and the token cost (the model price table).  A\n"
+	 "model with no price makes the token cost null, and the report names it.\n"
+	 "The table ends with a total row; csv holds the groups only.\n"
+	 "\n"
+	 "  --period P    the runs started in P (required)\n"
+	 "  --by KEY      group by backend (default), day (UTC date of the start),\n"
+	 "                model ((none) without tokens), session ((none) without\n"
+	 "                one) or tag:NAME (the value of tag NAME; (untagged))\n"
+	 "  --format F    table (default), csv, json, or html: one self-contained\n"
+	 "                page, the table and a bar chart of computed against billed\n",
+	 "sum a period's runs per backend, day, model, session or tag", report_options,
+	 "sbledger report summary --period 2026-11\n"
+	 "sbledger report summary --period 2026-11 --by tag:customer --format csv\n"
+	 "sbledger report summary --period last-month --format html > summary.html\n"},
+	{NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL},
 };
