@@ -37,3 +37,8 @@ cp "$SAMPLES/billing-focus.csv" focus.csv
 sb import billing --format modal modal.json >/dev/null
 sb import billing --format focus focus.csv >/dev/null
 sb reconcile --period 2026-11 --dry-run
+# the invoice page's rates with 9 decimals too (the table's are in invoice_samples)
+sb prices set gpt-5.6-terra --input-per-m 2.5 --output-per-m 10 >/dev/null
+sb prices set claude-x-mini --input-per-m 1 --output-per-m 4 >/dev/null
+"$SB" invoice --period 2026-11 --by tag:customer --customer acme --format html |
+	grep -o '[0-9.]*/min\|[0-9.]* in / [0-9.]* out per M' | sort -u
