@@ -127,7 +127,7 @@ $(BUILD)/san/tests/test_help: $(SAN_CLI_LIB)
 # (tests/http/provider_server.py), all under the sanitizers.  Each test
 # binary prints cmocka's summary.
 test: $(TEST_DEPS)
-	@$(MAKE) --no-print-directory -j$(JOBS) $(TESTS) $(BUILD)/san/sbledger
+	@$(MAKE) --no-print-directory -j$(JOBS) $(TESTS) $(BUILD)/san/sbledger sbledger
 	@$(MAKE) --no-print-directory -j1 unit cli-tests http-tests
 	@echo "make test: the unit, command-line and HTTP tests passed"
 
@@ -163,7 +163,8 @@ unit: $(TEST_DEPS) $(TESTS)
 	@set -e; for t in $(TESTS); do echo "== $$t"; \
 	  SBLEDGER_SQL_DIR=sql $$t; done
 
-cli-tests: $(TEST_DEPS) $(BUILD)/san/sbledger
+# (the hostile-input cases measure the optimised ./sbledger's memory)
+cli-tests: $(TEST_DEPS) $(BUILD)/san/sbledger sbledger
 	@SBLEDGER=$(abspath $(BUILD)/san/sbledger) sh tests/cli/run.sh
 
 http-tests: $(TEST_DEPS) $(BUILD)/san/sbledger
