@@ -1,8 +1,8 @@
 # sbledger: build, test, demo, bench.
 #
 #   make            ./sbledger (optimised) and its man page sbledger.1
-#   make test       the unit, command-line and HTTP tests (about a minute and
-#                   a half), under AddressSanitizer + UBSan
+#   make test       the unit, command-line and HTTP tests (about two minutes
+#                   on a fresh clone), under AddressSanitizer + UBSan
 #   make check      everything a contributor must pass (under ten minutes):
 #                   make test, the HTML pages in Chromium, the fuzz corpora,
 #                   allocation failures, kills, processes at once, valgrind
