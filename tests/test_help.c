@@ -227,6 +227,19 @@ static void test_help_as_printed(void **state)
 			/* the period forms wherever --period is taken */
 			if (takes(c, "period", 6) != (strstr(text, cli_help_periods) != NULL))
 				row_fails(c, "the period forms must be printed exactly when --period is taken", NULL);
+			/* a command that starts others (rates: rates set, rates import)
+			 * lists them with their summaries */
+			for (const sb_command_group *g2 = sb_command_groups; g2->title != NULL; g2++) {
+				for (const sb_command *sub = g2->commands; sub->name != NULL; sub++) {
+					size_t len = strlen(c->name);
+					char line[160];
+					if (strncmp(sub->name, c->name, len) != 0 || sub->name[len] != ' ')
+						continue;
+					snprintf(line, sizeof line, "\n  %s ", sub->name);
+					if (strstr(text, "\nSubcommands of ") == NULL || strstr(text, line) == NULL)
+						row_fails(c, "its help does not list its subcommand", sub->name);
+				}
+			}
 			/* the examples block last: nothing after it but its lines */
 			examples = strstr(text, "\nExamples:\n");
 			if (examples == NULL)
