@@ -1,5 +1,5 @@
 #!/bin/sh
-# run.sh: the benchmark of issue 7, every target side by side in one run.
+# run.sh: the benchmark: every performance target (docs/performance.md) side by side in one run.
 #
 #   sh bench/run.sh                      (or: make bench)
 #   BENCH_RUNS=1000000 sh bench/run.sh   a million runs (about 1.2 GB)
@@ -20,7 +20,7 @@
 #    shell on the same ledger, alternately, BENCH_ROUNDS times each; and
 #    the CPU time of 'invoice --by tag:customer' for the month.
 # 5. Prints, per target: median times, throughput (runs/s, MB/s), peak
-#    RSS, the ratio, and the target of issue 7 beside it.
+#    RSS, the ratio, and the target (docs/performance.md) beside it.
 #
 # It checks that every command exits as expected, that each database
 # holds BENCH_RUNS runs and that the two sbledger ledgers are the same,

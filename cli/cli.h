@@ -6,11 +6,16 @@
 #define SB_CLI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "ledger/db.h"
 #include "ledger/err.h"
+
+#define SB_VERSION "0.1.0"
+
+struct option;
 
 /* What every command gets. */
 typedef struct sb_cli {
@@ -31,13 +36,21 @@ enum {
 
 typedef int (*sb_cmd_fn)(sb_cli *cli, int argc, char **argv);
 
-/* One entry of the command table. */
+/* One entry of the command table.  The help a user reads (`sbledger
+ * COMMAND --help`, `sbledger --help`, the man page) is made from these
+ * fields alone (cli/help.c), and tests/test_help.c holds every row to
+ * them: a summary, every option it takes (cli_takes: `options`, and --raw
+ * when flagged CMD_CSV) explained in `help` on a line of its own
+ * ("  --NAME ...") and named in `usage`, and examples. */
 typedef struct sb_command {
 	const char *name;     /* "import runs" */
 	sb_cmd_fn fn;         /* its handler: returns an exit status */
 	unsigned flags;       /* CMD_* */
-	const char *usage;    /* one line: the arguments */
-	const char *help;     /* what it does, its options (lines) */
+	const char *usage;    /* the arguments; a line break continues them */
+	const char *help;     /* what it does, then one "  --NAME ..." line per option */
+	const char *summary;  /* one line for the list of commands (lower case, no period) */
+	const struct option *options; /* what the handler gives cli_getopt (NULL: none) */
+	const char *examples; /* command lines, one a line, "sbledger NAME ..." (# comments) */
 } sb_command;
 
 /* The commands of each group, ended by a {NULL} entry (cli/cmd_*.c). */
@@ -50,6 +63,12 @@ extern const sb_command sb_invoice_commands[];
 extern const sb_command sb_billing_commands[];
 extern const sb_command sb_fetch_commands[];
 extern const sb_command sb_nightly_commands[];
+
+/* Does cmd take the option --NAME (the first len bytes of name): one of
+ * its row's `options`, or --raw when the row is flagged CMD_CSV.  The
+ * help, its test and the usage errors all ask this, so that --raw is
+ * explained and named in the usage of every command that takes it. */
+bool cli_takes(const sb_command *cmd, const char *name, size_t len);
 
 /* Open the ledger for the running command (write lock when it writes);
  * returns SB_OK or the exit status after recording the error. */
@@ -66,14 +85,15 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_info(sb_cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Parse the common options of a command with getopt_long.  `longopts`
- * lists the command's own options (ended by a zero entry); for each one
- * found, `on_opt(cli, ctx, val, optarg)` is called and returns 0 or a
- * usage exit status.  --help prints the command's help and returns -1
- * (the caller then exits 0).  A command flagged CMD_CSV also takes --raw,
- * which sets cli->csv_raw and turns the formula guard of the CSV listings
- * off (sb_out_set_csv_raw).  On success *first is the index of the first
- * operand. */
-struct option;
+ * lists the command's own options (ended by a zero entry) and must be the
+ * `options` of its command table row (else an internal error, 70: the
+ * help would not describe what is parsed); for each one found,
+ * `on_opt(cli, ctx, val, optarg)` is called and returns 0 or a usage exit
+ * status.  A command flagged CMD_CSV also takes --raw (not in its row's
+ * `options`: cli_getopt adds it), which sets cli->csv_raw and turns the
+ * formula guard of the CSV listings off (sb_out_set_csv_raw).  --help
+ * prints the command's help and returns -1 (the caller then exits 0).  On
+ * success *first is the index of the first operand. */
 int cli_getopt(sb_cli *cli, int argc, char **argv, const struct option *longopts,
                int (*on_opt)(sb_cli *cli, void *ctx, int val, const char *arg),
                void *ctx, int *first);
@@ -98,6 +118,12 @@ int cli_int(sb_cli *cli, const char *name, const char *arg, int64_t *out);
  * ("72"), or with a unit s, m, h or d ("72h", "3d", "90m"), at most ten
  * years, into milliseconds. */
 int cli_duration(sb_cli *cli, const char *name, const char *arg, int64_t *ms);
+
+/* Check that batch batch_id exists in db (the running command's ledger,
+ * opened for the look when db is NULL): SB_OK, or the exit status (65
+ * when there is no such batch) after recording the error in cli->err and
+ * printing it. */
+int cli_batch_known(sb_cli *cli, sb_db *db, int64_t batch_id);
 
 /* The test hook of imports ($SBLEDGER_TEST_PAUSE: a file an import
  * creates after its first chunk's commit, then waits until it is gone;

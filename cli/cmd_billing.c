@@ -88,7 +88,7 @@ static int cmd_lines(sb_cli *cli, int argc, char **argv)
 		{"batch", COL_INT, 0}, {"format", COL_TEXT, 0}, {"backend", COL_TEXT, 0},
 		{"session_id", COL_TEXT, 24}, {"start", COL_TIME, 0}, {"end", COL_TIME, 0},
 		{"kind", COL_TEXT, 0}, {"amount", COL_MONEY, 0}, {"currency", COL_TEXT, 0},
-		{"category", COL_TEXT, 0}, {"vcpu_s", COL_TEXT, 0}, {"mb_s", COL_TEXT, 0},
+		{"category", COL_TEXT, 0}, {"vcpu_s", COL_NUMBER, 0}, {"mb_s", COL_NUMBER, 0},
 		{"status", COL_TEXT, 0},
 	};
 	billing_opts bo = {0};
@@ -104,7 +104,13 @@ static int cmd_lines(sb_cli *cli, int argc, char **argv)
 		return cli_usage(cli, "unexpected argument '%s'", argv[first]);
 	if (!bo.has_period)
 		return cli_usage(cli, "--period is required (2026-11, 2026-11-29, FROM..TO, last-month, ...)");
-	if (cli_open(cli, 0, &db) != SB_OK || (st = sb_db_stmt(db, "billing_line_list", &cli->err)) == NULL) {
+	if (cli_open(cli, 0, &db) != SB_OK)
+		return cli_report(&cli->err);
+	if (bo.has_batch && (rc = cli_batch_known(cli, db, bo.batch)) != SB_OK) {
+		sb_db_close(db);
+		return rc;
+	}
+	if ((st = sb_db_stmt(db, "billing_line_list", &cli->err)) == NULL) {
 		sb_db_close(db);
 		return cli_report(&cli->err);
 	}
@@ -273,25 +279,42 @@ const sb_command sb_billing_commands[] = {
 	 "List the billing lines as stored whose charge starts in the period, the\n"
 	 "superseded ones too (status 'superseded', with the batch that replaced\n"
 	 "them).  Amounts are in each line's currency; metered lines have none\n"
-	 "but vCPU and memory time (vcpu_ms, memory_mb_ms).\n"
+	 "but vCPU and memory time (the table shows them in seconds, vcpu_s and\n"
+	 "mb_s; csv and json in milliseconds, vcpu_ms and memory_mb_ms).\n"
 	 "\n"
-	 "  --period P    2026-11, 2026-11-29, FROM..TO, last-month, ... (required)\n"
+	 "  --period P    the lines whose charge starts in P (required)\n"
 	 "  --backend B   only backend B\n"
 	 "  --session S   only session S\n"
-	 "  --batch N     only the lines batch N brought\n"
+	 "  --batch N     only the lines batch N brought (65 when there is no\n"
+	 "                batch N)\n"
 	 "  --format F    table (default), csv or json (every column)\n"
-	 "  --raw         CSV: no ' before free text starting with = + - @ tab CR\n"},
+	 "  --raw         CSV: no ' before free text starting with = + - @ tab CR\n",
+	 "list the billing lines as stored, superseded ones marked", lines_options,
+	 "sbledger lines --period 2026-11\n"
+	 "sbledger lines --period 2026-11-29 --backend modal --format csv\n"
+	 "sbledger lines --period 2026 --batch 3 --format json\n"},
 	{"fx", cmd_fx, CMD_CSV, "[--format table|csv|json] [--raw]",
-	 "List the exchange rates: USD per unit of each currency, from when.\n"
-	 "  --raw  CSV: no ' before free text starting with = + - @ tab CR\n"},
+	 "List the exchange rates, by currency and date: USD per unit of each\n"
+	 "currency (9 decimals), in force from effective_from until the next rate\n"
+	 "of the same currency.\n"
+	 "\n"
+	 "  --format F   table (default), csv or json\n"
+	 "  --raw        CSV: no ' before free text starting with = + - @ tab CR\n",
+	 "list the exchange rates (USD per unit of a currency)", fx_list_options,
+	 "sbledger fx\n"
+	 "sbledger fx --format json\n"},
 	{"fx set", cmd_fx_set, CMD_WRITES, "CUR RATE --from DATE",
 	 "Store an exchange rate: RATE USD per unit of currency CUR (an ISO 4217\n"
-	 "code), in force from DATE (a date or timestamp, UTC) until a newer rate\n"
-	 "of CUR.  Reconciliation converts a non-USD billing line with the rate in\n"
-	 "force at its charge start; a line with none is left out and its backend\n"
-	 "gets status 'currency'.  A rate of the same currency and instant is\n"
-	 "replaced.\n"
+	 "code other than USD; RATE an exact decimal above 0), in force from DATE\n"
+	 "until a newer rate of CUR.  Reconciliation converts a non-USD billing\n"
+	 "line with the rate in force at its charge start; a line with none is\n"
+	 "left out and its backend gets status 'currency'.  A rate of the same\n"
+	 "currency and instant is replaced.\n"
 	 "\n"
-	 "  sbledger fx set EUR 1.08 --from 2026-11-01\n"},
-	{NULL, NULL, 0, NULL, NULL},
+	 "  --from DATE   in force from DATE: a date (its midnight UTC) or an RFC\n"
+	 "                3339 timestamp with an offset (required)\n",
+	 "store an exchange rate in force from a date", fx_set_options,
+	 "sbledger fx set EUR 1.08 --from 2026-11-01\n"
+	 "sbledger fx set gbp 1.2625 --from 2026-11-15T00:00:00Z\n"},
+	{NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL},
 };

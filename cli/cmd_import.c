@@ -254,19 +254,25 @@ const sb_command sb_import_commands[] = {
 	 "again.  A run_id already in the ledger is a duplicate when the record is\n"
 	 "the same, a conflict (rejected) when it differs.  Rejected lines are kept\n"
 	 "with their reasons (sbledger rejects); the valid ones are committed.  A\n"
-	 "killed import resumes where it stopped when run again.\n"
+	 "killed import resumes where it stopped when run again.  What a record\n"
+	 "holds and every rule it is checked by: docs/formats-runs.md.\n"
 	 "\n"
-	 "  --strict    all or nothing: one bad line keeps nothing of the file\n"
-	 "  --replace   a conflicting record replaces the stored one (the old one\n"
-	 "              is kept in the run history)\n"
-	 "  --force     read a file again though a batch has it already\n"
-	 "  --chunk N   records per commit (default 5000)\n"
-	 "  --threads N threads parsing records (default, or 0: one per online\n"
-	 "              CPU, at most 8; at most 16); 1 parses on the thread that\n"
-	 "              writes.  The ledger comes out the same whatever N is\n"
+	 "  --strict      all or nothing: one bad line keeps nothing of the file\n"
+	 "  --replace     a conflicting record replaces the stored one (the old one\n"
+	 "                is kept in the run history)\n"
+	 "  --force       read a file again though a batch has it already\n"
+	 "  --chunk N     records per commit (default 5000)\n"
+	 "  --threads N   threads parsing records (default, or 0: one per online\n"
+	 "                CPU, at most 8; at most 16); 1 parses on the thread that\n"
+	 "                writes.  The ledger comes out the same whatever N is\n"
 	 "\n"
 	 "Exit 0 when every line was stored or a duplicate, 65 when any was\n"
-	 "rejected or a file held no records, 66 when a file cannot be read.\n"},
+	 "rejected or a file held no records, 66 when a file cannot be read.\n",
+	 "import run-usage records (JSON Lines)", import_options,
+	 "sbledger import runs runs.jsonl\n"
+	 "sbledger import runs --strict day-1.jsonl day-2.jsonl\n"
+	 "sbledger import runs - < today.jsonl\n"
+	 "sbledger import runs --replace corrected.jsonl\n"},
 	{"import billing", cmd_import_billing, CMD_WRITES,
 	 "--format F [--interval d|h] [--delimiter C] [--period P] [--strict] [--supersede] [--force] [--chunk N] FILE...",
 	 "Import provider billing exports as billing lines.  Formats:\n"
@@ -300,12 +306,21 @@ const sb_command sb_import_commands[] = {
 	 "                 --period P (without it the span of its lines, which\n"
 	 "                 must all be of one length); superseded lines are kept,\n"
 	 "                 no longer live, once the file's last chunk commits\n"
+	 "                 (the file is read once: standard input may supersede)\n"
 	 "  --strict       all or nothing: one bad record keeps nothing of the file\n"
 	 "  --force        read a file again though a batch has it already\n"
 	 "  --chunk N      records per commit (default 5000)\n"
 	 "\n"
 	 "Exit 0 when every record was stored, a duplicate or skipped, 65 when any\n"
 	 "was rejected or a file held nothing, 66 when a file cannot be read, 64\n"
-	 "when a --supersede file without --period has lines of several lengths.\n"},
-	{NULL, NULL, 0, NULL, NULL},
+	 "when a --supersede file without --period has lines of several lengths.\n",
+	 "import provider billing exports (FOCUS, Modal, E2B, ...)", billing_options,
+	 "sbledger import billing --format focus vercel-2026-11.csv\n"
+	 "sbledger import billing --format focus --delimiter ';' focus-eu.csv\n"
+	 "sbledger import billing --format modal --interval h modal-hourly.json\n"
+	 "sbledger import billing --format modal --supersede modal-nov-reissued.json\n"
+	 "sbledger import billing --format focus --supersede --period 2026-11 - < reissued.csv\n"
+	 "sbledger import billing --format daytona --period 2026-11 daytona-nov.json\n"
+	 "sbledger import billing --format e2b-events events.json\n"},
+	{NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL},
 };

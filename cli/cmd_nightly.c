@@ -940,21 +940,26 @@ static int cmd_nightly(sb_cli *cli, int argc, char **argv)
 
 const sb_command sb_nightly_commands[] = {
 	{"nightly", cmd_nightly, CMD_WRITES,
-	 "--inbox DIR [--period P] [--out DIR] [--fetch LIST] [--billing-lag D] [--fail-on-drift]\n"
-	 "                 [--supersede]",
+	 "--inbox DIR [--period P] [--out DIR] [--fetch LIST] [--billing-lag D] [--fail-on-drift] "
+	 "[--supersede] [--verbose]",
 	 "The job cron runs.  Imports every file of DIR/runs/ (run-usage JSON Lines)\n"
 	 "and DIR/billing/FORMAT/ (billing files of FORMAT: focus, modal, ...) not\n"
 	 "yet in the ledger (a file is known by its SHA-256, so each is read once;\n"
 	 "names starting with '.' are skipped, and nothing outside DIR is followed),\n"
-	 "fetches from the providers of --fetch (deepinfra,vercel: the catalog now,\n"
-	 "usage and billing for the period), reconciles period P (default yesterday)\n"
-	 "and stores the result, writes OUT/PERIOD/reconcile.json, summary.csv and\n"
-	 "report.html (OUT defaults to ./reports), and prints one line per backend.\n"
-	 "It also judges again every earlier period whose stored result had a\n"
-	 "backend pending (its window had not ended) or unbilled and now past the\n"
-	 "billing lag, and the period that ended the billing lag ago when it was\n"
-	 "never judged, so that a bill that never came is flagged, once.\n"
+	 "fetches from the providers of --fetch (the catalog now, usage and billing\n"
+	 "for the period), reconciles period P and stores the result, writes\n"
+	 "OUT/PERIOD/reconcile.json, summary.csv and report.html, and prints one\n"
+	 "line per backend and a line of totals.  It also judges again every\n"
+	 "earlier period whose stored result had a backend pending (its window had\n"
+	 "not ended) or unbilled and now past the billing lag, and the period that\n"
+	 "ended the billing lag ago when it was never judged, so that a bill that\n"
+	 "never came is flagged, once; each period judged gets its own reports.\n"
 	 "\n"
+	 "  --inbox DIR       the inbox: DIR/runs/ and DIR/billing/FORMAT/ (required)\n"
+	 "  --period P        the period to reconcile (default yesterday, UTC)\n"
+	 "  --out DIR         where the reports go, in DIR/PERIOD/ (default ./reports)\n"
+	 "  --fetch LIST      providers to fetch from, comma separated:\n"
+	 "                    deepinfra,vercel (keys from the environment)\n"
 	 "  --billing-lag D   a backend with runs and no bill is flagged unbilled once\n"
 	 "                    its window ended more than D ago (default 72h; 3d, 90m)\n"
 	 "  --fail-on-drift   exit 1 when a backend or session is flagged\n"
@@ -970,6 +975,11 @@ const sb_command sb_nightly_commands[] = {
 	 "\n"
 	 "Exit 0; 1 with --fail-on-drift when something is flagged; 65 when a record\n"
 	 "was rejected; 66 an inbox file unreadable or leading out of the inbox; 69\n"
-	 "or 75 when a fetch failed (the rest still runs); the worst of these.\n"},
-	{NULL, NULL, 0, NULL, NULL},
+	 "or 75 when a fetch failed (the rest still runs); the worst of these.\n",
+	 "the cron job: import, fetch, reconcile, write the reports", nightly_options,
+	 "sbledger nightly --inbox inbox --fail-on-drift\n"
+	 "sbledger --db ledger.db --quiet nightly --inbox inbox --out reports --fetch deepinfra,vercel --fail-on-drift\n"
+	 "sbledger nightly --inbox inbox --period 2026-11 --out reports\n"
+	 "sbledger nightly --inbox inbox --billing-lag 5d --fail-on-drift\n"},
+	{NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL},
 };

@@ -154,6 +154,7 @@ static int cmd_rates_set(sb_cli *cli, int argc, char **argv)
 	sb_db *db = NULL;
 	sb_card card;
 	char when[40], rate[SB_MONEY_BUFSZ];
+	int64_t priced = 0;
 	int first = 0, rc = parse(cli, argc, argv, rates_set_options, &ro, 1, &first);
 	sb_err e;
 
@@ -167,11 +168,16 @@ static int cmd_rates_set(sb_cli *cli, int argc, char **argv)
 		return cli_usage(cli, "%s", e.msg);
 	if (cli_open(cli, 0, &db) != SB_OK)
 		return cli_report(&cli->err);
-	if (sb_db_begin(db, &cli->err) == SB_OK && sb_rates_store(db, &card, "set", &cli->err) == SB_OK &&
+	if (sb_db_begin(db, &cli->err) == SB_OK &&
+	    sb_rates_store_counted(db, &card, "set", &priced, &cli->err) == SB_OK &&
 	    sb_db_commit(db, &cli->err) == SB_OK)
-		cli_info(cli, "rate card: %s%s%s from %s: %s", card.backend, card.plan[0] ? " plan " : "",
-		         card.plan, sb_time_format(card.effective_ms, when),
-		         card.free ? "free" : strcat(sb_money_format(card.per_minute_nanos, 9, rate), " USD per minute"));
+		cli_info(cli, "rate card: %s%s%s: %s from %s%s (for the runs%s%s started since, until a newer card); "
+		         "%lld stored %s repriced%s",
+		         card.backend, card.plan[0] ? " plan " : "", card.plan,
+		         card.free ? "free" : strcat(sb_money_format(card.per_minute_nanos, 9, rate), " USD per minute"),
+		         ro.from == NULL ? "now, " : "", sb_time_format(card.effective_ms, when),
+		         card.plan[0] ? " of plan " : "", card.plan, (long long)priced, priced == 1 ? "run" : "runs",
+		         ro.from == NULL && priced == 0 ? " (--from DATE reprices the runs started since DATE)" : "");
 	else
 		sb_db_rollback(db);
 	sb_db_close(db);
@@ -184,14 +190,16 @@ static int cmd_rates_import(sb_cli *cli, int argc, char **argv)
 	rates_opts ro = {.fmt = FMT_TABLE};
 	sb_db *db = NULL;
 	size_t n = 0;
+	int64_t priced = 0;
 	int first = 0, rc = parse(cli, argc, argv, NULL, &ro, 1, &first);
 
 	if (rc != 0)
 		return rc;
 	if (cli_open(cli, 0, &db) != SB_OK)
 		return cli_report(&cli->err);
-	if (sb_rates_import_file(db, argv[first], &n, &cli->err) == SB_OK)
-		cli_info(cli, "%s: %zu rate cards stored", argv[first], n);
+	if (sb_rates_import_file(db, argv[first], &n, &priced, &cli->err) == SB_OK)
+		cli_info(cli, "%s: %zu rate %s stored; %lld stored %s repriced", argv[first], n,
+		         n == 1 ? "card" : "cards", (long long)priced, priced == 1 ? "run" : "runs");
 	sb_db_close(db);
 	return cli_report(&cli->err);
 }
@@ -273,28 +281,96 @@ static int cmd_prices_set(sb_cli *cli, int argc, char **argv)
 
 const sb_command sb_rates_commands[] = {
 	{"rates", cmd_rates, CMD_CSV, "[--at TIME] [--all] [--format table|csv|json] [--raw]",
-	 "List the rate cards in force now (or at TIME; every card with --all).\n"
-	 "  --raw  CSV: no ' before free text starting with = + - @ tab CR\n"},
+	 "List the rate cards in force now: per backend and plan the newest card\n"
+	 "effective by then, with its rates (USD per minute of command time, per\n"
+	 "CPU-second and per GiB-second for metered billing lines; 9 decimals) and\n"
+	 "whether the backend is free.  A run is priced with the card of its\n"
+	 "backend and plan in force at its start, else its backend's card without\n"
+	 "a plan.\n"
+	 "\n"
+	 "  --at TIME    the cards in force at TIME (a date or an RFC 3339\n"
+	 "               timestamp) instead of now\n"
+	 "  --all        every card ever stored, with the dates they took effect\n"
+	 "  --format F   table (default), csv or json (what 'rates import' reads)\n"
+	 "  --raw        CSV: no ' before free text starting with = + - @ tab CR\n",
+	 "list the rate cards in force (now, at a time, or all)", rates_list_options,
+	 "sbledger rates\n"
+	 "sbledger rates --at 2026-11-02T12:00:00Z\n"
+	 "sbledger rates --all --format json > cards.json\n"},
 	{"rates set", cmd_rates_set, CMD_WRITES,
-	 "BACKEND [--plan P] (--usd-per-minute X | --free) [--usd-per-cpu-second Y]\n"
-	 "                 [--usd-per-gb-second Z] [--from DATE]",
-	 "Store a rate card for BACKEND, in force from DATE (a date or timestamp;\n"
-	 "default now) until a newer card of the same backend and plan.  Runs\n"
-	 "started since DATE are repriced.\n"},
+	 "BACKEND [--plan P] (--usd-per-minute X | --free) [--usd-per-cpu-second Y] "
+	 "[--usd-per-gb-second Z] [--from DATE]",
+	 "Store a rate card for BACKEND (an id, or an SDK client class name such as\n"
+	 "E2bSandboxClient), in force from DATE until a newer card of the same\n"
+	 "backend and plan, and reprice the card cost of the stored runs it now\n"
+	 "covers (runs started since DATE).  It says from when the card applies\n"
+	 "and how many runs it repriced.  A card of the same backend, plan and\n"
+	 "instant is replaced.  A new backend joins 'sbledger backends'.\n"
+	 "\n"
+	 "  --plan P                the card of plan P only (runs naming plan P)\n"
+	 "  --usd-per-minute X      USD per minute of command time (an exact decimal)\n"
+	 "  --free                  the backend costs nothing (instead of a rate)\n"
+	 "  --usd-per-cpu-second Y  USD per vCPU-second, for metered billing lines\n"
+	 "  --usd-per-gb-second Z   USD per GiB-second of memory, for metered lines\n"
+	 "  --from DATE             in force from DATE (a date, its midnight UTC, or\n"
+	 "                          an RFC 3339 timestamp); default now, so that\n"
+	 "                          past runs keep their price\n",
+	 "store a rate card and reprice the stored runs it covers", rates_set_options,
+	 "sbledger rates set e2b --usd-per-minute 0.07 --from 2026-12-01\n"
+	 "sbledger rates set e2b --plan gpu --usd-per-minute 0.6\n"
+	 "sbledger rates set e2b --usd-per-minute 0.06 --usd-per-cpu-second 0.000014 --usd-per-gb-second 0.0000045 --from 1970-01-01\n"
+	 "sbledger rates set ModalSandboxClient --free --from 2026-11-04\n"},
 	{"rates import", cmd_rates_import, CMD_WRITES, "FILE",
-	 "Store the rate cards of a JSON array (the fields of 'rates set', or what\n"
-	 "'rates --format json' prints), all of them or none.\n"},
+	 "Store the rate cards of FILE, a JSON array of objects, all of them or\n"
+	 "none (one bad card stores nothing), repricing the runs they cover as\n"
+	 "'rates set' does.  A card has the fields of 'rates set': backend\n"
+	 "(required), plan, usd_per_minute or free (true), usd_per_cpu_second,\n"
+	 "usd_per_gb_second (decimal strings or numbers), and from (or\n"
+	 "effective_from, as 'rates --format json' prints it; default now).  A key\n"
+	 "it does not know is refused, naming it and the card ([0] is the first),\n"
+	 "so that a misspelt \"form\" does not silently leave a card in force\n"
+	 "from now.\n",
+	 "store the rate cards of a JSON file, all or none", NULL,
+	 "sbledger rates import cards.json\n"
+	 "sbledger --db copy.db rates import cards.json   # what 'rates --all --format json' wrote\n"},
 	{"backends", cmd_backends, CMD_CSV,
-	 "[--network] [--persistent] [--min-cpu N] [--min-memory-mb N] [--region R]\n"
-	 "                 [--format table|csv|json] [--raw]",
+	 "[--network] [--persistent] [--min-cpu N] [--min-memory-mb N] [--region R] "
+	 "[--format table|csv|json] [--raw]",
 	 "List the backends whose capabilities satisfy the requirements, cheapest\n"
-	 "first by rate_key (ties by name).  A requirement on a capability the\n"
-	 "ledger does not know is not satisfied.\n"
-	 "  --raw  CSV: no ' before free text starting with = + - @ tab CR\n"},
+	 "first by rate_key (0 for a free backend, else its usd_per_minute now;\n"
+	 "ties by name).  A requirement on a capability the ledger does not know\n"
+	 "(the seeded backends' CPU, memory and regions) is not satisfied, as in\n"
+	 "the SDK.\n"
+	 "\n"
+	 "  --network          only backends that give the sandbox network access\n"
+	 "  --persistent       only backends whose sandboxes keep their files\n"
+	 "  --min-cpu N        at least N vCPUs\n"
+	 "  --min-memory-mb N  at least N MB of memory\n"
+	 "  --region R         only backends offering region R\n"
+	 "  --format F         table (default), csv or json\n"
+	 "  --raw              CSV: no ' before free text starting with = + - @ tab CR\n",
+	 "list the backends that satisfy requirements, cheapest first", backends_options,
+	 "sbledger backends\n"
+	 "sbledger backends --network --persistent\n"
+	 "sbledger backends --min-cpu 8 --format json\n"},
 	{"prices", cmd_prices, CMD_CSV, "[--format table|csv|json] [--raw]",
-	 "List the model price table (USD per million tokens).\n"
-	 "  --raw  CSV: no ' before free text starting with = + - @ tab CR\n"},
+	 "List the model price table: USD per million input and output tokens\n"
+	 "(9 decimals), with when each was set.  Token costs in reports and\n"
+	 "invoices come from it; a model without a price is never priced as 0.\n"
+	 "\n"
+	 "  --format F   table (default), csv or json\n"
+	 "  --raw        CSV: no ' before free text starting with = + - @ tab CR\n",
+	 "list the model price table (USD per million tokens)", format_options,
+	 "sbledger prices\n"
+	 "sbledger prices --format csv\n"},
 	{"prices set", cmd_prices_set, CMD_WRITES, "MODEL --input-per-m X --output-per-m Y",
-	 "Set the price of MODEL's tokens: USD per million input and output tokens.\n"},
-	{NULL, NULL, 0, NULL, NULL},
+	 "Set the price of MODEL's tokens, replacing its old price: USD per\n"
+	 "million input and output tokens, exact decimals >= 0.\n"
+	 "\n"
+	 "  --input-per-m X    USD per million input tokens (required)\n"
+	 "  --output-per-m Y   USD per million output tokens (required)\n",
+	 "set the price of a model's tokens", prices_options,
+	 "sbledger prices set gpt-5.6-terra --input-per-m 1.25 --output-per-m 10\n"
+	 "sbledger prices set claude-x-mini --input-per-m 0.80 --output-per-m 4\n"},
+	{NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL},
 };

@@ -62,6 +62,7 @@ static int on_recon_opt(sb_cli *cli, void *ctx, int val, const char *arg)
 	}
 }
 
+/* The options of reconcile; each other command takes its own subset. */
 static const struct option recon_options[] = {
 	{"format", required_argument, NULL, 'f'},
 	{"period", required_argument, NULL, 'p'},
@@ -71,11 +72,29 @@ static const struct option recon_options[] = {
 	{"dry-run", no_argument, NULL, 'd'},
 	{"fail-on-drift", no_argument, NULL, 'F'},
 	{"all-sessions", no_argument, NULL, 's'},
-	{"by", required_argument, NULL, 'b'},
 	{NULL, 0, NULL, 0},
 };
 
-/* Parse options; refuse operands beyond `want`. */
+static const struct option format_options[] = {
+	{"format", required_argument, NULL, 'f'},
+	{NULL, 0, NULL, 0},
+};
+
+static const struct option drift_options[] = {
+	{"period", required_argument, NULL, 'p'},
+	{"by", required_argument, NULL, 'b'},
+	{"format", required_argument, NULL, 'f'},
+	{NULL, 0, NULL, 0},
+};
+
+static const struct option tolerance_set_options[] = {
+	{"abs-tol", required_argument, NULL, 'a'},
+	{"rel-tol", required_argument, NULL, 'r'},
+	{NULL, 0, NULL, 0},
+};
+
+/* Parse the options of the running command (its table row's); refuse
+ * operands beyond `want`. */
 static int parse(sb_cli *cli, int argc, char **argv, recon_cli *rc, int want, int *first)
 {
 	int status;
@@ -84,7 +103,7 @@ static int parse(sb_cli *cli, int argc, char **argv, recon_cli *rc, int want, in
 	rc->o.abs_nanos = SB_DEFAULT_ABS_NANOS;
 	rc->o.rel_ppb = SB_DEFAULT_REL_PPB;
 	rc->by = "day";
-	if ((status = cli_getopt(cli, argc, argv, recon_options, on_recon_opt, rc, first)) != 0)
+	if ((status = cli_getopt(cli, argc, argv, cli->cmd->options, on_recon_opt, rc, first)) != 0)
 		return status;
 	if (argc - *first > want)
 		return cli_usage(cli, "unexpected argument '%s'", argv[*first + want]);
@@ -172,7 +191,7 @@ static void print_table(const sb_recon *r)
 	static const sb_col cols[] = {
 		{"backend", COL_TEXT, 0}, {"status", COL_TEXT, 0}, {"flagged", COL_TEXT, 0},
 		{"basis", COL_TEXT, 0}, {"runs", COL_INT, 0}, {"computed_usd", COL_MONEY, 0},
-		{"billed_usd", COL_MONEY, 0}, {"drift_usd", COL_MONEY, 0}, {"drift", COL_TEXT, 0},
+		{"billed_usd", COL_MONEY, 0}, {"drift_usd", COL_MONEY, 0}, {"drift", COL_NUMBER, 0},
 		{"verdict", COL_TEXT, 0},
 	};
 	static const sb_col scols[] = {
@@ -386,40 +405,80 @@ static int cmd_tolerance(sb_cli *cli, int argc, char **argv)
 
 const sb_command sb_reconcile_commands[] = {
 	{"reconcile", cmd_reconcile, 0,
-	 "--period P [--abs-tol X] [--rel-tol Y] [--billing-lag D] [--all-sessions] [--dry-run]\n"
-	 "                 [--fail-on-drift] [--format table|json]",
+	 "--period P [--abs-tol X] [--rel-tol Y] [--billing-lag D] [--all-sessions] [--dry-run]"
+	 " [--fail-on-drift] [--format table|json]",
 	 "Reconcile computed (the runs' own estimate) against billed (the providers'\n"
 	 "lines) per backend and per session for period P, explain the drift, and\n"
 	 "store the result (not with --dry-run).  A backend billed on days or hours\n"
 	 "off the UTC edges (Vercel's Pacific days) is judged over the window of its\n"
-	 "own days that the period starts and ends in, its runs too; a window not\n"
-	 "ended yet is pending (judged again later).\n"
+	 "own days that the period starts and ends in, its runs too.  Drift is\n"
+	 "billed - computed; it is flagged above max(--abs-tol, --rel-tol x\n"
+	 "computed), compared exactly, defaults 0.01 USD and 0.05; 'tolerance set'\n"
+	 "overrides them per backend.  Each backend gets a status (ok, over_billed,\n"
+	 "under_billed, unbilled, unexpected, partial, currency, no_rate, pending:\n"
+	 "its window has not ended yet, judged again later) and, when its drift is\n"
+	 "flagged, a verdict (lifetime: the provider bills session life, idle\n"
+	 "included; rate: the card is out of date; unexplained).  Flagged:\n"
+	 "over_billed, under_billed, unexpected, partial, currency, no_rate, and\n"
+	 "unbilled past the billing lag; pending never.  The table lists flagged\n"
+	 "backends first, then the others that are not ok, then what each result\n"
+	 "means in words, then the sessions that are not ok; see docs/reconcile.md.\n"
 	 "\n"
-	 "  --period P        2026-11, 2026-11-29, yesterday, FROM..TO, ... (required)\n"
-	 "  --abs-tol X       drift up to X USD is not flagged (default 0.01)\n"
-	 "  --rel-tol Y       nor drift up to Y x computed (default 0.05)\n"
+	 "  --period P        the period to reconcile (required)\n"
+	 "  --abs-tol X       the absolute tolerance in USD (default 0.01)\n"
+	 "  --rel-tol Y       the relative tolerance, 0.05 is 5% (default 0.05)\n"
 	 "  --billing-lag D   a backend with runs and no bill is flagged unbilled once\n"
 	 "                    its window ended more than D ago (default 72h; 3d, 90m)\n"
-	 "  --all-sessions    list every session, not only those not ok\n"
-	 "  --dry-run         do not store the result\n"
+	 "  --all-sessions    list every session, not only those that are not ok\n"
+	 "  --dry-run         do not store the result (and take no write lock)\n"
 	 "  --fail-on-drift   exit 1 when a backend or session is flagged\n"
-	 "  --format F        table (default) or json\n"
-	 "\n"
-	 "Flagged: over_billed, under_billed, unexpected, partial, currency, no_rate,\n"
-	 "and unbilled past the billing lag; pending never.  'tolerance set'\n"
-	 "overrides the tolerances per backend.\n"},
+	 "  --format F        table (default) or json\n",
+	 "reconcile computed against billed for a period", recon_options,
+	 "sbledger reconcile --period yesterday --fail-on-drift\n"
+	 "sbledger reconcile --period 2026-11 --dry-run --format json\n"
+	 "sbledger reconcile --period 2026-11 --billing-lag 5d\n"
+	 "sbledger reconcile --period 2026-11-29 --abs-tol 0.05 --rel-tol 0.10 --all-sessions\n"},
 	{"reconciliations", cmd_reconciliations, CMD_CSV, "[--format table|csv|json] [--raw]",
-	 "List the stored reconciliations.\n"
-	 "  --raw  CSV: no ' before free text starting with = + - @ tab CR\n"},
-	{"report drift", cmd_report_drift, CMD_CSV, "--period P [--by day|period] [--format table|csv|json] [--raw]",
+	 "List the stored reconciliations, oldest first: when each was made, its\n"
+	 "period, its tolerances, how many backends it judged and how many it\n"
+	 "flagged.\n"
+	 "\n"
+	 "  --format F   table (default), csv or json\n"
+	 "  --raw        CSV: no ' before free text starting with = + - @ tab CR\n",
+	 "list the stored reconciliations", format_options,
+	 "sbledger reconciliations\n"
+	 "sbledger reconciliations --format json\n"},
+	{"report drift", cmd_report_drift, CMD_CSV,
+	 "--period P [--by day|period] [--format table|csv|json] [--raw]",
 	 "Drift per backend over time, from the stored reconciliations whose period\n"
-	 "lies inside P (the latest one of each period): --by day keeps the daily\n"
-	 "ones, --by period every period.\n"
-	 "  --raw  CSV: no ' before free text starting with = + - @ tab CR\n"},
+	 "lies inside P (the latest one of each period): computed, billed and drift\n"
+	 "of each backend, period by period.\n"
+	 "\n"
+	 "  --period P    the reconciled periods lying inside P (required)\n"
+	 "  --by day      only the reconciliations of one UTC day each (default)\n"
+	 "  --by period   the reconciliations of every period (months, spans...)\n"
+	 "  --format F    table (default), csv or json\n"
+	 "  --raw         CSV: no ' before free text starting with = + - @ tab CR\n",
+	 "drift per backend over time, from stored reconciliations", drift_options,
+	 "sbledger report drift --period 2026-11\n"
+	 "sbledger report drift --period 2026 --by period --format csv\n"},
 	{"tolerance", cmd_tolerance, CMD_CSV, "[--format table|csv|json] [--raw]",
-	 "List the per-backend drift tolerances.\n"
-	 "  --raw  CSV: no ' before free text starting with = + - @ tab CR\n"},
+	 "List the per-backend drift tolerances that 'tolerance set' stored (the\n"
+	 "other backends use the defaults of reconcile).\n"
+	 "\n"
+	 "  --format F   table (default), csv or json\n"
+	 "  --raw        CSV: no ' before free text starting with = + - @ tab CR\n",
+	 "list the per-backend drift tolerances", format_options,
+	 "sbledger tolerance\n"
+	 "sbledger tolerance --format json\n"},
 	{"tolerance set", cmd_tolerance_set, CMD_WRITES, "BACKEND --abs-tol X --rel-tol Y",
-	 "Set the drift tolerance of BACKEND: absolute (USD) and relative (0.05 is 5%).\n"},
-	{NULL, NULL, 0, NULL, NULL},
+	 "Set the drift tolerance of BACKEND (an id or an SDK client class name),\n"
+	 "used by reconcile and nightly instead of the defaults; drift is flagged\n"
+	 "above max(X, Y x computed).\n"
+	 "\n"
+	 "  --abs-tol X   absolute, in USD (required)\n"
+	 "  --rel-tol Y   relative: 0.05 is 5% of computed (required)\n",
+	 "set the drift tolerance of a backend", tolerance_set_options,
+	 "sbledger tolerance set modal --abs-tol 0.05 --rel-tol 0.10\n"},
+	{NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL},
 };

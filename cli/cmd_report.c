@@ -55,7 +55,7 @@ static const struct option report_options[] = {
 static const sb_col summary_cols[] = {
 	{"key", COL_TEXT, 40}, {"runs", COL_INT, 0}, {"exec_count", COL_INT, 0},
 	{"total_duration_ms", COL_INT, 0}, {"cpu_ms", COL_INT, 0}, {"memory_peak_mb", COL_INT, 0},
-	{"bytes_read", COL_INT, 0}, {"bytes_written", COL_INT, 0},
+	{"bytes_read", COL_COUNT, 0}, {"bytes_written", COL_COUNT, 0},
 	{"computed_cost_usd", COL_MONEY, 0}, {"billed_cost_usd", COL_MONEY, 0},
 	{"card_cost_usd", COL_MONEY, 0}, {"token_cost_usd", COL_MONEY, 0},
 };
@@ -290,23 +290,42 @@ static void out_budget_run(sb_out *o, const sb_budget_run *r)
  * runs past the lifetime limit. */
 static void print_budget_table(const sb_budget *b)
 {
-	char name[96], a[SB_MONEY_BUFSZ], c[SB_MONEY_BUFSZ], t[SB_MONEY_BUFSZ], bu[SB_MONEY_BUFSZ];
+	char name[96], a[SB_MONEY_BUFSZ + 4], c[SB_MONEY_BUFSZ + 4], t[SB_MONEY_BUFSZ + 4], bu[SB_MONEY_BUFSZ];
 	size_t ncols = sizeof budget_cols / sizeof budget_cols[0];
 	sb_out *o;
 
+	static const sb_col totals[] = {
+		{"what", COL_TEXT, 0}, {"usd", COL_NUMBER, 0}, {"note", COL_TEXT, 0},
+	};
+	char note[160];
+
 	printf("Budget %s: %zu run%s, %lld with a budget\n", sb_period_name(&b->period, name), b->n_runs,
 	       b->n_runs == 1 ? "" : "s", (long long)b->budgeted_runs);
-	printf("  token cost    %s USD", sb_money_format(b->token_nanos, 6, t));
-	if (!b->has_token)
-		printf(" (known part: %s%s%s)", b->n_unpriced > 0 ? "some models have no price" : "",
-		       b->n_unpriced > 0 && b->tokens_without_model > 0 ? ", " : "",
-		       b->tokens_without_model > 0 ? "some runs have tokens but no model" : "");
-	putchar('\n');
-	printf("  compute cost  %s USD (billed %lld runs, session lifetime %lld, computed %lld)\n",
-	       sb_money_format(b->compute_nanos, 6, c), (long long)b->by_basis[0], (long long)b->by_basis[1],
-	       (long long)b->by_basis[2]);
-	printf("  total         %s USD against budgets of %s USD\n", sb_money_format(b->total_nanos, 6, a),
-	       sb_money_format(b->budget_nanos, 6, bu));
+	o = sb_out_new(FMT_TABLE, totals, sizeof totals / sizeof totals[0]);
+	sb_out_indent(o, 2);
+	sb_out_no_heading(o);
+	sb_out_text(o, "token cost");
+	sb_out_text(o, strcat(sb_money_format(b->token_nanos, 6, t), " USD"));
+	if (b->has_token)
+		note[0] = '\0';
+	else
+		snprintf(note, sizeof note, "(known part: %s%s%s)", b->n_unpriced > 0 ? "some models have no price" : "",
+		         b->n_unpriced > 0 && b->tokens_without_model > 0 ? ", " : "",
+		         b->tokens_without_model > 0 ? "some runs have tokens but no model" : "");
+	sb_out_text(o, note);
+	sb_out_row(o);
+	snprintf(note, sizeof note, "(billed %lld runs, session lifetime %lld, computed %lld)",
+	         (long long)b->by_basis[0], (long long)b->by_basis[1], (long long)b->by_basis[2]);
+	sb_out_text(o, "compute cost");
+	sb_out_text(o, strcat(sb_money_format(b->compute_nanos, 6, c), " USD"));
+	sb_out_text(o, note);
+	sb_out_row(o);
+	snprintf(note, sizeof note, "against budgets of %s USD", sb_money_format(b->budget_nanos, 6, bu));
+	sb_out_text(o, "total");
+	sb_out_text(o, strcat(sb_money_format(b->total_nanos, 6, a), " USD"));
+	sb_out_text(o, note);
+	sb_out_row(o);
+	sb_out_end(o);
 	printf("\nRuns over budget: %lld\n", (long long)b->over_budget);
 	if (b->over_budget > 0) {
 		o = sb_out_new(FMT_TABLE, budget_cols, ncols);
@@ -380,26 +399,45 @@ static int cmd_report_budget(sb_cli *cli, int argc, char **argv)
 
 const sb_command sb_report_commands[] = {
 	{"report budget", cmd_report_budget, CMD_CSV,
-	 "--period P [--max-lifetime-min 30] [--format table|csv|json] [--raw]",
+	 "--period P [--max-lifetime-min N] [--format table|csv|json] [--raw]",
 	 "The two meters of each run started in period P side by side: the token\n"
 	 "cost (model price table) and the compute cost as providers charge it\n"
 	 "(billed where known, else the session lifetime at the card rate, else\n"
 	 "computed), their total against the run's budget_usd.  Lists the runs\n"
-	 "over budget and the runs whose lifetime passed --max-lifetime-min\n"
-	 "(default 30), and what a lifetime cap there would have saved (the card\n"
-	 "cost of the lifetime past it).  CSV and JSON list every run.  A model\n"
-	 "with no price is named, never priced as zero.  See docs/reports.md.\n"
-	 "  --raw  CSV: no ' before free text starting with = + - @ tab CR\n"},
+	 "over budget and the runs whose lifetime passed --max-lifetime-min, and\n"
+	 "what a lifetime cap there would have saved (the card cost of the\n"
+	 "lifetime past it).  CSV and JSON list every run.  A model with no price\n"
+	 "is named, never priced as zero; a run with tokens but no model has an\n"
+	 "unknown token cost (null, never 0), and the runs are named on stderr.\n"
+	 "See docs/reports.md.\n"
+	 "\n"
+	 "  --period P              the runs started in P (required)\n"
+	 "  --max-lifetime-min N    the lifetime limit in whole minutes (default 30)\n"
+	 "  --format F              table (default), csv or json\n"
+	 "  --raw                   CSV: no ' before free text starting with = + - @ tab CR\n",
+	 "token and compute cost of each run against its budget", budget_options,
+	 "sbledger report budget --period 2026-11\n"
+	 "sbledger report budget --period last-month --max-lifetime-min 10 --format csv\n"},
 	{"report summary", cmd_report_summary, CMD_CSV,
 	 "--period P [--by backend|day|model|session|tag:NAME] [--format table|csv|json|html] [--raw]",
 	 "Sum the runs started in period P per group: runs, the SandboxUsage\n"
 	 "aggregates (counters sum, memory_peak_mb is the maximum, billed_cost_usd\n"
 	 "is null only when every run's is), the card cost (the rate card in force\n"
-	 "at each run's start) and the token cost (the model price table).  Runs\n"
-	 "without the tag group under (untagged).  A model with no price makes the\n"
-	 "token cost null, and the report names it.  --format html writes one\n"
-	 "self-contained page: the table and a bar chart of computed against\n"
-	 "billed per group.\n"
-	 "  --raw  CSV: no ' before free text starting with = + - @ tab CR\n"},
-	{NULL, NULL, 0, NULL, NULL},
+	 "at each run's start) and the token cost (the model price table).  A\n"
+	 "model with no price makes the token cost null, and the report names it;\n"
+	 "so do runs with tokens but no model (the first 10 named on stderr).\n"
+	 "The table ends with a total row; csv holds the groups only.\n"
+	 "\n"
+	 "  --period P    the runs started in P (required)\n"
+	 "  --by KEY      group by backend (default), day (UTC date of the start),\n"
+	 "                model ((none) without tokens), session ((none) without\n"
+	 "                one) or tag:NAME (the value of tag NAME; (untagged))\n"
+	 "  --format F    table (default), csv, json, or html: one self-contained\n"
+	 "                page, the table and a bar chart of computed against billed\n"
+	 "  --raw         CSV: no ' before free text starting with = + - @ tab CR\n",
+	 "sum a period's runs per backend, day, model, session or tag", report_options,
+	 "sbledger report summary --period 2026-11\n"
+	 "sbledger report summary --period 2026-11 --by tag:customer --format csv\n"
+	 "sbledger report summary --period last-month --format html > summary.html\n"},
+	{NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL},
 };

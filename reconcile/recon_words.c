@@ -174,8 +174,8 @@ static void say_verdict(words *w, const sb_recon_backend *b)
 		__int128 diff = (__int128)x->implied_rate_nanos - x->card_rate_nanos;
 		say(w, "the provider bills %s per minute of session life and the card says %s: the card is "
 		       "too %s by %s per minute (%s of the card's rate)",
-		    m6(x->implied_rate_nanos, a), m6(x->card_rate_nanos, c), diff > 0 ? "low" : "high",
-		    m6((int64_t)(diff < 0 ? -diff : diff), d), percent(diff, x->card_rate_nanos, e));
+		    m9(x->implied_rate_nanos, a), m9(x->card_rate_nanos, c), diff > 0 ? "low" : "high",
+		    m9((int64_t)(diff < 0 ? -diff : diff), d), percent(diff, x->card_rate_nanos, e));
 	} else {
 		say(w, "neither the session lifetime at the card rate (%s) nor a different rate explains "
 		       "billed %s against computed %s",
@@ -185,8 +185,8 @@ static void say_verdict(words *w, const sb_recon_backend *b)
 		    (x->implied_rate_nanos > x->card_rate_nanos) != over)
 			say(w, " (the provider's %s per minute of session life is %s the card's %s, so a %s card "
 			       "would only widen the drift)",
-			    m6(x->implied_rate_nanos, a), x->implied_rate_nanos > x->card_rate_nanos ? "above" : "below",
-			    m6(x->card_rate_nanos, c), x->implied_rate_nanos > x->card_rate_nanos ? "higher" : "lower");
+			    m9(x->implied_rate_nanos, a), x->implied_rate_nanos > x->card_rate_nanos ? "above" : "below",
+			    m9(x->card_rate_nanos, c), x->implied_rate_nanos > x->card_rate_nanos ? "higher" : "lower");
 		say(w, ": look at its sessions and lines (");
 		say_lines_command(w, b);
 		say(w, ")");

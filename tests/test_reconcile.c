@@ -1054,16 +1054,17 @@ static void test_words(void **state)
 
 	(void)state;
 	/* runloop: over-billed, the provider's 0.073889/min below the card's
-	 * 0.10: never "too high" nor "out of date" */
+	 * 0.10: never "too high" nor "out of date"; rates with 9 decimals */
 	assert_true(sb_recon_words(r, backend(r, "runloop"), text, sizeof text));
 	assert_null(strstr(text, "too high"));
 	assert_null(strstr(text, "too low"));
 	assert_null(strstr(text, "out of date"));
-	assert_non_null(strstr(text, "0.073889 per minute of session life is below the card's 0.100000"));
-	/* modal: over-billed at 1,713,447,000 x 60000 / 922,358 = 111,461,... per
-	 * minute; 11,461,... above the card's 100,000,000: 11.46% */
+	assert_non_null(strstr(text, "0.073889010 per minute of session life is below the card's 0.100000000"));
+	/* modal: over-billed at 1,713,447,000 x 60000 / 922,358 = 111,460,864.4
+	 * per minute, half to even 111,460,864; 11,460,864 above the card's
+	 * 100,000,000: 11.46% */
 	assert_true(sb_recon_words(r, backend(r, "modal"), text, sizeof text));
-	assert_non_null(strstr(text, "the card is too low by 0.011461 per minute (11.46% of the card's rate)"));
+	assert_non_null(strstr(text, "the card is too low by 0.011460864 per minute (11.46% of the card's rate)"));
 	assert_true(sb_recon_words(r, backend(r, "daytona"), text, sizeof text));
 	assert_non_null(strstr(text, "billed 1.619357 is the session lifetime at the card rate (1.619357; "
 	                             "boot and idle are 0.558781 of it)"));
@@ -1091,7 +1092,7 @@ static void test_words(void **state)
 	r = run(db, "2026-11", SB_DEFAULT_ABS_NANOS, SB_DEFAULT_REL_PPB);
 	assert_string_equal(backend(r, "e2b")->explain.verdict, "rate");
 	assert_true(sb_recon_words(r, backend(r, "e2b"), text, sizeof text));
-	assert_non_null(strstr(text, "the card is too high by 0.058050 per minute (96.75% of the card's rate)"));
+	assert_non_null(strstr(text, "the card is too high by 0.058050000 per minute (96.75% of the card's rate)"));
 	sb_recon_free(r);
 
 	/* a card that has the vCPU rate only: the command keeps it */
