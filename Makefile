@@ -142,8 +142,13 @@ check: check-deps
 	@$(MAKE) --no-print-directory -j$(JOBS) check-build
 	@$(MAKE) --no-print-directory -j1 check-run
 
-check-run: unit cli-tests http-tests html-tests fuzz-check failmalloc-check reliability-tests \
-           valgrind-tests
+CHECK_SUITES := unit cli-tests http-tests html-tests fuzz-check failmalloc-check reliability-tests \
+                valgrind-tests
+# each suite in turn, with the seconds it took (the ten-minute budget)
+check-run:
+	@for suite in $(CHECK_SUITES); do start=$$(date +%s); \
+	  $(MAKE) --no-print-directory $$suite || exit 1; \
+	  echo "make check: $$suite took $$(( $$(date +%s) - start )) s"; done
 	@echo "make check: all tests passed"
 
 # The long suites, after make check: valgrind over every command-line
