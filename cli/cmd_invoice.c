@@ -46,14 +46,13 @@ static int on_invoice_opt(sb_cli *cli, void *ctx, int val, const char *arg)
 			return cli_usage(cli, "--customer needs a value");
 		ic->o.customer = arg;
 		return 0;
-	case 'B':
-		if (strcmp(arg, "computed") == 0)
-			ic->o.basis = SB_BASIS_COMPUTED;
-		else if (strcmp(arg, "billed") == 0)
-			ic->o.basis = SB_BASIS_BILLED;
-		else
+	case 'B': {
+		sb_err e;
+		sb_err_clear(&e);
+		if (sb_basis_parse(arg, &ic->o.basis, &e) != SB_OK)
 			return cli_usage(cli, "--basis '%s' is not one of computed, billed", arg);
 		return 0;
+	}
 	case 'F':
 		ic->finalize = true;
 		return 0;
@@ -248,7 +247,7 @@ static void print_csv(const sb_invoice_set *set, bool raw)
 	for (size_t i = 0; i < set->n_invoices; i++) {
 		const sb_invoice *inv = &set->invoices[i];
 		for (size_t k = 0; k < inv->n_lines; k++)
-			csv_row(&w, set, inv, inv->lines[k].kind == SB_INV_COMPUTE ? "compute" : "tokens", &inv->lines[k],
+			csv_row(&w, set, inv, sb_inv_kind_name(inv->lines[k].kind), &inv->lines[k],
 			        inv->lines[k].unknown ? NULL : &inv->lines[k].amount_nanos);
 		csv_row(&w, set, inv, "total", NULL, inv->total_unknown ? NULL : &inv->total_nanos);
 		if (inv->adjust != NULL) {

@@ -571,26 +571,26 @@ static void print_backends(const sb_recon *r)
 
 	for (size_t i = 0; i < r->n_backends; i++) {
 		const sb_recon_backend *be = &r->backends[i];
-		printf("%-12s %-12s computed %s  billed %s  drift %s", be->backend, be->status,
+		printf("%-12s %-12s computed %s  billed %s  drift %s", be->backend, sb_recon_status_name(be->status),
 		       sb_money_format(be->computed_nanos, 6, c),
 		       be->has_billed ? sb_money_format(be->billed_nanos, 6, b) : "-",
 		       be->has_drift ? sb_money_format(be->drift_nanos, 6, d) : "-");
-		if (be->explain.verdict != NULL)
-			printf("  (%s)", be->explain.verdict);
+		if (be->explain.verdict != SB_VERDICT_NONE)
+			printf("  (%s)", sb_verdict_name(be->explain.verdict));
 		if (be->sessions_flagged > 0)
 			printf("  (%lld session%s flagged)", (long long)be->sessions_flagged,
 			       be->sessions_flagged == 1 ? "" : "s");
-		if (strcmp(be->status, "unbilled") == 0 && !be->flagged) {
+		if (be->status == SB_STATUS_UNBILLED && !be->flagged) {
 			__int128 due = (__int128)be->window.to_ms + r->opts.billing_lag_ms;
 			printf("  (no bill yet: flagged if none by %s)",
 			       due <= INT64_MAX ? sb_time_format((int64_t)due, from) : "never");
-		} else if (strcmp(be->status, "unbilled") == 0) {
+		} else if (be->status == SB_STATUS_UNBILLED) {
 			printf("  (flagged: no bill, and its window ended more than the billing lag ago)");
 		}
 		if (be->window.from_ms != r->opts.period.from_ms || be->window.to_ms != r->opts.period.to_ms)
 			printf("  window %s .. %s", sb_time_format(be->window.from_ms, from),
 			       sb_time_format(be->window.to_ms, to));
-		if (strcmp(be->status, "pending") == 0)
+		if (be->status == SB_STATUS_PENDING)
 			printf("  (not ended: judged again later)");
 		putchar('\n');
 	}

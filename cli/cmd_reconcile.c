@@ -20,7 +20,7 @@ typedef struct recon_cli {
 	bool has_abs, has_rel;   /* --abs-tol, --rel-tol given */
 	bool dry_run;            /* --dry-run */
 	bool fail_on_drift;      /* --fail-on-drift */
-	const char *by;          /* report drift --by */
+	bool by_period;          /* report drift --by period (else --by day) */
 } recon_cli;
 
 /* Parse a relative tolerance ("0.05") into parts per 10^9. */
@@ -55,7 +55,7 @@ static int on_recon_opt(sb_cli *cli, void *ctx, int val, const char *arg)
 	case 'b':
 		if (strcmp(arg, "day") != 0 && strcmp(arg, "period") != 0)
 			return cli_usage(cli, "--by '%s' is not one of day, period", arg);
-		rc->by = arg;
+		rc->by_period = strcmp(arg, "period") == 0;
 		return 0;
 	default:
 		return SB_EUSAGE;
@@ -102,7 +102,6 @@ static int parse(sb_cli *cli, int argc, char **argv, recon_cli *rc, int want, in
 	rc->fmt = FMT_TABLE;
 	rc->o.abs_nanos = SB_DEFAULT_ABS_NANOS;
 	rc->o.rel_ppb = SB_DEFAULT_REL_PPB;
-	rc->by = "day";
 	if ((status = cli_getopt(cli, argc, argv, cli->cmd->options, on_recon_opt, rc, first)) != 0)
 		return status;
 	if (argc - *first > want)
@@ -150,9 +149,9 @@ static void out_backend(sb_out *o, const sb_recon_backend *b)
 	char rel[SB_MONEY_BUFSZ], flag[64];
 
 	sb_out_text(o, b->backend);
-	sb_out_text(o, b->status);
+	sb_out_text(o, sb_recon_status_name(b->status));
 	sb_out_text(o, flag_cell(b, flag));
-	sb_out_text(o, b->basis != NULL ? b->basis : "-");
+	sb_out_text(o, b->basis != SB_RBASIS_NONE ? sb_recon_basis_name(b->basis) : "-");
 	sb_out_int(o, b->runs);
 	sb_out_money(o, b->computed_nanos);
 	if (b->has_billed)
@@ -170,7 +169,7 @@ static void out_backend(sb_out *o, const sb_recon_backend *b)
 	} else {
 		sb_out_null(o);
 	}
-	sb_out_text(o, b->explain.verdict != NULL ? b->explain.verdict : "-");
+	sb_out_text(o, b->explain.verdict != SB_VERDICT_NONE ? sb_verdict_name(b->explain.verdict) : "-");
 	sb_out_row(o);
 }
 
@@ -181,7 +180,7 @@ static int table_rank(const sb_recon_backend *b)
 {
 	if (b->flagged || b->sessions_flagged > 0)
 		return 0;
-	return strcmp(b->status, "ok") != 0 ? 1 : 2;
+	return b->status != SB_STATUS_OK ? 1 : 2;
 }
 
 /* Print the reconciliation as a table, then the windows and what each
@@ -237,7 +236,7 @@ static void print_table(const sb_recon *r)
 			const sb_recon_backend *b = &r->backends[i];
 			if (table_rank(b) != rank || !sb_recon_words(r, b, text, sizeof text))
 				continue;
-			printf("%s  %s %s: %s\n", first ? "\n" : "", b->backend, b->status, text);
+			printf("%s  %s %s: %s\n", first ? "\n" : "", b->backend, sb_recon_status_name(b->status), text);
 			first = false;
 		}
 	if (r->n_sessions > 0) {
@@ -248,7 +247,7 @@ static void print_table(const sb_recon *r)
 			int64_t drift = 0;
 			sb_out_text(o, s->backend);
 			sb_out_text(o, s->session_id != NULL ? s->session_id : "(none)");
-			sb_out_text(o, s->status);
+			sb_out_text(o, sb_recon_status_name(s->status));
 			sb_out_text(o, s->flagged ? "yes" : "-");
 			sb_out_int(o, s->runs);
 			sb_out_money(o, s->computed_nanos);
@@ -338,7 +337,7 @@ static void bind_drift(sb_db *db, sqlite3_stmt *st, const void *ctx)
 
 	sb_bind_i64(db, st, ":from_ms", rc->o.period.from_ms);
 	sb_bind_i64(db, st, ":to_ms", rc->o.period.to_ms);
-	sb_bind_i64(db, st, ":daily", strcmp(rc->by, "day") == 0);
+	sb_bind_i64(db, st, ":daily", !rc->by_period);
 }
 
 /* report drift: drift per backend over time, from stored reconciliations. */

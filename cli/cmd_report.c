@@ -279,7 +279,7 @@ static void out_budget_run(sb_out *o, const sb_budget_run *r)
 	out_money_opt(o, r->has_budget, r->budget_nanos);
 	out_money_opt(o, r->has_token, r->token_nanos);
 	sb_out_money(o, r->compute_nanos);
-	sb_out_text(o, r->compute_basis);
+	sb_out_text(o, sb_compute_basis_name(r->compute_basis));
 	out_money_opt(o, r->has_token, r->total_nanos);
 	out_money_opt(o, r->over_budget, r->over_nanos);
 	out_money_opt(o, r->over_lifetime && r->has_savings, r->savings_nanos);
@@ -315,7 +315,8 @@ static void print_budget_table(const sb_budget *b)
 	sb_out_text(o, note);
 	sb_out_row(o);
 	snprintf(note, sizeof note, "(billed %lld runs, session lifetime %lld, computed %lld)",
-	         (long long)b->by_basis[0], (long long)b->by_basis[1], (long long)b->by_basis[2]);
+	         (long long)b->by_basis[SB_COMPUTE_BILLED], (long long)b->by_basis[SB_COMPUTE_LIFETIME],
+	         (long long)b->by_basis[SB_COMPUTE_COMPUTED]);
 	sb_out_text(o, "compute cost");
 	sb_out_text(o, strcat(sb_money_format(b->compute_nanos, 6, c), " USD"));
 	sb_out_text(o, note);
