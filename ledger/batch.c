@@ -26,8 +26,7 @@ int sb_batch_status_parse(const char *name, sb_batch_status *out, sb_err *e)
 {
 	int i = 0;
 
-	if (sb_name_parse(status_names, sizeof status_names / sizeof status_names[0], "a batch status", name, &i,
-	                  e) != SB_OK)
+	if (sb_name_parse(SB_NAMES(status_names), "a batch status", name, &i, e) != SB_OK)
 		return e->code;
 	*out = (sb_batch_status)i;
 	return SB_OK;

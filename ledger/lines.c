@@ -63,8 +63,7 @@ int sb_line_kind_parse(const char *name, sb_line_kind *out, sb_err *e)
 {
 	int i = 0;
 
-	if (sb_name_parse(kind_names, sizeof kind_names / sizeof kind_names[0], "a billing line kind", name, &i,
-	                  e) != SB_OK)
+	if (sb_name_parse(SB_NAMES(kind_names), "a billing line kind", name, &i, e) != SB_OK)
 		return e->code;
 	*out = (sb_line_kind)i;
 	return SB_OK;

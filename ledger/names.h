@@ -15,6 +15,9 @@
 
 #include "ledger/err.h"
 
+/* A table and its length, as the two functions below take them. */
+#define SB_NAMES(table) (table), (sizeof (table) / sizeof (table)[0])
+
 /* The index of name in names[0, n), or -1 when it is not there (or is
  * NULL).  NULL entries of names never match. */
 int sb_name_index(const char *const *names, size_t n, const char *name);

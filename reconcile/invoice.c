@@ -97,8 +97,7 @@ int sb_basis_parse(const char *name, sb_basis *out, sb_err *e)
 {
 	int i = 0;
 
-	if (sb_name_parse(basis_names, sizeof basis_names / sizeof basis_names[0], "an invoice basis", name, &i,
-	                  e) != SB_OK)
+	if (sb_name_parse(SB_NAMES(basis_names), "an invoice basis", name, &i, e) != SB_OK)
 		return e->code;
 	*out = (sb_basis)i;
 	return SB_OK;
@@ -119,8 +118,7 @@ int sb_inv_kind_parse(const char *name, sb_inv_kind *out, sb_err *e)
 {
 	int i = 0;
 
-	if (sb_name_parse(kind_names, sizeof kind_names / sizeof kind_names[0], "an invoice line kind", name, &i,
-	                  e) != SB_OK)
+	if (sb_name_parse(SB_NAMES(kind_names), "an invoice line kind", name, &i, e) != SB_OK)
 		return e->code;
 	*out = (sb_inv_kind)i;
 	return SB_OK;

@@ -69,7 +69,8 @@ static json_t *explain(const sb_recon_backend *b, bool *ok)
 	put(o, "idle_cost_usd", money(x->has_idle, x->idle_nanos), ok);
 	put(o, "card_usd_per_minute", money(x->has_card_rate, x->card_rate_nanos), ok);
 	put(o, "implied_usd_per_minute", money(x->has_implied, x->implied_rate_nanos), ok);
-	put(o, "verdict", x->verdict != SB_VERDICT_NONE ? json_string(sb_verdict_name(x->verdict)) : json_null(), ok);
+	put(o, "verdict", x->verdict != SB_VERDICT_NONE ? json_string(sb_verdict_name(x->verdict)) : json_null(),
+	    ok);
 	return o;
 }
 
@@ -108,7 +109,8 @@ static json_t *backend(const sb_recon_backend *b, bool *ok)
 	put(o, "backend", json_string(b->backend), ok);
 	put(o, "status", json_string(sb_recon_status_name(b->status)), ok);
 	put(o, "flagged", json_boolean(b->flagged), ok);
-	put(o, "basis", b->basis != SB_RBASIS_NONE ? json_string(sb_recon_basis_name(b->basis)) : json_null(), ok);
+	put(o, "basis", b->basis != SB_RBASIS_NONE ? json_string(sb_recon_basis_name(b->basis)) : json_null(),
+	    ok);
 	put(o, "runs", json_integer(b->runs), ok);
 	put(o, "window", span(&b->window), ok);
 	put(o, "sessions", json_integer(b->sessions), ok);

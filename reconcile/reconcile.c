@@ -131,8 +131,7 @@ int sb_recon_basis_parse(const char *name, sb_recon_basis *out, sb_err *e)
 {
 	int i = 0;
 
-	if (sb_name_parse(basis_names, sizeof basis_names / sizeof basis_names[0], "a reconciliation basis",
-	                  name, &i, e) != SB_OK)
+	if (sb_name_parse(SB_NAMES(basis_names), "a reconciliation basis", name, &i, e) != SB_OK)
 		return e->code;
 	*out = (sb_recon_basis)i;
 	return SB_OK;
@@ -142,8 +141,7 @@ int sb_verdict_parse(const char *name, sb_verdict *out, sb_err *e)
 {
 	int i = 0;
 
-	if (sb_name_parse(verdict_names, sizeof verdict_names / sizeof verdict_names[0], "a verdict", name,
-	                  &i, e) != SB_OK)
+	if (sb_name_parse(SB_NAMES(verdict_names), "a verdict", name, &i, e) != SB_OK)
 		return e->code;
 	*out = (sb_verdict)i;
 	return SB_OK;
