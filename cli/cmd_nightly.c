@@ -65,6 +65,8 @@ typedef struct nightly {
 	long rejected;               /* records rejected by this run's imports and fetches */
 	long shown;                  /* rejects printed for the current file */
 	bool paused;                 /* the test hook of cli_test_pause_checked was taken */
+	const sb_provider *providers[MAX_PROVIDERS]; /* --fetch */
+	size_t n_providers;          /* how many */
 } nightly;
 
 /* Fold a step's status into the run's. */
@@ -841,67 +843,69 @@ static const struct option nightly_options[] = {
 	{NULL, 0, NULL, 0},
 };
 
-/* nightly --inbox DIR: import, fetch, reconcile, report. */
-static int cmd_nightly(sb_cli *cli, int argc, char **argv)
+/* nightly: its options, checked, and the inbox resolved (a directory),
+ * before the ledger is opened. */
+static int parse_nightly(sb_cli *cli, int argc, char **argv, void *opts)
 {
-	nightly n;
-	const sb_provider *providers[MAX_PROVIDERS];
-	size_t n_providers = 0, n_extra = 0;
-	sb_recon *r = NULL;
-	sb_db *db = NULL;
+	nightly *n = opts;
 	struct stat st;
+	int first = 0, rc;
+
+	n->cli = cli;
+	n->out = "reports";
+	if ((rc = cli_getopt(cli, argc, argv, nightly_options, on_nightly_opt, n, &first)) != 0)
+		return rc;
+	if (first < argc)
+		return cli_usage(cli, "unexpected argument '%s'", argv[first]);
+	if (n->inbox == NULL)
+		return cli_usage(cli, "--inbox DIR is required (DIR/runs/, DIR/billing/FORMAT/)");
+	if ((rc = parse_fetch(cli, n->fetch, n->providers, &n->n_providers)) != 0)
+		return rc;
+	if (!n->has_period && (rc = cli_period(cli, "yesterday", &n->period)) != 0)
+		return rc;
+	if (realpath(n->inbox, n->root) == NULL || stat(n->root, &st) != 0) {
+		cli_warn("%s: %s", n->inbox, strerror(errno));
+		return SB_ENOINPUT;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		cli_warn("%s: not a directory (the inbox holds runs/ and billing/FORMAT/)", n->inbox);
+		return SB_ENOINPUT;
+	}
+	return 0;
+}
+
+/* nightly --inbox DIR: import, fetch, reconcile, report, the ledger's
+ * write lock held throughout. */
+static int run_nightly(sb_cli *cli, sb_db *db, void *opts)
+{
+	nightly *n = opts;
+	size_t n_extra = 0;
+	sb_recon *r = NULL;
 	char dir[PATH_MAX], name[96], line[128];
 	extra *extras = NULL;
 	int64_t again_backends = 0, again_sessions = 0;
 	bool attention, reports_ok = false;
-	int first = 0, rc;
 
-	memset(&n, 0, sizeof n);
-	n.cli = cli;
-	n.out = "reports";
-	if ((rc = cli_getopt(cli, argc, argv, nightly_options, on_nightly_opt, &n, &first)) != 0)
-		return rc;
-	if (first < argc)
-		return cli_usage(cli, "unexpected argument '%s'", argv[first]);
-	if (n.inbox == NULL)
-		return cli_usage(cli, "--inbox DIR is required (DIR/runs/, DIR/billing/FORMAT/)");
-	if ((rc = parse_fetch(cli, n.fetch, providers, &n_providers)) != 0)
-		return rc;
-	if (!n.has_period && (rc = cli_period(cli, "yesterday", &n.period)) != 0)
-		return rc;
-	if (realpath(n.inbox, n.root) == NULL || stat(n.root, &st) != 0) {
-		cli_warn("%s: %s", n.inbox, strerror(errno));
-		return SB_ENOINPUT;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		cli_warn("%s: not a directory (the inbox holds runs/ and billing/FORMAT/)", n.inbox);
-		return SB_ENOINPUT;
-	}
-	if (cli_open(cli, 0, &db) != SB_OK)
-		return cli_report(&cli->err);
-
-	import_inbox(&n, db);
-	fetch_all(&n, db, providers, n_providers);
+	import_inbox(n, db);
+	fetch_all(n, db, n->providers, n->n_providers);
 
 	/* the period, then every earlier one that needs judging again */
-	judge(&n, db, &n.period, true, &r, dir, sizeof dir, &reports_ok);
-	if (r == NULL) {
-		sb_db_close(db);
-		return n.status;
-	}
-	if (extra_periods(&n, db, &extras, &n_extra) != SB_OK)
-		note(&n, cli_report(&cli->err));
+	judge(n, db, &n->period, true, &r, dir, sizeof dir, &reports_ok);
+	if (r == NULL)
+		return n->status;
+	if (extra_periods(n, db, &extras, &n_extra) != SB_OK)
+		note(n, cli_report(&cli->err));
 	attention = r->flagged > 0;
 	for (size_t i = 0; i < n_extra; i++) {
 		extra *x = &extras[i];
-		judge(&n, db, &x->period, !x->first_time, &x->r, x->dir, sizeof x->dir, &x->reports_ok);
+		judge(n, db, &x->period, !x->first_time, &x->r, x->dir, sizeof x->dir, &x->reports_ok);
 		if (x->r == NULL)
 			continue;
 		again_backends += x->r->flagged_backends;
 		again_sessions += x->r->flagged_sessions;
 		attention = attention || x->r->flagged > 0;
 	}
-	if (!cli->quiet || attention || n.status != SB_OK) {
+	if (!cli->quiet || attention || n->status != SB_OK) {
 		print_backends(r);
 		for (size_t i = 0; i < n_extra; i++) {
 			extra *x = &extras[i];
@@ -913,10 +917,10 @@ static int cmd_nightly(sb_cli *cli, int argc, char **argv)
 			       (long long)x->r->recon_id, x->reports_ok ? "reports in " : "reports not written",
 			       x->reports_ok ? x->dir : "", x->reports_ok ? "/" : "");
 		}
-		sb_period_name(&n.period, name);
+		sb_period_name(&n->period, name);
 		printf("nightly %s: %ld %s imported, %ld already in the ledger, %ld %s rejected; "
-		       "%s; ", name, n.files, n.files == 1 ? "file" : "files", n.already, n.rejected,
-		       n.rejected == 1 ? "record" : "records", counts(r, line));
+		       "%s; ", name, n->files, n->files == 1 ? "file" : "files", n->already, n->rejected,
+		       n->rejected == 1 ? "record" : "records", counts(r, line));
 		if (again_backends + again_sessions > 0)
 			printf("earlier periods judged again: %lld backend%s, %lld session%s flagged; ",
 			       (long long)again_backends, again_backends == 1 ? "" : "s",
@@ -925,21 +929,20 @@ static int cmd_nightly(sb_cli *cli, int argc, char **argv)
 		       reports_ok ? "reports in " : "reports not written", reports_ok ? dir : "",
 		       reports_ok ? "/" : "");
 		if (r->flagged_sessions > 0)
-			print_sessions_command(&n, &n.period);
+			print_sessions_command(n, &n->period);
 		for (size_t i = 0; i < n_extra; i++)
 			if (extras[i].r != NULL && extras[i].r->flagged_sessions > 0)
-				print_sessions_command(&n, &extras[i].period);
+				print_sessions_command(n, &extras[i].period);
 	}
 	for (size_t i = 0; i < n_extra; i++)
 		sb_recon_free(extras[i].r);
 	free(extras);
 	sb_recon_free(r);
-	sb_db_close(db);
-	return n.status;
+	return n->status;
 }
 
 const sb_command sb_nightly_commands[] = {
-	{"nightly", cmd_nightly, CMD_WRITES,
+	{"nightly", parse_nightly, run_nightly, sizeof(nightly), CMD_WRITES,
 	 "--inbox DIR [--period P] [--out DIR] [--fetch LIST] [--billing-lag D] [--fail-on-drift] "
 	 "[--supersede] [--verbose]",
 	 "The job cron runs.  Imports every file of DIR/runs/ (run-usage JSON Lines)\n"
@@ -981,5 +984,5 @@ const sb_command sb_nightly_commands[] = {
 	 "sbledger --db ledger.db --quiet nightly --inbox inbox --out reports --fetch deepinfra,vercel --fail-on-drift\n"
 	 "sbledger nightly --inbox inbox --period 2026-11 --out reports\n"
 	 "sbledger nightly --inbox inbox --billing-lag 5d --fail-on-drift\n"},
-	{NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL},
+	{NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL},
 };
