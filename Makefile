@@ -26,8 +26,7 @@ TESTPKGS := cmocka
 BUILD    := build
 
 WARN     := -Wall -Wextra -Wshadow -Wconversion -Wstrict-prototypes \
-            -Wmissing-prototypes -Wformat=2 -Wno-sign-conversion \
-            -Wno-format-truncation -Werror
+            -Wmissing-prototypes -Wformat=2 -Werror
 BASEFLAGS = -std=c11 -D_GNU_SOURCE -I. -I$(BUILD) $(WARN) -MMD -MP \
             $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LIBS      = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm
@@ -160,8 +159,7 @@ check-long: check-deps
 	@echo "make check-long: all long suites passed"
 
 unit: $(TEST_DEPS) $(TESTS)
-	@set -e; for t in $(TESTS); do echo "== $$t"; \
-	  SBLEDGER_SQL_DIR=sql $$t; done
+	@set -e; for t in $(TESTS); do echo "== $$t"; $$t; done
 
 # (the hostile-input cases measure the optimised ./sbledger's memory)
 cli-tests: $(TEST_DEPS) $(BUILD)/san/sbledger sbledger

@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +85,32 @@ static void on_reject(void *ctx, const char *source, int64_t line_no, const char
 
 	if (n->shown++ < MAX_SHOWN_REJECTS)
 		cli_warn("%s:%lld: %s", source, (long long)line_no, reason);
+}
+
+/* Print a path into buf (cap bytes): true, or false with a warning when
+ * it is longer than cap - 1 bytes (naming its start and its end), so
+ * that a path cut short is never opened, or shown as if it were another
+ * file. */
+static bool path_print(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static bool path_print(char *buf, size_t cap, const char *fmt, ...)
+{
+	va_list ap;
+	char *full = NULL;
+	int len;
+
+	va_start(ap, fmt);
+	len = vsnprintf(buf, cap, fmt, ap);
+	va_end(ap);
+	if (len >= 0 && (size_t)len < cap)
+		return true;
+	va_start(ap, fmt);
+	if (vasprintf(&full, fmt, ap) < 0)
+		full = NULL;
+	va_end(ap);
+	cli_warn("%.40s...%s: the path is longer than %zu bytes", buf,
+	         full != NULL && len > 40 ? full + len - 40 : "", cap - 1);
+	free(full);
+	return false;
 }
 
 /* The file descriptor fd has open, as an absolute path without links
@@ -280,8 +307,9 @@ static void import_dir(nightly *n, sb_db *db, int dirfd, const char *dir, const 
 		char path[PATH_MAX];
 		char *real = NULL;
 		int fd;
-		snprintf(path, sizeof path, "%s/%s", dir, names[i]->d_name);
-		if ((fd = open_file(n, dirfd, names[i]->d_name, path, &real)) >= 0) {
+		if (!path_print(path, sizeof path, "%s/%s", dir, names[i]->d_name))
+			note(n, SB_ENOINPUT);
+		else if ((fd = open_file(n, dirfd, names[i]->d_name, path, &real)) >= 0) {
 			if (cli_test_pause_checked() != NULL && !n->paused) {
 				n->paused = true;
 				cli_test_wait(cli_test_pause_checked());
@@ -309,10 +337,15 @@ static void import_inbox(nightly *n, sb_db *db)
 		note(n, SB_ENOINPUT);
 		return;
 	}
-	snprintf(dir, sizeof dir, "%s/runs", n->root);
-	if ((fd = open_dir(n, root, "runs", dir)) >= 0)
+	if (!path_print(dir, sizeof dir, "%s/runs", n->root))
+		note(n, SB_ENOINPUT);
+	else if ((fd = open_dir(n, root, "runs", dir)) >= 0)
 		import_dir(n, db, fd, dir, NULL);
-	snprintf(dir, sizeof dir, "%s/billing", n->root);
+	if (!path_print(dir, sizeof dir, "%s/billing", n->root)) {
+		note(n, SB_ENOINPUT);
+		close(root);
+		return;
+	}
 	billing = open_dir(n, root, "billing", dir);
 	close(root);
 	if (billing < 0)
@@ -327,8 +360,9 @@ static void import_inbox(nightly *n, sb_db *db)
 		char sub[PATH_MAX];
 		const sb_bill_format *f = sb_bill_format_find(names[i]->d_name);
 		int sfd = openat(billing, names[i]->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		snprintf(sub, sizeof sub, "%s/%s", dir, names[i]->d_name);
-		if (sfd < 0) {
+		if (!path_print(sub, sizeof sub, "%s/%s", dir, names[i]->d_name)) {
+			note(n, SB_ENOINPUT);
+		} else if (sfd < 0) {
 			cli_warn("%s: billing files go in %s/FORMAT/ (one of %s): skipped", sub, dir,
 			         sb_bill_format_names());
 			note(n, SB_EDATA);
@@ -438,8 +472,9 @@ static bool report_open(report_file *rf, const char *dir, const char *name)
 {
 	int fd;
 
-	snprintf(rf->path, sizeof rf->path, "%s/%s", dir, name);
-	snprintf(rf->tmp, sizeof rf->tmp, "%s/.%s.tmp", dir, name);
+	if (!path_print(rf->path, sizeof rf->path, "%s/%s", dir, name) ||
+	    !path_print(rf->tmp, sizeof rf->tmp, "%s/.%s.tmp", dir, name))
+		return false;
 	fd = open(rf->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
 	rf->f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (rf->f == NULL) {
@@ -529,7 +564,10 @@ static bool write_reports(nightly *n, const sb_period *p, const sb_recon *r, con
 	bool ok = true;
 
 	sb_period_name(p, name);
-	snprintf(dir, cap, "%s/%s", n->out, name);
+	if (!path_print(dir, cap, "%s/%s", n->out, name)) {
+		dir[0] = '\0';
+		return false;
+	}
 	if (make_dirs(dir) != 0) {
 		cli_warn("%s: cannot create the directory: %s", dir, strerror(errno));
 		return false;

@@ -200,7 +200,11 @@ static int spool(sb_http *h, char *path, size_t cap, int *fd, bool *blank, sb_er
 	path[0] = '\0';
 	if (tmp == NULL || tmp[0] == '\0')
 		tmp = "/tmp";
-	snprintf(named, sizeof named, "%s/sbledger-fetch-XXXXXX", tmp);
+	if ((size_t)snprintf(named, sizeof named, "%s/sbledger-fetch-XXXXXX", tmp) >= sizeof named) {
+		*fd = -1;
+		return sb_fail(e, SB_EIO, "cannot create a temporary file in %s: the path is longer than %zu bytes",
+		               tmp, sizeof named - 1);
+	}
 	if ((*fd = mkstemp(named)) < 0)
 		return sb_fail(e, SB_EIO, "cannot create a temporary file in %s: %s", tmp,
 		               strerror(errno));
