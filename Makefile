@@ -5,7 +5,8 @@
 #                   on a fresh clone), under AddressSanitizer + UBSan
 #   make check      everything a contributor must pass (under ten minutes):
 #                   make test, the HTML pages in Chromium, the fuzz corpora,
-#                   allocation failures, kills, processes at once, valgrind
+#                   allocation failures, kills, processes at once, valgrind,
+#                   the threaded import under ThreadSanitizer (make tsan)
 #   make check-long the long suites: valgrind over every command-line case,
 #                   FUZZ_SECONDS of fuzzing per target, every allocation
 #                   failed in turn (and $(CHECK_LONG_EXTRA))
@@ -26,8 +27,7 @@ TESTPKGS := cmocka
 BUILD    := build
 
 WARN     := -Wall -Wextra -Wshadow -Wconversion -Wstrict-prototypes \
-            -Wmissing-prototypes -Wformat=2 -Wno-sign-conversion \
-            -Wno-format-truncation -Werror
+            -Wmissing-prototypes -Wformat=2 -Werror
 BASEFLAGS = -std=c11 -D_GNU_SOURCE -I. -I$(BUILD) $(WARN) -MMD -MP \
             $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LIBS      = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm
@@ -59,15 +59,16 @@ TEST_DEPS     := $(BUILD)/deps-test.ok
 FUZZ_DEPS     := $(BUILD)/deps-fuzz.ok
 VALGRIND_DEPS := $(BUILD)/deps-valgrind.ok
 HTML_DEPS     := $(BUILD)/deps-html.ok
-ALL_DEPS      := $(DEPS_OK) $(TEST_DEPS) $(FUZZ_DEPS) $(VALGRIND_DEPS) $(HTML_DEPS)
+TSAN_DEPS     := $(BUILD)/deps-tsan.ok
+ALL_DEPS      := $(DEPS_OK) $(TEST_DEPS) $(FUZZ_DEPS) $(VALGRIND_DEPS) $(HTML_DEPS) $(TSAN_DEPS)
 
 # The command layer without its main(), for the help test and the man page.
 OPT_CLI_LIB := $(filter-out $(BUILD)/opt/cli/main.o,$(OPT_CLI))
 SAN_CLI_LIB := $(filter-out $(BUILD)/san/cli/main.o,$(SAN_CLI))
 
 .PHONY: all deps check-deps test check check-build check-run check-long unit cli-tests http-tests \
-        html-tests fuzz-check failmalloc failmalloc-check reliability-tests valgrind-tests demo bench \
-        fuzz install clean
+        html-tests fuzz-check failmalloc failmalloc-check reliability-tests valgrind-tests tsan demo \
+        bench fuzz install clean
 .SECONDARY: $(OPT_LIB) $(OPT_CLI) $(SAN_LIB) $(SAN_CLI) $(SAN_SUP) $(TESTS:%=%.o) \
             $(BUILD)/opt/tools/mkman.o
 
@@ -133,9 +134,9 @@ test: $(TEST_DEPS)
 
 # make test, the HTML pages, then the reliability tests
 # (docs/reliability.md): the fuzz corpora and a short burst, allocation
-# failures, kills and processes at once, valgrind.  What they need is
-# installed first; everything is built, in parallel (one job per online
-# CPU), then the tests run one suite after another (some are
+# failures, kills and processes at once, valgrind, ThreadSanitizer.  What
+# they need is installed first; everything is built, in parallel (one job
+# per online CPU), then the tests run one suite after another (some are
 # timing-sensitive).
 JOBS ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
 check: check-deps
@@ -143,7 +144,7 @@ check: check-deps
 	@$(MAKE) --no-print-directory -j1 check-run
 
 CHECK_SUITES := unit cli-tests http-tests html-tests fuzz-check failmalloc-check reliability-tests \
-                valgrind-tests
+                valgrind-tests tsan
 # each suite in turn, with the seconds it took (the ten-minute budget)
 check-run:
 	@for suite in $(CHECK_SUITES); do start=$$(date +%s); \
@@ -165,8 +166,7 @@ check-long: check-deps
 	@echo "make check-long: all long suites passed"
 
 unit: $(TEST_DEPS) $(TESTS)
-	@set -e; for t in $(TESTS); do echo "== $$t"; \
-	  SBLEDGER_SQL_DIR=sql $$t; done
+	@set -e; for t in $(TESTS); do echo "== $$t"; $$t; done
 
 # (the hostile-input cases measure the optimised ./sbledger's memory)
 cli-tests: $(TEST_DEPS) $(BUILD)/san/sbledger sbledger
@@ -246,6 +246,37 @@ reliability-tests: $(TEST_DEPS) $(BUILD)/san/sbledger
 	@SBLEDGER=$(abspath $(BUILD)/san/sbledger) sh tests/reliability/kill.sh
 	@SBLEDGER=$(abspath $(BUILD)/san/sbledger) sh tests/reliability/concurrency.sh
 
+# ThreadSanitizer over the import's thread pool (tests/reliability/tsan.sh):
+# the library, the command layer and the threaded import tests built with
+# -fsanitize=thread in build/tsan; test_import_threads, then sbledger
+# import runs --threads 4 over a few thousand generated runs (against
+# --threads 1).  A race reported fails it.
+TSANFLAGS := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
+TSAN_LIB  := $(call objs,$(BUILD)/tsan,$(LIB_SRC)) $(BUILD)/tsan/sql_embed.o
+TSAN_CLI  := $(call objs,$(BUILD)/tsan,$(CLI_SRC))
+TSAN_SUP  := $(call objs,$(BUILD)/tsan,$(SUP_SRC))
+TSAN_TEST := $(BUILD)/tsan/tests/test_import_threads
+.SECONDARY: $(TSAN_LIB) $(TSAN_CLI) $(TSAN_SUP) $(TSAN_TEST).o
+
+$(BUILD)/tsan/sql_embed.o: $(BUILD)/sql_embed.c $(TSAN_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(TSANFLAGS) -c -o $@ $<
+
+$(BUILD)/tsan/%.o: %.c $(TSAN_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(TSANFLAGS) -c -o $@ $<
+
+$(TSAN_TEST).o $(TSAN_SUP): $(TEST_DEPS)
+
+$(BUILD)/tsan/sbledger: $(TSAN_CLI) $(TSAN_LIB)
+	$(CC) $(TSANFLAGS) -o $@ $^ $(LIBS)
+
+$(TSAN_TEST): $(TSAN_TEST).o $(TSAN_SUP) $(TSAN_LIB)
+	$(CC) $(TSANFLAGS) -o $@ $^ $(LIBS) $(TESTLIBS)
+
+tsan: $(TEST_DEPS) $(TSAN_DEPS) $(TSAN_TEST) $(BUILD)/tsan/sbledger
+	@SBLEDGER=$(abspath $(BUILD)/tsan/sbledger) sh tests/reliability/tsan.sh $(abspath $(TSAN_TEST))
+
 # The command-line tests with ./sbledger under valgrind --leak-check=full:
 # a subset in make check (VALGRIND_CASES=all, as make check-long runs it:
 # every case, twenty minutes).
@@ -259,7 +290,8 @@ fuzz: $(FUZZ_DEPS) $(FUZZERS)
 
 # What make check builds before it tests (here, below FUZZERS: a rule's
 # prerequisites are expanded where the rule is read).
-check-build: sbledger sbledger.1 $(TESTS) $(BUILD)/san/sbledger $(FUZZERS) $(BUILD)/reliability/failmalloc.so
+check-build: sbledger sbledger.1 $(TESTS) $(BUILD)/san/sbledger $(FUZZERS) $(BUILD)/reliability/failmalloc.so \
+             $(TSAN_TEST) $(BUILD)/tsan/sbledger
 
 fuzz-check: $(FUZZ_DEPS) $(FUZZERS)
 	@sh tests/fuzz/run.sh --check --seconds $(FUZZ_CHECK_SECONDS) $(FUZZERS)

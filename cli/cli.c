@@ -1,5 +1,5 @@
-/* cli.c: what every command shares: messages, usage errors, opening the
- * ledger, parsing option values (see cli.h). */
+/* cli.c: what every command shares: messages, usage errors, parsing
+ * option values (see cli.h). */
 #include "cli/cli.h"
 
 #include <errno.h>
@@ -91,15 +91,6 @@ int cli_usage(sb_cli *cli, const char *fmt, ...)
 		fputs("usage: sbledger [--db PATH] COMMAND [OPTIONS] [ARGS] (see 'sbledger --help')\n", stderr);
 	}
 	return SB_EUSAGE;
-}
-
-int cli_open(sb_cli *cli, int flags, sb_db **db)
-{
-	if (cli->cmd != NULL && (cli->cmd->flags & CMD_WRITES))
-		flags |= SB_DB_WRITE;
-	if (sb_db_open(cli->db_path, flags, cli->busy_ms, db, &cli->err) != SB_OK)
-		return cli->err.code;
-	return SB_OK;
 }
 
 int cli_format(sb_cli *cli, const char *arg, unsigned allowed, sb_format *out)
@@ -267,22 +258,18 @@ int cli_getopt(sb_cli *cli, int argc, char **argv, const struct option *longopts
 
 int cli_batch_known(sb_cli *cli, sb_db *db, int64_t batch_id)
 {
-	sb_db *own = NULL;
 	sqlite3_stmt *st;
 	bool exists = false;
 	int64_t newest = 0;
 
-	if (db == NULL && cli_open(cli, 0, &own) != SB_OK)
-		return cli_report(&cli->err);
-	if ((st = sb_db_stmt(db != NULL ? db : own, "batch_exists", &cli->err)) != NULL) {
-		sb_bind_i64(db != NULL ? db : own, st, ":batch_id", batch_id);
-		if (sb_db_step(db != NULL ? db : own, st, &cli->err) == SQLITE_ROW) {
+	if ((st = sb_db_stmt(db, "batch_exists", &cli->err)) != NULL) {
+		sb_bind_i64(db, st, ":batch_id", batch_id);
+		if (sb_db_step(db, st, &cli->err) == SQLITE_ROW) {
 			exists = sqlite3_column_int(st, 0) != 0;
 			newest = sqlite3_column_int64(st, 1);
 		}
 		sqlite3_reset(st);
 	}
-	sb_db_close(own);
 	if (cli->err.code == SB_OK && !exists) {
 		if (newest > 0)
 			sb_fail(&cli->err, SB_EDATA, "no batch %lld in %s (the newest is batch %lld; 'sbledger batches' lists them)",

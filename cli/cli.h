@@ -25,16 +25,39 @@ typedef struct sb_cli {
 	bool stderr_tty;           /* stderr is a terminal (progress lines) */
 	bool csv_raw;              /* --raw: CSV free text as it is (commands flagged CMD_CSV) */
 	const struct sb_command *cmd; /* the command running */
+	unsigned ledger;           /* what main opens the ledger for: the row's CMD_READS,
+	                              CMD_WRITES, ... flag, which the command's parse may change
+	                              for the options given (reconcile --dry-run only reads) */
 	sb_err err;                /* the error to report */
 } sb_cli;
 
-/* Flags of a command. */
+/* Flags of a command.  The first four say what it needs of the ledger
+ * (at most one; none: it never opens it): main opens the ledger (--db)
+ * after the command's parse and before its run, and closes it after, so
+ * that no handler opens it, a usage error or --help touches nothing, and
+ * a writer holds the write lock from its first read to its last write. */
 enum {
-	CMD_WRITES = 1,  /* takes the ledger's write lock */
-	CMD_CSV = 2      /* writes CSV: takes --raw (cli_getopt handles it) */
+	CMD_READS = 1,       /* opened to read (no write lock) */
+	CMD_WRITES = 2,      /* opened holding the ledger's write lock */
+	CMD_CREATES = 4,     /* init: as CMD_WRITES, and created when missing */
+	CMD_OWN_LEDGER = 8,  /* opens the ledgers it names itself (two at once:
+	                        copy --from/--to): main opens none, run gets NULL */
+	CMD_CSV = 16         /* writes CSV: takes --raw (cli_getopt handles it) */
 };
 
-typedef int (*sb_cmd_fn)(sb_cli *cli, int argc, char **argv);
+/* The flags that say what a command needs of the ledger. */
+#define CMD_LEDGER (CMD_READS | CMD_WRITES | CMD_CREATES | CMD_OWN_LEDGER)
+
+/* A command is two steps.  parse reads argc/argv (argv[0] the command's
+ * name) into opts (opts_size zeroed bytes main allocated, NULL when the
+ * row's opts_size is 0) and checks everything that needs no ledger: it
+ * returns 0 to go on, -1 when --help was answered (exit 0), else the exit
+ * status (64 for a usage error), and never opens the ledger.  run does the
+ * work with db, the ledger main opened as cli->ledger says (NULL when it
+ * says none or CMD_OWN_LEDGER), which main closes after; it returns the
+ * exit status. */
+typedef int (*sb_cmd_parse_fn)(sb_cli *cli, int argc, char **argv, void *opts);
+typedef int (*sb_cmd_run_fn)(sb_cli *cli, sb_db *db, void *opts);
 
 /* One entry of the command table.  The help a user reads (`sbledger
  * COMMAND --help`, `sbledger --help`, the man page) is made from these
@@ -44,8 +67,10 @@ typedef int (*sb_cmd_fn)(sb_cli *cli, int argc, char **argv);
  * ("  --NAME ...") and named in `usage`, and examples. */
 typedef struct sb_command {
 	const char *name;     /* "import runs" */
-	sb_cmd_fn fn;         /* its handler: returns an exit status */
-	unsigned flags;       /* CMD_* */
+	sb_cmd_parse_fn parse; /* its arguments into its options (see above) */
+	sb_cmd_run_fn run;    /* the command itself, with the ledger open */
+	size_t opts_size;     /* the size of what parse fills and run reads (0: nothing) */
+	unsigned flags;       /* CMD_*: what it needs of the ledger, CMD_CSV */
 	const char *usage;    /* the arguments; a line break continues them */
 	const char *help;     /* what it does, then one "  --NAME ..." line per option */
 	const char *summary;  /* one line for the list of commands (lower case, no period) */
@@ -69,10 +94,6 @@ extern const sb_command sb_nightly_commands[];
  * help, its test and the usage errors all ask this, so that --raw is
  * explained and named in the usage of every command that takes it. */
 bool cli_takes(const sb_command *cmd, const char *name, size_t len);
-
-/* Open the ledger for the running command (write lock when it writes);
- * returns SB_OK or the exit status after recording the error. */
-int cli_open(sb_cli *cli, int flags, sb_db **db);
 
 /* Report a usage error for the running command (message and its usage
  * line on stderr) and return 64. */
@@ -119,10 +140,9 @@ int cli_int(sb_cli *cli, const char *name, const char *arg, int64_t *out);
  * years, into milliseconds. */
 int cli_duration(sb_cli *cli, const char *name, const char *arg, int64_t *ms);
 
-/* Check that batch batch_id exists in db (the running command's ledger,
- * opened for the look when db is NULL): SB_OK, or the exit status (65
- * when there is no such batch) after recording the error in cli->err and
- * printing it. */
+/* Check that batch batch_id exists in db (the running command's
+ * ledger): SB_OK, or the exit status (65 when there is no such batch)
+ * after recording the error in cli->err and printing it. */
 int cli_batch_known(sb_cli *cli, sb_db *db, int64_t batch_id);
 
 /* The test hook of imports ($SBLEDGER_TEST_PAUSE: a file an import

@@ -98,6 +98,8 @@ typedef struct fetch_cli {
 	cli_fetch cf;              /* printing */
 	sb_fetch_opts o;           /* what sb_fetch gets */
 	const char *provider;      /* --provider */
+	const sb_provider *p;      /* that provider */
+	const sb_endpoint *ep;     /* its endpoint of the command (catalog, usage, billing) */
 } fetch_cli;
 
 /* Seconds (a decimal) given to option name, into milliseconds. */
@@ -175,51 +177,54 @@ static const struct option fetch_catalog_options[] = {
 	FETCH_COMMON_OPTIONS,
 };
 
-/* fetch catalog|usage|billing --provider P: one endpoint into the ledger. */
-static int cmd_fetch(sb_cli *cli, int argc, char **argv)
+/* fetch catalog|usage|billing --provider P: the provider, its endpoint
+ * and the options, checked before anything is fetched. */
+static int parse_fetch(sb_cli *cli, int argc, char **argv, void *opts)
 {
 	const char *what = strchr(cli->cmd->name, ' ') + 1;
-	fetch_cli fc;
-	const sb_provider *p;
-	const sb_endpoint *ep;
-	sb_db *db = NULL;
+	fetch_cli *fc = opts;
 	char names[256];
 	int first = 0, status;
 
-	memset(&fc, 0, sizeof fc);
-	fc.cf.cli = cli;
-	if (sb_http_opts_init(&fc.o.http, &cli->err) != SB_OK)
+	fc->cf.cli = cli;
+	if (sb_http_opts_init(&fc->o.http, &cli->err) != SB_OK)
 		return cli_report(&cli->err);
-	if ((status = cli_getopt(cli, argc, argv, cli->cmd->options, on_fetch_opt, &fc, &first)) != 0)
+	if ((status = cli_getopt(cli, argc, argv, cli->cmd->options, on_fetch_opt, fc, &first)) != 0)
 		return status;
 	if (first < argc)
 		return cli_usage(cli, "unexpected argument '%s'", argv[first]);
 	sb_provider_names(what, names, sizeof names);
-	if (fc.provider == NULL)
+	if (fc->provider == NULL)
 		return cli_usage(cli, "--provider is required (one of %s)", names);
-	if ((p = sb_provider_find(fc.provider)) == NULL ||
-	    (ep = sb_provider_endpoint(p, what)) == NULL)
-		return cli_usage(cli, "no provider '%s' offers %s (one of %s)", fc.provider, what, names);
-	if (ep->period != SB_QUERY_NONE && !fc.o.has_period)
+	if ((fc->p = sb_provider_find(fc->provider)) == NULL ||
+	    (fc->ep = sb_provider_endpoint(fc->p, what)) == NULL)
+		return cli_usage(cli, "no provider '%s' offers %s (one of %s)", fc->provider, what, names);
+	if (fc->ep->period != SB_QUERY_NONE && !fc->o.has_period)
 		return cli_usage(cli, "--period is required (yesterday, 2026-11, FROM..TO, ...)");
-	if (fc.o.from != NULL) {
+	if (fc->o.from != NULL) {
 		sb_card card;
 		sb_err fe;
 		sb_err_clear(&fe);
-		if (sb_card_from_text(&card, p->name, NULL, "0", false, NULL, NULL, fc.o.from, 0, &fe) != SB_OK)
-			return cli_usage(cli, "--from '%s' is not a date or timestamp", fc.o.from);
+		if (sb_card_from_text(&card, fc->p->name, NULL, "0", false, NULL, NULL, fc->o.from, 0, &fe) != SB_OK)
+			return cli_usage(cli, "--from '%s' is not a date or timestamp", fc->o.from);
 	}
-	if (fc.o.http.ca_file != NULL && access(fc.o.http.ca_file, R_OK) != 0) {
-		cli_warn("%s: %s (--cacert or SBLEDGER_CA_BUNDLE: a CA bundle in PEM)", fc.o.http.ca_file,
+	if (fc->o.http.ca_file != NULL && access(fc->o.http.ca_file, R_OK) != 0) {
+		cli_warn("%s: %s (--cacert or SBLEDGER_CA_BUNDLE: a CA bundle in PEM)", fc->o.http.ca_file,
 		         strerror(errno));
 		return SB_ENOINPUT;
 	}
-	cli_fetch_events(&fc.cf, &fc.o);
-	if (cli_open(cli, 0, &db) != SB_OK)
-		return cli_report(&cli->err);
-	status = cli_fetch_run(&fc.cf, db, p, ep, &fc.o);
-	sb_db_close(db);
-	return status;
+	cli_fetch_events(&fc->cf, &fc->o);
+	return 0;
+}
+
+/* fetch: the endpoint into the ledger (its write lock held throughout,
+ * the download included, as for any import). */
+static int run_fetch(sb_cli *cli, sb_db *db, void *opts)
+{
+	fetch_cli *fc = opts;
+
+	(void)cli;
+	return cli_fetch_run(&fc->cf, db, fc->p, fc->ep, &fc->o);
 }
 
 #define FETCH_OPTIONS_HELP                                                                      \
@@ -250,7 +255,8 @@ static int cmd_fetch(sb_cli *cli, int argc, char **argv)
 	"or 5xx after the retries, a timeout, a response cut off).\n"
 
 const sb_command sb_fetch_commands[] = {
-	{"fetch billing", cmd_fetch, CMD_WRITES, "--provider vercel --period P [OPTIONS]",
+	{"fetch billing", parse_fetch, run_fetch, sizeof(fetch_cli), CMD_WRITES,
+	 "--provider vercel --period P [OPTIONS]",
 	 "Fetch the provider's charges for period P and import them as billing\n"
 	 "lines (vercel: GET /v1/billing/charges, FOCUS JSON Lines, streamed and\n"
 	 "paged).  The response is the statement of record for period P: lines of\n"
@@ -263,7 +269,8 @@ const sb_command sb_fetch_commands[] = {
 	 "fetch a provider's charges for a period (vercel)", fetch_period_options,
 	 "sbledger fetch billing --provider vercel --period yesterday\n"
 	 "sbledger fetch billing --provider vercel --period 2026-11 --verbose\n"},
-	{"fetch catalog", cmd_fetch, CMD_WRITES, "--provider deepinfra [--from DATE] [OPTIONS]",
+	{"fetch catalog", parse_fetch, run_fetch, sizeof(fetch_cli), CMD_WRITES,
+	 "--provider deepinfra [--from DATE] [OPTIONS]",
 	 "Fetch the provider's plans and prices and store them as rate cards\n"
 	 "(deepinfra: GET /v1/sandboxes/catalog; one card of backend deepinfra per\n"
 	 "plan, usd_per_minute = price_per_hour / 60 rounded half to even to the\n"
@@ -279,7 +286,8 @@ const sb_command sb_fetch_commands[] = {
 	 "fetch a provider's plans as rate cards (deepinfra)", fetch_catalog_options,
 	 "sbledger fetch catalog --provider deepinfra\n"
 	 "sbledger fetch catalog --provider deepinfra --from 2026-11-01\n"},
-	{"fetch usage", cmd_fetch, CMD_WRITES, "--provider deepinfra --period P [OPTIONS]",
+	{"fetch usage", parse_fetch, run_fetch, sizeof(fetch_cli), CMD_WRITES,
+	 "--provider deepinfra --period P [OPTIONS]",
 	 "Fetch the provider's spend for period P and import it as billing lines\n"
 	 "(deepinfra: GET /payment/usage, one account-level line per month, format\n"
 	 "deepinfra-usage).  A month fetched again supersedes its earlier line.\n"
@@ -290,5 +298,5 @@ const sb_command sb_fetch_commands[] = {
 	 "fetch a provider's spend per month (deepinfra)", fetch_period_options,
 	 "sbledger fetch usage --provider deepinfra --period 2026-11\n"
 	 "DEEPINFRA_API_KEY=... sbledger fetch usage --provider deepinfra --period this-month\n"},
-	{NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL},
+	{NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL},
 };

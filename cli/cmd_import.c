@@ -19,6 +19,8 @@ typedef struct import_cli {
 	const char *format;    /* import billing: --format */
 	const char *interval;  /* import billing: --interval */
 	const char *delimiter; /* import billing: --delimiter */
+	char **files;          /* the FILE operands */
+	int n_files;           /* how many */
 } import_cli;
 
 /* Print a rejected line on stderr, the first MAX_SHOWN_REJECTS of a file. */
@@ -86,40 +88,49 @@ static void print_result(sb_cli *cli, const char *path, const sb_import_result *
 	         b->resumed ? " (resumed an interrupted import)" : "");
 }
 
-/* import runs: import run-usage JSON Lines files. */
-static int cmd_import_runs(sb_cli *cli, int argc, char **argv)
+/* import runs: its options and at least one FILE. */
+static int parse_import_runs(sb_cli *cli, int argc, char **argv, void *opts)
 {
-	import_cli ic = {{0}, 0, cli->stderr_tty && !cli->quiet, NULL, NULL, NULL};
-	sb_db *db = NULL;
-	int first = 0, status = 0;
-	int rc = cli_getopt(cli, argc, argv, import_options, on_import_opt, &ic, &first);
+	import_cli *ic = opts;
+	int first = 0;
+	int rc;
 
-	if (rc != 0)
+	ic->progress = cli->stderr_tty && !cli->quiet;
+	if ((rc = cli_getopt(cli, argc, argv, import_options, on_import_opt, ic, &first)) != 0)
 		return rc;
 	if (first >= argc)
 		return cli_usage(cli, "no FILE given (use - for standard input)");
-	ic.opts.events = (sb_import_events){on_reject, on_progress, &ic};
-	ic.opts.pause_path = cli_test_pause();
-	if (cli_open(cli, 0, &db) != SB_OK)
-		return cli_report(&cli->err);
-	for (int i = first; i < argc; i++) {
+	ic->opts.events = (sb_import_events){on_reject, on_progress, ic};
+	ic->opts.pause_path = cli_test_pause();
+	ic->files = argv + first;
+	ic->n_files = argc - first;
+	return 0;
+}
+
+/* import runs: import run-usage JSON Lines files. */
+static int run_import_runs(sb_cli *cli, sb_db *db, void *opts)
+{
+	import_cli *ic = opts;
+	int status = 0;
+
+	for (int i = 0; i < ic->n_files; i++) {
 		sb_import_result r;
 		sb_err e;
+		int rc;
 		sb_err_clear(&e);
-		ic.shown = 0;
-		rc = sb_import_runs(db, argv[i], &ic.opts, &r, &e);
-		if (ic.progress)
+		ic->shown = 0;
+		rc = sb_import_runs(db, ic->files[i], &ic->opts, &r, &e);
+		if (ic->progress)
 			fputs("\r\033[K", stderr);
-		if (ic.shown > MAX_SHOWN_REJECTS)
-			cli_warn("%s: ... and %lld more rejected lines", argv[i],
-			         (long long)(ic.shown - MAX_SHOWN_REJECTS));
+		if (ic->shown > MAX_SHOWN_REJECTS)
+			cli_warn("%s: ... and %lld more rejected lines", ic->files[i],
+			         (long long)(ic->shown - MAX_SHOWN_REJECTS));
 		if (rc == SB_OK || (rc == SB_EDATA && (r.batch.id > 0)))
-			print_result(cli, argv[i], &r);
+			print_result(cli, ic->files[i], &r);
 		status = sb_code_worst(status, cli_report(&e));
 		if (rc != SB_OK && rc != SB_EDATA && rc != SB_ENOINPUT)
 			break;
 	}
-	sb_db_close(db);
 	return status;
 }
 
@@ -185,69 +196,79 @@ static void print_billing_result(sb_cli *cli, const char *path, const sb_import_
 	         b->resumed ? " (resumed an interrupted import)" : "");
 }
 
-/* import billing: import provider billing exports in one format. */
-static int cmd_import_billing(sb_cli *cli, int argc, char **argv)
+/* import billing: --format and its options, checked, and at least one
+ * FILE. */
+static int parse_import_billing(sb_cli *cli, int argc, char **argv, void *opts)
 {
-	import_cli ic = {{0}, 0, cli->stderr_tty && !cli->quiet, NULL, NULL, NULL};
-	sb_db *db = NULL;
-	int first = 0, status = 0;
-	int rc = cli_getopt(cli, argc, argv, billing_options, on_billing_opt, &ic, &first);
+	import_cli *ic = opts;
+	int first = 0;
+	int rc;
 
-	if (rc != 0)
+	ic->progress = cli->stderr_tty && !cli->quiet;
+	if ((rc = cli_getopt(cli, argc, argv, billing_options, on_billing_opt, ic, &first)) != 0)
 		return rc;
-	if (ic.format == NULL)
+	if (ic->format == NULL)
 		return cli_usage(cli, "--format is required (one of %s)", sb_bill_format_names());
-	if (sb_bill_format_find(ic.format) == NULL)
-		return cli_usage(cli, "--format '%s' is not one of %s", ic.format, sb_bill_format_names());
-	if (ic.interval != NULL) {
-		if (strcmp(ic.format, "modal") != 0)
+	if (sb_bill_format_find(ic->format) == NULL)
+		return cli_usage(cli, "--format '%s' is not one of %s", ic->format, sb_bill_format_names());
+	if (ic->interval != NULL) {
+		if (strcmp(ic->format, "modal") != 0)
 			return cli_usage(cli, "--interval applies to --format modal only");
-		if (strcmp(ic.interval, "d") == 0)
-			ic.opts.interval_ms = SB_MS_PER_DAY;
-		else if (strcmp(ic.interval, "h") == 0)
-			ic.opts.interval_ms = SB_MS_PER_DAY / 24;
+		if (strcmp(ic->interval, "d") == 0)
+			ic->opts.interval_ms = SB_MS_PER_DAY;
+		else if (strcmp(ic->interval, "h") == 0)
+			ic->opts.interval_ms = SB_MS_PER_DAY / 24;
 		else
-			return cli_usage(cli, "--interval '%s' is not d (a day) or h (an hour)", ic.interval);
+			return cli_usage(cli, "--interval '%s' is not d (a day) or h (an hour)", ic->interval);
 	}
-	if (ic.delimiter != NULL) {
-		const sb_bill_format *f = sb_bill_format_find(ic.format);
+	if (ic->delimiter != NULL) {
+		const sb_bill_format *f = sb_bill_format_find(ic->format);
 		if (!(f->shapes & SB_REC_CSV))
 			return cli_usage(cli, "--delimiter applies to CSV formats only (focus, modal)");
-		if (strcmp(ic.delimiter, ",") != 0 && strcmp(ic.delimiter, ";") != 0)
-			return cli_usage(cli, "--delimiter '%s' is not ',' or ';'", ic.delimiter);
-		ic.opts.delimiter = ic.delimiter[0];
+		if (strcmp(ic->delimiter, ",") != 0 && strcmp(ic->delimiter, ";") != 0)
+			return cli_usage(cli, "--delimiter '%s' is not ',' or ';'", ic->delimiter);
+		ic->opts.delimiter = ic->delimiter[0];
 	}
-	if (ic.opts.has_period && !ic.opts.supersede && strcmp(ic.format, "daytona") != 0)
+	if (ic->opts.has_period && !ic->opts.supersede && strcmp(ic->format, "daytona") != 0)
 		return cli_usage(cli, "--period is the period a --supersede import covers (or, for --format daytona, the period of rows without times): give --supersede too");
 	if (first >= argc)
 		return cli_usage(cli, "no FILE given (use - for standard input)");
-	ic.opts.events = (sb_import_events){on_reject, on_progress, &ic};
-	ic.opts.pause_path = cli_test_pause();
-	if (cli_open(cli, 0, &db) != SB_OK)
-		return cli_report(&cli->err);
-	for (int i = first; i < argc; i++) {
+	ic->opts.events = (sb_import_events){on_reject, on_progress, ic};
+	ic->opts.pause_path = cli_test_pause();
+	ic->files = argv + first;
+	ic->n_files = argc - first;
+	return 0;
+}
+
+/* import billing: import provider billing exports in one format. */
+static int run_import_billing(sb_cli *cli, sb_db *db, void *opts)
+{
+	import_cli *ic = opts;
+	int status = 0;
+
+	for (int i = 0; i < ic->n_files; i++) {
 		sb_import_result r;
 		sb_err e;
+		int rc;
 		sb_err_clear(&e);
-		ic.shown = 0;
-		rc = sb_import_billing(db, ic.format, argv[i], &ic.opts, &r, &e);
-		if (ic.progress)
+		ic->shown = 0;
+		rc = sb_import_billing(db, ic->format, ic->files[i], &ic->opts, &r, &e);
+		if (ic->progress)
 			fputs("\r\033[K", stderr);
-		if (ic.shown > MAX_SHOWN_REJECTS)
-			cli_warn("%s: ... and %lld more rejected records", argv[i],
-			         (long long)(ic.shown - MAX_SHOWN_REJECTS));
+		if (ic->shown > MAX_SHOWN_REJECTS)
+			cli_warn("%s: ... and %lld more rejected records", ic->files[i],
+			         (long long)(ic->shown - MAX_SHOWN_REJECTS));
 		if (rc == SB_OK || (rc == SB_EDATA && (r.batch.id > 0)))
-			print_billing_result(cli, argv[i], &r, ic.opts.supersede);
+			print_billing_result(cli, ic->files[i], &r, ic->opts.supersede);
 		status = sb_code_worst(status, cli_report(&e));
 		if (rc != SB_OK && rc != SB_EDATA && rc != SB_ENOINPUT)
 			break;
 	}
-	sb_db_close(db);
 	return status;
 }
 
 const sb_command sb_import_commands[] = {
-	{"import runs", cmd_import_runs, CMD_WRITES,
+	{"import runs", parse_import_runs, run_import_runs, sizeof(import_cli), CMD_WRITES,
 	 "[--strict] [--replace] [--force] [--chunk N] [--threads N] FILE...",
 	 "Import run-usage records (JSON Lines, one run per line; - reads standard\n"
 	 "input).  Each file is a batch; a file already imported whole is not read\n"
@@ -273,7 +294,7 @@ const sb_command sb_import_commands[] = {
 	 "sbledger import runs --strict day-1.jsonl day-2.jsonl\n"
 	 "sbledger import runs - < today.jsonl\n"
 	 "sbledger import runs --replace corrected.jsonl\n"},
-	{"import billing", cmd_import_billing, CMD_WRITES,
+	{"import billing", parse_import_billing, run_import_billing, sizeof(import_cli), CMD_WRITES,
 	 "--format F [--interval d|h] [--delimiter C] [--period P] [--strict] [--supersede] [--force] [--chunk N] FILE...",
 	 "Import provider billing exports as billing lines.  Formats:\n"
 	 "  record           SandboxBillingRecord JSON (line_id is the key)\n"
@@ -322,5 +343,5 @@ const sb_command sb_import_commands[] = {
 	 "sbledger import billing --format focus --supersede --period 2026-11 - < reissued.csv\n"
 	 "sbledger import billing --format daytona --period 2026-11 daytona-nov.json\n"
 	 "sbledger import billing --format e2b-events events.json\n"},
-	{NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL},
+	{NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL},
 };

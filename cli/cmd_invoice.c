@@ -46,14 +46,13 @@ static int on_invoice_opt(sb_cli *cli, void *ctx, int val, const char *arg)
 			return cli_usage(cli, "--customer needs a value");
 		ic->o.customer = arg;
 		return 0;
-	case 'B':
-		if (strcmp(arg, "computed") == 0)
-			ic->o.basis = SB_BASIS_COMPUTED;
-		else if (strcmp(arg, "billed") == 0)
-			ic->o.basis = SB_BASIS_BILLED;
-		else
+	case 'B': {
+		sb_err e;
+		sb_err_clear(&e);
+		if (sb_basis_parse(arg, &ic->o.basis, &e) != SB_OK)
 			return cli_usage(cli, "--basis '%s' is not one of computed, billed", arg);
 		return 0;
+	}
 	case 'F':
 		ic->finalize = true;
 		return 0;
@@ -248,7 +247,7 @@ static void print_csv(const sb_invoice_set *set, bool raw)
 	for (size_t i = 0; i < set->n_invoices; i++) {
 		const sb_invoice *inv = &set->invoices[i];
 		for (size_t k = 0; k < inv->n_lines; k++)
-			csv_row(&w, set, inv, inv->lines[k].kind == SB_INV_COMPUTE ? "compute" : "tokens", &inv->lines[k],
+			csv_row(&w, set, inv, sb_inv_kind_name(inv->lines[k].kind), &inv->lines[k],
 			        inv->lines[k].unknown ? NULL : &inv->lines[k].amount_nanos);
 		csv_row(&w, set, inv, "total", NULL, inv->total_unknown ? NULL : &inv->total_nanos);
 		if (inv->adjust != NULL) {
@@ -289,48 +288,54 @@ static void warn_notices(const sb_invoice_set *set)
 		cli_warn("%s", set->notices[k]);
 }
 
-/* invoice: one invoice per tag value. */
-static int cmd_invoice(sb_cli *cli, int argc, char **argv)
+/* invoice: its options; --period and --by are required.  --finalize
+ * writes the ledger (its write lock is taken), else it is only read. */
+static int parse_invoice(sb_cli *cli, int argc, char **argv, void *opts)
 {
-	invoice_cli ic;
-	sb_invoice_set *set = NULL;
-	sb_db *db = NULL;
+	invoice_cli *ic = opts;
 	int first = 0, rc;
 
-	memset(&ic, 0, sizeof ic);
-	ic.fmt = FMT_TABLE;
-	ic.o.basis = SB_BASIS_COMPUTED;
-	if ((rc = cli_getopt(cli, argc, argv, invoice_options, on_invoice_opt, &ic, &first)) != 0)
+	ic->fmt = FMT_TABLE;
+	ic->o.basis = SB_BASIS_COMPUTED;
+	if ((rc = cli_getopt(cli, argc, argv, invoice_options, on_invoice_opt, ic, &first)) != 0)
 		return rc;
 	if (first < argc)
 		return cli_usage(cli, "unexpected argument '%s'", argv[first]);
-	if (!ic.has_period)
+	if (!ic->has_period)
 		return cli_usage(cli, "--period is required (2026-11, last-month, FROM..TO, ...)");
-	if (ic.o.tag == NULL)
+	if (ic->o.tag == NULL)
 		return cli_usage(cli, "--by tag:NAME is required (e.g. --by tag:customer)");
-	if (cli_open(cli, ic.finalize ? SB_DB_WRITE : 0, &db) != SB_OK)
-		return cli_report(&cli->err);
-	if (ic.finalize)
-		rc = sb_invoice_finalize(db, &ic.o, &set, &cli->err);
+	if (ic->finalize)
+		cli->ledger = CMD_WRITES;
+	return 0;
+}
+
+/* invoice: one invoice per tag value. */
+static int run_invoice(sb_cli *cli, sb_db *db, void *opts)
+{
+	const invoice_cli *ic = opts;
+	sb_invoice_set *set = NULL;
+	int rc;
+
+	if (ic->finalize)
+		rc = sb_invoice_finalize(db, &ic->o, &set, &cli->err);
 	else
-		rc = sb_invoice_build(db, &ic.o, &set, &cli->err);
-	if (rc != SB_OK) {
-		sb_db_close(db);
+		rc = sb_invoice_build(db, &ic->o, &set, &cli->err);
+	if (rc != SB_OK)
 		return cli_report(&cli->err);
-	}
 	for (size_t i = 0; i < set->n_invoices; i++)
-		if (set->invoices[i].number != NULL && set->invoices[i].basis != ic.o.basis)
+		if (set->invoices[i].number != NULL && set->invoices[i].basis != ic->o.basis)
 			cli_warn("%s was finalized on a %s basis and is shown as stored", set->invoices[i].number,
 			         sb_basis_name(set->invoices[i].basis));
 	if (set->n_invoices == 0) {
 		char name[96];
 		if (set->claimed_runs > 0)
 			cli_warn("every run of %s is on a finalized invoice already: no invoices",
-			         sb_period_name(&ic.o.period, name));
+			         sb_period_name(&ic->o.period, name));
 		else
-			cli_warn("no runs in %s: no invoices", sb_period_name(&ic.o.period, name));
+			cli_warn("no runs in %s: no invoices", sb_period_name(&ic->o.period, name));
 	}
-	switch (ic.fmt) {
+	switch (ic->fmt) {
 	case FMT_JSON: {
 		json_t *root = sb_invoice_json(set);
 		char *text = json_dumps(root, JSON_INDENT(1));
@@ -353,40 +358,42 @@ static int cmd_invoice(sb_cli *cli, int argc, char **argv)
 		break;
 	}
 	warn_notices(set);
-	if (ic.finalize && cli->err.code == SB_OK)
+	if (ic->finalize && cli->err.code == SB_OK)
 		for (size_t i = 0; i < set->n_invoices; i++)
 			cli_warn("finalized %s ('%s')", set->invoices[i].number, set->invoices[i].customer);
 	sb_invoice_set_free(set);
-	sb_db_close(db);
 	return cli_report(&cli->err);
 }
 
-/* export focus: the runs of a period as FOCUS 1.2 CSV. */
-static int cmd_export_focus(sb_cli *cli, int argc, char **argv)
+/* export focus: its options; --period is required, CSV the only format. */
+static int parse_export_focus(sb_cli *cli, int argc, char **argv, void *opts)
 {
-	invoice_cli ic;
-	sb_db *db = NULL;
+	invoice_cli *ic = opts;
 	int first = 0, rc;
 
-	memset(&ic, 0, sizeof ic);
-	ic.fmt = FMT_CSV;
-	if ((rc = cli_getopt(cli, argc, argv, export_options, on_invoice_opt, &ic, &first)) != 0)
+	ic->fmt = FMT_CSV;
+	if ((rc = cli_getopt(cli, argc, argv, export_options, on_invoice_opt, ic, &first)) != 0)
 		return rc;
 	if (first < argc)
 		return cli_usage(cli, "unexpected argument '%s'", argv[first]);
-	if (!ic.has_period)
+	if (!ic->has_period)
 		return cli_usage(cli, "--period is required (2026-11, last-month, FROM..TO, ...)");
-	if (ic.fmt != FMT_CSV)
+	if (ic->fmt != FMT_CSV)
 		return cli_usage(cli, "export focus writes CSV only");
-	if (cli_open(cli, 0, &db) != SB_OK)
-		return cli_report(&cli->err);
-	sb_export_focus(db, &ic.o.period, cli->csv_raw, stdout, &cli->err);
-	sb_db_close(db);
+	return 0;
+}
+
+/* export focus: the runs of a period as FOCUS 1.2 CSV. */
+static int run_export_focus(sb_cli *cli, sb_db *db, void *opts)
+{
+	const invoice_cli *ic = opts;
+
+	sb_export_focus(db, &ic->o.period, cli->csv_raw, stdout, &cli->err);
 	return cli_report(&cli->err);
 }
 
 const sb_command sb_invoice_commands[] = {
-	{"invoice", cmd_invoice, CMD_CSV,
+	{"invoice", parse_invoice, run_invoice, sizeof(invoice_cli), CMD_READS | CMD_CSV,
 	 "--period P --by tag:NAME [--customer VALUE] [--basis computed|billed] [--finalize] "
 	 "[--format table|csv|json|html] [--raw]",
 	 "One invoice per value of tag NAME (runs without it: '(untagged)'): a line\n"
@@ -420,7 +427,8 @@ const sb_command sb_invoice_commands[] = {
 	 "sbledger invoice --period 2026-11 --by tag:customer\n"
 	 "sbledger invoice --period 2026-11 --by tag:customer --customer acme --format html > acme.html\n"
 	 "sbledger invoice --period last-month --by tag:customer --basis billed --finalize\n"},
-	{"export focus", cmd_export_focus, CMD_CSV, "--period P [--format csv] [--raw]",
+	{"export focus", parse_export_focus, run_export_focus, sizeof(invoice_cli), CMD_READS | CMD_CSV,
+	 "--period P [--format csv] [--raw]",
 	 "The runs started in period P as FOCUS 1.2 CSV on stdout, one row per\n"
 	 "session and UTC day: ListCost and EffectiveCost the computed cost,\n"
 	 "BilledCost the runs' own billed cost where known else the computed, with\n"
@@ -433,5 +441,5 @@ const sb_command sb_invoice_commands[] = {
 	 "  --raw          no ' before free text starting with = + - @ tab CR\n",
 	 "the runs of a period as FOCUS 1.2 CSV", export_options,
 	 "sbledger export focus --period 2026-11 > focus-2026-11.csv\n"},
-	{NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL},
+	{NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL},
 };

@@ -165,33 +165,40 @@ static void warn_no_model(int64_t n, const char *const *named, size_t n_named)
 	         (long long)n, n == 1 ? "" : "s", list);
 }
 
-/* report summary: the runs of a period grouped by a key. */
-static int cmd_report_summary(sb_cli *cli, int argc, char **argv)
+/* report summary: its options; --period is required. */
+static int parse_report_summary(sb_cli *cli, int argc, char **argv, void *opts)
 {
-	report_opts ro = {FMT_TABLE, false, {0, 0}, "backend"};
-	sb_summary *s = NULL;
-	sb_db *db = NULL;
-	int first = 0, rc = cli_getopt(cli, argc, argv, report_options, on_report_opt, &ro, &first);
+	report_opts *ro = opts;
+	int first = 0, rc;
 
-	if (rc != 0)
+	ro->fmt = FMT_TABLE;
+	ro->by = "backend";
+	if ((rc = cli_getopt(cli, argc, argv, report_options, on_report_opt, ro, &first)) != 0)
 		return rc;
 	if (first < argc)
 		return cli_usage(cli, "unexpected argument '%s'", argv[first]);
-	if (!ro.has_period)
+	if (!ro->has_period)
 		return cli_usage(cli, "--period is required (2026-11, yesterday, this-month, FROM..TO, ...)");
-	if (cli_open(cli, 0, &db) != SB_OK || sb_summary_build(db, &ro.period, ro.by, &s, &cli->err) != SB_OK) {
-		sb_db_close(db);
+	return 0;
+}
+
+/* report summary: the runs of a period grouped by a key. */
+static int run_report_summary(sb_cli *cli, sb_db *db, void *opts)
+{
+	const report_opts *ro = opts;
+	sb_summary *s = NULL;
+
+	if (sb_summary_build(db, &ro->period, ro->by, &s, &cli->err) != SB_OK)
 		return cli_report(&cli->err);
-	}
-	if (ro.fmt == FMT_JSON) {
+	if (ro->fmt == FMT_JSON) {
 		print_json(s);
-	} else if (ro.fmt == FMT_HTML) {
+	} else if (ro->fmt == FMT_HTML) {
 		sb_html_summary(stdout, s, sb_now_ms(), &cli->err);
 	} else {
-		sb_out *o = sb_out_new(ro.fmt, summary_cols, sizeof summary_cols / sizeof summary_cols[0]);
+		sb_out *o = sb_out_new(ro->fmt, summary_cols, sizeof summary_cols / sizeof summary_cols[0]);
 		for (size_t i = 0; i < s->n_rows; i++)
 			out_usage(o, s->rows[i].key, &s->rows[i].u);
-		if (ro.fmt == FMT_TABLE)
+		if (ro->fmt == FMT_TABLE)
 			out_usage(o, "total", &s->total);
 		sb_out_end(o);
 	}
@@ -201,7 +208,6 @@ static int cmd_report_summary(sb_cli *cli, int argc, char **argv)
 	if (s->unpriced_no_model)
 		warn_no_model(s->no_model_runs, (const char *const *)s->no_model_named, s->n_no_model_named);
 	sb_summary_free(s);
-	sb_db_close(db);
 	return cli_report(&cli->err);
 }
 
@@ -279,7 +285,7 @@ static void out_budget_run(sb_out *o, const sb_budget_run *r)
 	out_money_opt(o, r->has_budget, r->budget_nanos);
 	out_money_opt(o, r->has_token, r->token_nanos);
 	sb_out_money(o, r->compute_nanos);
-	sb_out_text(o, r->compute_basis);
+	sb_out_text(o, sb_compute_basis_name(r->compute_basis));
 	out_money_opt(o, r->has_token, r->total_nanos);
 	out_money_opt(o, r->over_budget, r->over_nanos);
 	out_money_opt(o, r->over_lifetime && r->has_savings, r->savings_nanos);
@@ -315,7 +321,8 @@ static void print_budget_table(const sb_budget *b)
 	sb_out_text(o, note);
 	sb_out_row(o);
 	snprintf(note, sizeof note, "(billed %lld runs, session lifetime %lld, computed %lld)",
-	         (long long)b->by_basis[0], (long long)b->by_basis[1], (long long)b->by_basis[2]);
+	         (long long)b->by_basis[SB_COMPUTE_BILLED], (long long)b->by_basis[SB_COMPUTE_LIFETIME],
+	         (long long)b->by_basis[SB_COMPUTE_COMPUTED]);
 	sb_out_text(o, "compute cost");
 	sb_out_text(o, strcat(sb_money_format(b->compute_nanos, 6, c), " USD"));
 	sb_out_text(o, note);
@@ -347,33 +354,39 @@ static void print_budget_table(const sb_budget *b)
 	       sb_money_format(b->savings_nanos, 6, a));
 }
 
-/* report budget: the token meter and the compute meter per run. */
-static int cmd_report_budget(sb_cli *cli, int argc, char **argv)
+/* report budget: its options; --period is required. */
+static int parse_report_budget(sb_cli *cli, int argc, char **argv, void *opts)
 {
-	budget_opts bo = {FMT_TABLE, false, {0, 0}, 30};
-	sb_budget *b = NULL;
-	sb_db *db = NULL;
-	int first = 0, rc = cli_getopt(cli, argc, argv, budget_options, on_budget_opt, &bo, &first);
+	budget_opts *bo = opts;
+	int first = 0, rc;
 
-	if (rc != 0)
+	bo->fmt = FMT_TABLE;
+	bo->max_lifetime_min = 30;
+	if ((rc = cli_getopt(cli, argc, argv, budget_options, on_budget_opt, bo, &first)) != 0)
 		return rc;
 	if (first < argc)
 		return cli_usage(cli, "unexpected argument '%s'", argv[first]);
-	if (!bo.has_period)
+	if (!bo->has_period)
 		return cli_usage(cli, "--period is required (2026-11, yesterday, this-month, FROM..TO, ...)");
-	if (cli_open(cli, 0, &db) != SB_OK ||
-	    sb_budget_build(db, &bo.period, bo.max_lifetime_min * 60000, &b, &cli->err) != SB_OK) {
-		sb_db_close(db);
+	return 0;
+}
+
+/* report budget: the token meter and the compute meter per run. */
+static int run_report_budget(sb_cli *cli, sb_db *db, void *opts)
+{
+	const budget_opts *bo = opts;
+	sb_budget *b = NULL;
+
+	if (sb_budget_build(db, &bo->period, bo->max_lifetime_min * 60000, &b, &cli->err) != SB_OK)
 		return cli_report(&cli->err);
-	}
-	if (bo.fmt == FMT_JSON) {
+	if (bo->fmt == FMT_JSON) {
 		json_t *root = sb_budget_json(b);
 		char *text = json_dumps(root, JSON_INDENT(1));
 		if (text != NULL)
 			puts(text);
 		free(text);
 		json_decref(root);
-	} else if (bo.fmt == FMT_CSV) {
+	} else if (bo->fmt == FMT_CSV) {
 		sb_out *o = sb_out_new(FMT_CSV, budget_cols, sizeof budget_cols / sizeof budget_cols[0]);
 		for (size_t i = 0; i < b->n_runs; i++)
 			out_budget_run(o, &b->runs[i]);
@@ -393,12 +406,11 @@ static int cmd_report_budget(sb_cli *cli, int argc, char **argv)
 		warn_no_model(b->tokens_without_model, named, n_named);
 	}
 	sb_budget_free(b);
-	sb_db_close(db);
 	return cli_report(&cli->err);
 }
 
 const sb_command sb_report_commands[] = {
-	{"report budget", cmd_report_budget, CMD_CSV,
+	{"report budget", parse_report_budget, run_report_budget, sizeof(budget_opts), CMD_READS | CMD_CSV,
 	 "--period P [--max-lifetime-min N] [--format table|csv|json] [--raw]",
 	 "The two meters of each run started in period P side by side: the token\n"
 	 "cost (model price table) and the compute cost as providers charge it\n"
@@ -418,7 +430,7 @@ const sb_command sb_report_commands[] = {
 	 "token and compute cost of each run against its budget", budget_options,
 	 "sbledger report budget --period 2026-11\n"
 	 "sbledger report budget --period last-month --max-lifetime-min 10 --format csv\n"},
-	{"report summary", cmd_report_summary, CMD_CSV,
+	{"report summary", parse_report_summary, run_report_summary, sizeof(report_opts), CMD_READS | CMD_CSV,
 	 "--period P [--by backend|day|model|session|tag:NAME] [--format table|csv|json|html] [--raw]",
 	 "Sum the runs started in period P per group: runs, the SandboxUsage\n"
 	 "aggregates (counters sum, memory_peak_mb is the maximum, billed_cost_usd\n"
@@ -439,5 +451,5 @@ const sb_command sb_report_commands[] = {
 	 "sbledger report summary --period 2026-11\n"
 	 "sbledger report summary --period 2026-11 --by tag:customer --format csv\n"
 	 "sbledger report summary --period last-month --format html > summary.html\n"},
-	{NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL},
+	{NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL},
 };

@@ -1,5 +1,6 @@
 /* main.c: sbledger's entry point: global options, the command table,
- * and the exit status.
+ * the ledger each command needs (opened here, never by a command), and
+ * the exit status.
  *
  *   sbledger [--db PATH] [--busy-timeout MS] [--quiet] COMMAND [OPTIONS] [ARGS]
  *
@@ -140,6 +141,47 @@ static bool reserve_std_fds(void)
 	return stdout_closed;
 }
 
+/* Open the ledger as cli->ledger says into *db (NULL when the command
+ * needs none, or opens its own): SB_OK, or the error in cli->err. */
+static int open_ledger(sb_cli *cli, sb_db **db)
+{
+	int flags = 0;
+
+	*db = NULL;
+	if (!(cli->ledger & (CMD_READS | CMD_WRITES | CMD_CREATES)))
+		return SB_OK;
+	if (cli->ledger & (CMD_WRITES | CMD_CREATES))
+		flags |= SB_DB_WRITE;
+	if (cli->ledger & CMD_CREATES)
+		flags |= SB_DB_CREATE;
+	return sb_db_open(cli->db_path, flags, cli->busy_ms, db, &cli->err);
+}
+
+/* Run cmd (its own arguments in argv, argv[0] its name): parse them, open
+ * the ledger as its row (and its options) say, run it, close the ledger.
+ * Returns the exit status. */
+static int run_command(sb_cli *cli, const sb_command *cmd, int argc, char **argv)
+{
+	void *opts = NULL;
+	sb_db *db = NULL;
+	int status;
+
+	if (cmd->opts_size > 0 && (opts = calloc(1, cmd->opts_size)) == NULL) {
+		cli_warn("out of memory");
+		return SB_EINTERNAL;
+	}
+	cli->cmd = cmd;
+	cli->ledger = cmd->flags & CMD_LEDGER;
+	status = cmd->parse(cli, argc, argv, opts);
+	if (status == 0 && open_ledger(cli, &db) != SB_OK)
+		status = cli_report(&cli->err);
+	else if (status == 0)
+		status = cmd->run(cli, db, opts);
+	sb_db_close(db);
+	free(opts);
+	return status < 0 ? 0 : status;   /* -1: --help was answered */
+}
+
 int main(int argc, char **argv)
 {
 	sb_cli cli = {0};
@@ -186,11 +228,8 @@ int main(int argc, char **argv)
 		status = no_command(&cli, argc - 1, argv + 1);
 		goto out;
 	}
-	cli.cmd = cmd;
-	/* the handler sees its own name as argv[0] */
-	status = cmd->fn(&cli, argc - words, argv + words);
-	if (status < 0)
-		status = 0;
+	/* the command sees its own name as argv[0] */
+	status = run_command(&cli, cmd, argc - words, argv + words);
 out:
 	if (stdout_closed) {
 		cli_warn("cannot write the output: %s", strerror(EBADF));

@@ -275,21 +275,17 @@ void sb_out_stmt(sb_out *o, sqlite3_stmt *st)
 	sb_out_row(o);
 }
 
-int cli_list(sb_cli *cli, sb_format fmt, const sb_col *cols, size_t n, const char *query,
+int cli_list(sb_cli *cli, sb_db *db, sb_format fmt, const sb_col *cols, size_t n, const char *query,
              sb_list_bind bind, const void *ctx)
 {
-	sb_db *db = NULL;
 	sqlite3_stmt *st;
 	sb_out *o;
 
-	if (cli_open(cli, 0, &db) != SB_OK || (st = sb_db_stmt(db, query, &cli->err)) == NULL) {
-		sb_db_close(db);
+	if ((st = sb_db_stmt(db, query, &cli->err)) == NULL)
 		return cli_report(&cli->err);
-	}
 	if (bind != NULL)
 		bind(db, st, ctx);
 	if ((o = sb_out_new(fmt, cols, n)) == NULL) {
-		sb_db_close(db);
 		sb_fail(&cli->err, SB_EINTERNAL, "out of memory");
 		return cli_report(&cli->err);
 	}
@@ -297,7 +293,6 @@ int cli_list(sb_cli *cli, sb_format fmt, const sb_col *cols, size_t n, const cha
 		sb_out_stmt(o, st);
 	sqlite3_reset(st);
 	sb_out_end(o);
-	sb_db_close(db);
 	return cli_report(&cli->err);
 }
 

@@ -86,11 +86,10 @@ void sb_out_stmt(sb_out *o, sqlite3_stmt *st);
 /* Binds the parameters of a listing's query; ctx is cli_list's. */
 typedef void (*sb_list_bind)(sb_db *db, sqlite3_stmt *st, const void *ctx);
 
-/* The whole of a listing command: open the ledger, run
- * sql/queries/QUERY.sql with its parameters bound by bind (NULL when it
- * has none), print every row with sb_out_stmt, close.  Returns the exit
- * status. */
-int cli_list(sb_cli *cli, sb_format fmt, const sb_col *cols, size_t n, const char *query,
+/* The whole of a listing command: run sql/queries/QUERY.sql on db with
+ * its parameters bound by bind (NULL when it has none) and print every
+ * row with sb_out_stmt.  Returns the exit status. */
+int cli_list(sb_cli *cli, sb_db *db, sb_format fmt, const sb_col *cols, size_t n, const char *query,
              sb_list_bind bind, const void *ctx);
 
 /* Whether the CSV listings of this process write free text as it is

@@ -171,7 +171,7 @@ int sb_rates_import_file(sb_db *db, const char *path, size_t *count, int64_t *pr
 	json_error_t jerr;
 	json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
 	int64_t now_ms = sb_now_ms();
-	char source[300];
+	char *source = NULL;
 	size_t n;
 
 	*count = 0;
@@ -186,7 +186,11 @@ int sb_rates_import_file(sb_db *db, const char *path, size_t *count, int64_t *pr
 		return sb_fail(e, SB_EDATA, "%s: must be a JSON array of rate cards", path);
 	}
 	n = json_array_size(root);
-	snprintf(source, sizeof source, "import %s", path);
+	/* the cards' source names the whole path, however long */
+	if ((source = sqlite3_mprintf("import %s", path)) == NULL) {
+		sb_fail(e, SB_EINTERNAL, "out of memory");
+		goto done;
+	}
 	if (sb_db_begin(db, e) != SB_OK)
 		goto done;
 	for (size_t i = 0; i < n; i++) {
@@ -205,6 +209,7 @@ int sb_rates_import_file(sb_db *db, const char *path, size_t *count, int64_t *pr
 		*priced = 0;
 	}
 done:
+	sqlite3_free(source);
 	json_decref(root);
 	return e->code;
 }

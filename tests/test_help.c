@@ -125,8 +125,20 @@ static void check_row(const sb_command *cmd)
 {
 	size_t len;
 
-	if (cmd->fn == NULL || cmd->usage == NULL || cmd->help == NULL)
-		row_fails(cmd, "a handler, usage and help are required", NULL);
+	if (cmd->parse == NULL || cmd->run == NULL || cmd->usage == NULL || cmd->help == NULL)
+		row_fails(cmd, "a parse and a run, usage and help are required", NULL);
+	/* what it needs of the ledger (main opens it): every command of today
+	 * opens the one ledger --db names (CMD_OWN_LEDGER is for a command of
+	 * two ledgers, which none is yet) */
+	switch (cmd->flags & CMD_LEDGER) {
+	case CMD_READS:
+	case CMD_WRITES:
+	case CMD_CREATES:
+		break;
+	default:
+		row_fails(cmd, "the row must say what it needs of the ledger: CMD_READS, CMD_WRITES or CMD_CREATES",
+		          NULL);
+	}
 	/* the summary */
 	if (cmd->summary == NULL || cmd->summary[0] == '\0')
 		row_fails(cmd, "no summary", NULL);

@@ -8,6 +8,7 @@
 #   fuzz      the fuzzers: clang (libFuzzer)
 #   valgrind  the command-line tests under valgrind
 #   html      the HTML pages rendered by headless Chromium
+#   tsan      the compiler's ThreadSanitizer runtime (make tsan)
 #   check     all of the above (what 'make check' needs)
 #
 # On Debian as root it installs what is missing with apt-get; elsewhere it
@@ -16,7 +17,7 @@
 set -u
 what=${*:-build}
 case " $what " in
-*" check "*) what="build test fuzz valgrind html" ;;
+*" check "*) what="build test fuzz valgrind html tsan" ;;
 esac
 
 pkgs=""
@@ -44,8 +45,13 @@ for w in $what; do
 	fuzz) need_cmd clang clang ;;
 	valgrind) need_cmd valgrind valgrind ;;
 	html) need_cmd chromium chromium ;;
+	tsan)
+		# the runtime of -fsanitize=thread (GCC 12's package)
+		printf 'int main(void) { return 0; }\n' | ${CC:-cc} -fsanitize=thread -x c - -o /dev/null \
+			>/dev/null 2>&1 || pkgs="$pkgs libtsan2"
+		;;
 	*)
-		echo "deps: '$w' is not one of build, test, fuzz, valgrind, html, check" >&2
+		echo "deps: '$w' is not one of build, test, fuzz, valgrind, html, tsan, check" >&2
 		exit 64
 		;;
 	esac
@@ -65,5 +71,5 @@ fi
 echo "deps: install them, e.g. 'sudo apt-get install$pkgs'" >&2
 echo "deps: (elsewhere: SQLite 3, jansson, libcurl with OpenSSL, libcrypto, zlib, pkg-config;" >&2
 echo "deps: for the tests cmocka, Python 3, the sqlite3 and openssl shells, GNU time," >&2
-echo "deps: clang, valgrind, Chromium)" >&2
+echo "deps: clang, valgrind, Chromium, the compiler's ThreadSanitizer runtime)" >&2
 exit 1
