@@ -214,6 +214,22 @@ static int unknown_option(sb_cli *cli, const char *arg)
 	return cli_usage(cli, "unknown option %.*s (%s %s it)", (int)(len + 2), arg, others, n == 1 ? "takes" : "take");
 }
 
+/* Is word "--NAME=VALUE" for an option NAME (of value val) that takes no
+ * value?  getopt_long then sets optopt to val, as for an unknown short
+ * option. */
+static bool long_with_value(const struct option *opts, const char *word, int val)
+{
+	size_t len = strcspn(word, "=");
+
+	if (strncmp(word, "--", 2) != 0 || word[len] != '=')
+		return false;
+	for (; opts->name != NULL; opts++)
+		if (opts->val == val && opts->has_arg == no_argument && strlen(opts->name) == len - 2 &&
+		    strncmp(opts->name, word + 2, len - 2) == 0)
+			return true;
+	return false;
+}
+
 int cli_getopt(sb_cli *cli, int argc, char **argv, const struct option *longopts,
                int (*on_opt)(sb_cli *cli, void *ctx, int val, const char *arg),
                void *ctx, int *first)
@@ -240,6 +256,15 @@ int cli_getopt(sb_cli *cli, int argc, char **argv, const struct option *longopts
 			cli_help_command(stdout, cli->cmd);
 			return -1;
 		}
+		if (c == '?' && optopt != 0 && !long_with_value(opts, argv[optind - 1], optopt)) {
+			/* a short option, perhaps inside a cluster ("-xy", a name
+			 * such as "-2+3"): optind may still point at its word */
+			char shown[3] = {'-', (char)optopt, '\0'};
+			return unknown_option(cli, shown);
+		}
+		if (c == '?' && optopt != 0)
+			return cli_usage(cli, "option %.*s takes no value", (int)strcspn(argv[optind - 1], "="),
+			                 argv[optind - 1]);
 		if (c == '?')
 			return unknown_option(cli, argv[optind - 1]);
 		if (c == ':')

@@ -58,6 +58,10 @@ static int global_options(sb_cli *cli, int *argc, char **argv)
 			continue;
 		}
 		if (strncmp(a, "--db", 4) == 0) {
+			/* an empty path names no ledger: opened, it made "-lock"
+			 * here and took the directory for a ledger of many links */
+			if (value[0] == '\0')
+				return cli_usage(cli, "--db needs a path: an empty one names no ledger");
 			cli->db_path = value;
 		} else {
 			int64_t ms = 0;
