@@ -15,6 +15,7 @@
 #include "cli/out.h"
 #include "ledger/money.h"
 #include "ledger/period.h"
+#include "ledger/timefmt.h"
 
 void cli_warn(const char *fmt, ...)
 {
@@ -37,6 +38,23 @@ void cli_info(sb_cli *cli, const char *fmt, ...)
 	vprintf(fmt, ap);
 	va_end(ap);
 	putchar('\n');
+}
+
+int64_t cli_now_ms(void)
+{
+	const char *fixed = getenv("SBLEDGER_NOW");
+	int64_t ms;
+
+	if (fixed != NULL && sb_time_parse(fixed, strlen(fixed), 0, &ms) == SB_TIME_OK)
+		return ms;
+	return sb_clock_system_ms();
+}
+
+/* The clock every ledger the command line opens reads (cli_now_ms). */
+static int64_t cli_clock(void *ctx)
+{
+	(void)ctx;
+	return cli_now_ms();
 }
 
 const char *cli_test_pause(void)
@@ -99,6 +117,7 @@ int cli_open(sb_cli *cli, int flags, sb_db **db)
 		flags |= SB_DB_WRITE;
 	if (sb_db_open(cli->db_path, flags, cli->busy_ms, db, &cli->err) != SB_OK)
 		return cli->err.code;
+	sb_db_set_clock(*db, (sb_clock){cli_clock, NULL});
 	return SB_OK;
 }
 
@@ -125,7 +144,7 @@ int cli_period(sb_cli *cli, const char *arg, sb_period *out)
 	sb_err e;
 
 	sb_err_clear(&e);
-	if (sb_period_parse(arg, sb_now_ms(), out, &e) != SB_OK)
+	if (sb_period_parse(arg, cli_now_ms(), out, &e) != SB_OK)
 		return cli_usage(cli, "%s", e.msg);
 	return SB_OK;
 }

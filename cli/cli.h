@@ -70,8 +70,9 @@ extern const sb_command sb_nightly_commands[];
  * explained and named in the usage of every command that takes it. */
 bool cli_takes(const sb_command *cmd, const char *name, size_t len);
 
-/* Open the ledger for the running command (write lock when it writes);
- * returns SB_OK or the exit status after recording the error. */
+/* Open the ledger for the running command (write lock when it writes),
+ * its clock cli_now_ms; returns SB_OK or the exit status after recording
+ * the error. */
 int cli_open(sb_cli *cli, int flags, sb_db **db);
 
 /* Report a usage error for the running command (message and its usage
@@ -124,6 +125,11 @@ int cli_duration(sb_cli *cli, const char *name, const char *arg, int64_t *ms);
  * when there is no such batch) after recording the error in cli->err and
  * printing it. */
 int cli_batch_known(sb_cli *cli, sb_db *db, int64_t batch_id);
+
+/* The time now in UTC ms: $SBLEDGER_NOW (an RFC 3339 timestamp) when
+ * set, for reproducible tests, else the system clock.  The command line
+ * reads it; the library is handed it (cli_open gives it to the ledger). */
+int64_t cli_now_ms(void);
 
 /* The test hook of imports ($SBLEDGER_TEST_PAUSE: a file an import
  * creates after its first chunk's commit, then waits until it is gone;

@@ -1,5 +1,6 @@
 /* cmd_fetch.c: fetch catalog, fetch usage, fetch billing: provider APIs
  * into the ledger (docs/providers.md). */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -15,7 +16,10 @@
 #include "importers/rates_json.h"
 #include "ledger/period.h"
 
-enum { MAX_SHOWN_REJECTS = 20 };
+enum {
+	MAX_SHOWN_REJECTS = 20,
+	MAX_PARAMS = 8             /* query parameters a provider takes from the environment */
+};
 
 /* A retry is coming: say so on stderr unless --quiet. */
 static void on_retry(void *ctx, const char *url, long status, const char *reason, int attempt,
@@ -48,6 +52,73 @@ static void on_reject(void *ctx, const char *source, int64_t line_no, const char
 		cli_warn("%s:%lld: %s", source, (long long)line_no, reason);
 }
 
+/* A whole number from the environment into *out (unchanged when unset). */
+static int env_long(const char *name, long *out, sb_err *e)
+{
+	const char *v = getenv(name);
+	char *end = NULL;
+	long n;
+
+	if (v == NULL || v[0] == '\0')
+		return SB_OK;
+	errno = 0;
+	n = strtol(v, &end, 10);
+	if (errno != 0 || end == v || *end != '\0' || n < 0)
+		return sb_fail(e, SB_EUSAGE, "%s='%s' is not a non-negative whole number", name, v);
+	*out = n;
+	return SB_OK;
+}
+
+int cli_http_opts(sb_http_opts *o, sb_err *e)
+{
+	long retries = SB_HTTP_RETRIES;
+
+	sb_http_opts_init(o);
+	if (env_long("SBLEDGER_HTTP_BACKOFF_MS", &o->backoff_ms, e) != SB_OK ||
+	    env_long("SBLEDGER_HTTP_RETRIES", &retries, e) != SB_OK ||
+	    env_long("SBLEDGER_HTTP_TIMEOUT_MS", &o->timeout_ms, e) != SB_OK)
+		return e->code;
+	o->retries = retries > 100 ? 100 : (int)retries;
+	o->ca_file = getenv("SBLEDGER_CA_BUNDLE");
+	if (o->ca_file != NULL && o->ca_file[0] == '\0')
+		o->ca_file = NULL;
+	return SB_OK;
+}
+
+/* What a fetch from p takes from the environment, into o: the base URL
+ * (SBLEDGER_<PROVIDER>_URL, unless o has one: --base-url), the key (the
+ * variable p->key_env names; SB_EUSAGE when it is not set), the query
+ * parameters of p->env_params (into params, MAX_PARAMS pairs at most) and
+ * TMPDIR.  The strings are the environment's. */
+static int fetch_env(const sb_provider *p, sb_fetch_opts *o, const char **params, sb_err *e)
+{
+	char var[96];
+	const char *v;
+	size_t n = 0;
+
+	if (o->base_url == NULL || o->base_url[0] == '\0') {
+		n = (size_t)snprintf(var, sizeof var, "SBLEDGER_");
+		for (const char *c = p->name; *c != '\0' && n + 5 < sizeof var; c++)
+			var[n++] = isalnum((unsigned char)*c) ? (char)toupper((unsigned char)*c) : '_';
+		snprintf(var + n, sizeof var - n, "_URL");
+		v = getenv(var);
+		o->base_url = v != NULL && v[0] != '\0' ? v : NULL;
+	}
+	n = 0;
+	for (size_t i = 0; p->env_params != NULL && p->env_params[i] != NULL && n < 2 * MAX_PARAMS; i += 2) {
+		params[n++] = p->env_params[i];
+		params[n++] = getenv(p->env_params[i + 1]);
+	}
+	params[n] = NULL;
+	o->params = params;
+	o->tmp_dir = getenv("TMPDIR");
+	o->key = getenv(p->key_env);
+	if (o->key == NULL || o->key[0] == '\0')
+		return sb_fail(e, SB_EUSAGE, "%s is not set: export the %s key in it (keys are read "
+		               "from the environment only)", p->key_env, p->name);
+	return SB_OK;
+}
+
 void cli_fetch_events(cli_fetch *cf, sb_fetch_opts *o)
 {
 	o->http.events = (sb_http_events){on_retry, on_trace, cf};
@@ -58,6 +129,8 @@ int cli_fetch_run(cli_fetch *cf, sb_db *db, const sb_provider *p, const sb_endpo
                   const sb_fetch_opts *o)
 {
 	sb_fetch_result r;
+	sb_fetch_opts fo = *o;
+	const char *params[2 * MAX_PARAMS + 1];
 	struct sigaction old_pipe;
 	sb_err e;
 	int rc;
@@ -66,11 +139,13 @@ int cli_fetch_run(cli_fetch *cf, sb_db *db, const sb_provider *p, const sb_endpo
 
 	sb_err_clear(&e);
 	cf->shown = 0;
+	if (fetch_env(p, &fo, params, &e) != SB_OK)
+		return cli_report(&e);
 	/* a provider that closes its end while a request is sent must not
 	 * kill sbledger by SIGPIPE (libcurl avoids it where the system can;
 	 * main leaves SIGPIPE at its default for standard output) */
 	sigaction(SIGPIPE, &(struct sigaction){.sa_handler = SIG_IGN}, &old_pipe);
-	rc = sb_fetch(db, p, ep, o, &r, &e);
+	rc = sb_fetch(db, p, ep, &fo, &r, &e);
 	sigaction(SIGPIPE, &old_pipe, NULL);
 	if (cf->shown > MAX_SHOWN_REJECTS)
 		cli_warn("%s: ... and %ld more rejected records", r.url, cf->shown - MAX_SHOWN_REJECTS);
@@ -188,7 +263,7 @@ static int cmd_fetch(sb_cli *cli, int argc, char **argv)
 
 	memset(&fc, 0, sizeof fc);
 	fc.cf.cli = cli;
-	if (sb_http_opts_init(&fc.o.http, &cli->err) != SB_OK)
+	if (cli_http_opts(&fc.o.http, &cli->err) != SB_OK)
 		return cli_report(&cli->err);
 	if ((status = cli_getopt(cli, argc, argv, cli->cmd->options, on_fetch_opt, &fc, &first)) != 0)
 		return status;

@@ -384,7 +384,7 @@ static void fetch_all(nightly *n, sb_db *db, const sb_provider *const *list, siz
 
 	sb_err_clear(&e);
 	memset(&o, 0, sizeof o);
-	if (sb_http_opts_init(&o.http, &e) != SB_OK) {
+	if (cli_http_opts(&o.http, &e) != SB_OK) {
 		note(n, cli_report(&e));
 		return;
 	}
@@ -553,7 +553,7 @@ static bool write_reports(nightly *n, const sb_period *p, const sb_recon *r, con
 	if (report_open(&rf, dir, "report.html")) {
 		sb_err e;
 		sb_err_clear(&e);
-		if (sb_html_summary(rf.f, s, sb_now_ms(), &e) != SB_OK)
+		if (sb_html_summary(rf.f, s, cli_now_ms(), &e) != SB_OK)
 			cli_report(&e);
 		ok = report_close(&rf) && ok && e.code == SB_OK;
 	} else {
@@ -748,7 +748,7 @@ static void judge(nightly *n, sb_db *db, const sb_period *p, bool store_empty, s
 static int extra_periods(nightly *n, sb_db *db, extra **list, size_t *count)
 {
 	sqlite3_stmt *st = sb_db_stmt(db, "recon_reopen", &n->cli->err);
-	int64_t now_ms = sb_now_ms(), lag_ms = n->has_lag ? n->billing_lag_ms : SB_DEFAULT_LAG_MS;
+	int64_t now_ms = cli_now_ms(), lag_ms = n->has_lag ? n->billing_lag_ms : SB_DEFAULT_LAG_MS;
 	sb_period lag;
 	extra *more;
 	int rc;

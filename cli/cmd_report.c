@@ -186,7 +186,7 @@ static int cmd_report_summary(sb_cli *cli, int argc, char **argv)
 	if (ro.fmt == FMT_JSON) {
 		print_json(s);
 	} else if (ro.fmt == FMT_HTML) {
-		sb_html_summary(stdout, s, sb_now_ms(), &cli->err);
+		sb_html_summary(stdout, s, cli_now_ms(), &cli->err);
 	} else {
 		sb_out *o = sb_out_new(ro.fmt, summary_cols, sizeof summary_cols / sizeof summary_cols[0]);
 		for (size_t i = 0; i < s->n_rows; i++)

@@ -15,11 +15,19 @@ typedef struct cli_fetch {
 	long shown;             /* rejected records printed for the current fetch */
 } cli_fetch;
 
+/* Fill o with the defaults, then with the environment:
+ * SBLEDGER_HTTP_BACKOFF_MS, SBLEDGER_HTTP_RETRIES, SBLEDGER_HTTP_TIMEOUT_MS
+ * (whole numbers) and SBLEDGER_CA_BUNDLE.  SB_EUSAGE naming the variable
+ * when one is not a whole number. */
+int cli_http_opts(sb_http_opts *o, sb_err *e);
+
 /* Wire the events of o (retries, trace, rejects) to print through cf on
  * stderr.  cf must outlive the fetches. */
 void cli_fetch_events(cli_fetch *cf, sb_fetch_opts *o);
 
-/* Fetch ep of p into db with o, print what it did (a line on stdout unless
+/* Fetch ep of p into db with o and what the environment gives a fetch
+ * from p (its key, $SBLEDGER_<PROVIDER>_URL unless o has a base URL, its
+ * query parameters, $TMPDIR), print what it did (a line on stdout unless
  * --quiet, the error on stderr) and return its exit status. */
 int cli_fetch_run(cli_fetch *cf, sb_db *db, const sb_provider *p, const sb_endpoint *ep,
                   const sb_fetch_opts *o);

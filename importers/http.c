@@ -103,42 +103,15 @@ static int done_err(const sb_http_req *req, sb_err *e)
 	return e->code;
 }
 
-/* A whole number from the environment into *out (unchanged when unset). */
-static int env_long(const char *name, long *out, sb_err *e)
+void sb_http_opts_init(sb_http_opts *o)
 {
-	const char *v = getenv(name);
-	char *end = NULL;
-	long n;
-
-	if (v == NULL || v[0] == '\0')
-		return SB_OK;
-	errno = 0;
-	n = strtol(v, &end, 10);
-	if (errno != 0 || end == v || *end != '\0' || n < 0)
-		return sb_fail(e, SB_EUSAGE, "%s='%s' is not a non-negative whole number", name, v);
-	*out = n;
-	return SB_OK;
-}
-
-int sb_http_opts_init(sb_http_opts *o, sb_err *e)
-{
-	long retries = SB_HTTP_RETRIES;
-
 	memset(o, 0, sizeof *o);
 	o->connect_timeout_ms = SB_HTTP_CONNECT_TIMEOUT_MS;
 	o->timeout_ms = SB_HTTP_TIMEOUT_MS;
+	o->retries = SB_HTTP_RETRIES;
 	o->backoff_ms = SB_HTTP_BACKOFF_MS;
 	o->max_wait_ms = SB_HTTP_MAX_WAIT_MS;
 	o->max_bytes = SB_HTTP_MAX_BYTES;
-	if (env_long("SBLEDGER_HTTP_BACKOFF_MS", &o->backoff_ms, e) != SB_OK ||
-	    env_long("SBLEDGER_HTTP_RETRIES", &retries, e) != SB_OK ||
-	    env_long("SBLEDGER_HTTP_TIMEOUT_MS", &o->timeout_ms, e) != SB_OK)
-		return e->code;
-	o->retries = retries > 100 ? 100 : (int)retries;
-	o->ca_file = getenv("SBLEDGER_CA_BUNDLE");
-	if (o->ca_file != NULL && o->ca_file[0] == '\0')
-		o->ca_file = NULL;
-	return SB_OK;
 }
 
 /* Fill the defaults of the zero fields of o. */

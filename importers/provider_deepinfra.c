@@ -232,7 +232,7 @@ static int store_plans(sb_db *db, const sb_provider *p, const plan *plans, size_
 	sb_rates *rates = NULL;
 	char source[96], rate[SB_MONEY_BUFSZ];
 	double max_cpu = -1, max_ram = -1;
-	int64_t now = sb_now_ms();
+	int64_t now = sb_db_now_ms(db);
 
 	snprintf(source, sizeof source, "fetch %s (batch %lld)", p->name, (long long)r->batch_id);
 	if (sb_rates_load(db, &rates, e) != SB_OK)

@@ -170,7 +170,7 @@ int sb_rates_import_file(sb_db *db, const char *path, size_t *count, int64_t *pr
 {
 	json_error_t jerr;
 	json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
-	int64_t now_ms = sb_now_ms();
+	int64_t now_ms = sb_db_now_ms(db);
 	char source[300];
 	size_t n;
 

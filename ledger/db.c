@@ -39,6 +39,7 @@ struct sb_db {
 	char *file;                            /* the file it is: path resolved (no link) */
 	int lock_fd;                           /* PATH-lock when holding the write lock, else -1 */
 	int busy_ms;                           /* busy timeout */
+	sb_clock clock;                        /* what "now" is (sb_db_set_clock) */
 	bool created;                          /* init created the file */
 	int pending;                           /* first bind error since the last step */
 	char pending_msg[256];                 /* its description */
@@ -64,16 +65,14 @@ int sb_db_schema_latest(void)
 	return n;
 }
 
-int64_t sb_now_ms(void)
+void sb_db_set_clock(sb_db *db, sb_clock c)
 {
-	const char *fixed = getenv("SBLEDGER_NOW");
-	struct timespec ts;
-	int64_t ms;
+	db->clock = c;
+}
 
-	if (fixed != NULL && sb_time_parse(fixed, strlen(fixed), 0, &ms) == SB_TIME_OK)
-		return ms;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+int64_t sb_db_now_ms(const sb_db *db)
+{
+	return sb_clock_now(&db->clock);
 }
 
 int sb_db_error(sb_db *db, int rc, const char *what, sb_err *e)

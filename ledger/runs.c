@@ -261,7 +261,7 @@ static int move_to_history(sb_run_writer *w, int64_t rid, sb_err *e)
 
 	if ((st = sb_db_stmt(db, "run_to_history", e)) == NULL)
 		return e->code;
-	sb_bind_i64(db, st, ":replaced_ms", sb_now_ms());
+	sb_bind_i64(db, st, ":replaced_ms", sb_db_now_ms(db));
 	sb_bind_i64(db, st, ":replaced_by_batch", w->batch_id);
 	sb_bind_i64(db, st, ":rid", rid);
 	if (sb_db_run(db, st, e) != SB_OK)

@@ -1693,7 +1693,7 @@ static int build(sb_db *db, const sb_invoice_opts *o, sb_invoice_set **out, sb_e
 		return sb_fail(e, SB_EINTERNAL, "out of memory");
 	set->period = o->period;
 	set->basis = o->basis;
-	set->made_ms = sb_now_ms();
+	set->made_ms = sb_db_now_ms(db);
 	snprintf(set->tag, sizeof set->tag, "%s", o->tag);
 	if (compute_fresh(db, o, o->basis, &f[o->basis], e) != SB_OK ||
 	    (f[o->basis].any_runs && !f[o->basis].tag_seen && refuse_unknown_tag(db, o, e) != SB_OK) ||
@@ -1928,7 +1928,7 @@ int sb_invoice_finalize(sb_db *db, const sb_invoice_opts *opts, sb_invoice_set *
 {
 	sb_invoice_set *set = NULL;
 	char period[96], done[600] = "";
-	int64_t now_ms = sb_now_ms();
+	int64_t now_ms = sb_db_now_ms(db);
 
 	*out = NULL;
 	sb_period_name(&opts->period, period);
