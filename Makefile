@@ -121,6 +121,7 @@ $(BUILD)/san/tests/%: $(BUILD)/san/tests/%.o $(SAN_SUP) $(SAN_LIB)
 # command table)
 $(TESTS:%=%.o) $(SAN_SUP): $(TEST_DEPS)
 $(BUILD)/san/tests/test_help: $(SAN_CLI_LIB)
+$(BUILD)/san/tests/test_words: $(SAN_CLI_LIB)
 
 # Unit tests (cmocka), then the command-line tests, then the provider APIs
 # and the nightly job against a fake provider and a fake proxy on 127.0.0.1

@@ -13,6 +13,7 @@
 
 #include "cli/help.h"
 #include "cli/out.h"
+#include "cli/words.h"
 #include "ledger/money.h"
 #include "ledger/period.h"
 #include "ledger/timefmt.h"
@@ -84,10 +85,15 @@ void cli_test_wait(const char *path)
 
 int cli_report(const sb_err *e)
 {
+	char msg[SB_ERR_MSG_MAX + 256];
+
 	if (e->code == SB_OK)
 		return 0;
-	if (e->msg[0] != '\0')
-		cli_warn("%s", e->msg);
+	if (e->msg[0] != '\0') {
+		snprintf(msg, sizeof msg, "%s", e->msg);
+		cli_words(msg, sizeof msg);
+		cli_warn("%s", msg);
+	}
 	return e->code;
 }
 

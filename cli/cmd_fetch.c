@@ -12,14 +12,12 @@
 
 #include "cli/cli.h"
 #include "cli/fetch.h"
+#include "cli/words.h"
 #include "importers/provider.h"
 #include "importers/rates_json.h"
 #include "ledger/period.h"
 
-enum {
-	MAX_SHOWN_REJECTS = 20,
-	MAX_PARAMS = 8             /* query parameters a provider takes from the environment */
-};
+enum { MAX_SHOWN_REJECTS = 20 };
 
 /* A retry is coming: say so on stderr unless --quiet. */
 static void on_retry(void *ctx, const char *url, long status, const char *reason, int attempt,
@@ -85,12 +83,7 @@ int cli_http_opts(sb_http_opts *o, sb_err *e)
 	return SB_OK;
 }
 
-/* What a fetch from p takes from the environment, into o: the base URL
- * (SBLEDGER_<PROVIDER>_URL, unless o has one: --base-url), the key (the
- * variable p->key_env names; SB_EUSAGE when it is not set), the query
- * parameters of p->env_params (into params, MAX_PARAMS pairs at most) and
- * TMPDIR.  The strings are the environment's. */
-static int fetch_env(const sb_provider *p, sb_fetch_opts *o, const char **params, sb_err *e)
+void cli_fetch_env(const sb_provider *p, sb_fetch_opts *o, const char **params)
 {
 	char var[96];
 	const char *v;
@@ -105,18 +98,16 @@ static int fetch_env(const sb_provider *p, sb_fetch_opts *o, const char **params
 		o->base_url = v != NULL && v[0] != '\0' ? v : NULL;
 	}
 	n = 0;
-	for (size_t i = 0; p->env_params != NULL && p->env_params[i] != NULL && n < 2 * MAX_PARAMS; i += 2) {
+	for (size_t i = 0; p->env_params != NULL && p->env_params[i] != NULL && n < 2 * CLI_FETCH_PARAMS;
+	     i += 2) {
 		params[n++] = p->env_params[i];
 		params[n++] = getenv(p->env_params[i + 1]);
 	}
 	params[n] = NULL;
 	o->params = params;
 	o->tmp_dir = getenv("TMPDIR");
-	o->key = getenv(p->key_env);
-	if (o->key == NULL || o->key[0] == '\0')
-		return sb_fail(e, SB_EUSAGE, "%s is not set: export the %s key in it (keys are read "
-		               "from the environment only)", p->key_env, p->name);
-	return SB_OK;
+	o->key = getenv(p->key_env);   /* not set: sb_fetch says so */
+	o->words = cli_words;
 }
 
 void cli_fetch_events(cli_fetch *cf, sb_fetch_opts *o)
@@ -130,7 +121,7 @@ int cli_fetch_run(cli_fetch *cf, sb_db *db, const sb_provider *p, const sb_endpo
 {
 	sb_fetch_result r;
 	sb_fetch_opts fo = *o;
-	const char *params[2 * MAX_PARAMS + 1];
+	const char *params[2 * CLI_FETCH_PARAMS + 1];
 	struct sigaction old_pipe;
 	sb_err e;
 	int rc;
@@ -139,8 +130,7 @@ int cli_fetch_run(cli_fetch *cf, sb_db *db, const sb_provider *p, const sb_endpo
 
 	sb_err_clear(&e);
 	cf->shown = 0;
-	if (fetch_env(p, &fo, params, &e) != SB_OK)
-		return cli_report(&e);
+	cli_fetch_env(p, &fo, params);
 	/* a provider that closes its end while a request is sent must not
 	 * kill sbledger by SIGPIPE (libcurl avoids it where the system can;
 	 * main leaves SIGPIPE at its default for standard output) */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/words.h"
 #include "importers/billing.h"
 #include "importers/import.h"
 #include "ledger/period.h"
@@ -100,6 +101,7 @@ static int cmd_import_runs(sb_cli *cli, int argc, char **argv)
 		return cli_usage(cli, "no FILE given (use - for standard input)");
 	ic.opts.events = (sb_import_events){on_reject, on_progress, &ic};
 	ic.opts.pause_path = cli_test_pause();
+	ic.opts.words = cli_words;
 	if (cli_open(cli, 0, &db) != SB_OK)
 		return cli_report(&cli->err);
 	for (int i = first; i < argc; i++) {
@@ -223,6 +225,7 @@ static int cmd_import_billing(sb_cli *cli, int argc, char **argv)
 		return cli_usage(cli, "no FILE given (use - for standard input)");
 	ic.opts.events = (sb_import_events){on_reject, on_progress, &ic};
 	ic.opts.pause_path = cli_test_pause();
+	ic.opts.words = cli_words;
 	if (cli_open(cli, 0, &db) != SB_OK)
 		return cli_report(&cli->err);
 	for (int i = first; i < argc; i++) {

@@ -30,6 +30,7 @@
 
 #include "cli/cli.h"
 #include "cli/fetch.h"
+#include "cli/words.h"
 #include "importers/billing.h"
 #include "importers/import.h"
 #include "importers/provider.h"
@@ -238,6 +239,7 @@ static void import_one(nightly *n, sb_db *db, const char *format, int fd, const 
 	o.supersede = format != NULL && n->supersede;
 	o.events = (sb_import_events){on_reject, NULL, n};
 	o.pause_path = cli_test_pause();
+	o.words = cli_words;
 	n->shown = 0;
 	if (sb_source_fdopen(fd, real, &src, &e) == SB_OK) {
 		if (format == NULL)

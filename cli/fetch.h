@@ -21,6 +21,17 @@ typedef struct cli_fetch {
  * when one is not a whole number. */
 int cli_http_opts(sb_http_opts *o, sb_err *e);
 
+/* Query parameters a provider takes from the environment, at most. */
+#define CLI_FETCH_PARAMS 8
+
+/* What a fetch from p takes from the environment, into o: the base URL
+ * ($SBLEDGER_<PROVIDER>_URL, unless o has one: --base-url), the key (the
+ * variable p->key_env names; NULL when it is not set, which sb_fetch
+ * refuses), the query parameters of p->env_params (into params, room for
+ * 2 * CLI_FETCH_PARAMS + 1), $TMPDIR, and the command line's words for
+ * rejected records.  The strings are the environment's. */
+void cli_fetch_env(const sb_provider *p, sb_fetch_opts *o, const char **params);
+
 /* Wire the events of o (retries, trace, rejects) to print through cf on
  * stderr.  cf must outlive the fetches. */
 void cli_fetch_events(cli_fetch *cf, sb_fetch_opts *o);

@@ -14,11 +14,20 @@
 #include "importers/pipeline.h"
 #include "importers/records.h"
 #include "importers/source.h"
+#include "ledger/quote.h"
 
-/* Record a rejected record: in the ledger, or the spool when strict. */
+/* Record a rejected record: in the ledger, or the spool when strict; its
+ * reason in the caller's words (sb_import_opts.words). */
 static int reject(driver *d, int64_t line_no, const char *reason, const char *text,
                   size_t len, int64_t full_len, sb_err *e)
 {
+	char worded[SB_ERR_MSG_MAX + 256];
+
+	if (d->o->words != NULL) {
+		snprintf(worded, sizeof worded, "%s", reason);
+		d->o->words(worded, sizeof worded);
+		reason = worded;
+	}
 	d->b->rejected++;
 	if (d->o->events.on_reject != NULL)
 		d->o->events.on_reject(d->o->events.ctx, d->source, line_no, reason);
@@ -295,7 +304,7 @@ static int read_records(driver *d, input *in, const handler *h, sb_err *e)
  * it had never run), and e says so (SB_ETEMP, the file's way out).  Only
  * for a batch that may be taken out: a new one, or one resumed because
  * nothing came after it. */
-static int fail_changed(sb_db *db, sb_batch *b, const char *path, sb_err *e)
+static int fail_changed(sb_db *db, sb_batch *b, const char *shown, sb_err *e)
 {
 	sb_err te;
 
@@ -307,11 +316,11 @@ static int fail_changed(sb_db *db, sb_batch *b, const char *path, sb_err *e)
 		sb_db_rollback(db);
 		sb_err_clear(e);
 		return sb_fail(e, te.code, "%s: changed while read, and what was committed of it could not be taken out again (%s); import it again when it is complete",
-		               path, te.msg);
+		               shown, te.msg);
 	}
 	sb_err_clear(e);
 	return sb_fail(e, SB_ETEMP, "%s: changed while read; import it again when it is complete (batch %lld failed, nothing of it kept)",
-	               path, (long long)b->id);
+	               shown, (long long)b->id);
 }
 
 /* An interrupted batch found of the same input (found): resume it only
@@ -358,6 +367,7 @@ int sb_import_file(sb_db *db, const char *kind, const char *format, sb_source *s
 {
 	const char *path = sb_source_name(src);
 	bool snap = sb_source_is_file(src) && strcmp(path, "-") != 0;
+	char shown[SB_QUOTE_BUFSZ], batch_id[32];
 	char sha[65] = "", sha_read[65] = "";
 	size_t max_record = (size_t)(o->max_line > 0 ? o->max_line : DEFAULT_MAX_LINE);
 	driver d = {db, o, path, &r->batch, {NULL}, 0, 0, h, false, src};
@@ -369,6 +379,7 @@ int sb_import_file(sb_db *db, const char *kind, const char *format, sb_source *s
 	const char *status;
 	sb_err refused;
 
+	sb_quote(path, SB_QUOTE_IF_NEEDED, shown, sizeof shown);
 	memset(&in, 0, sizeof in);
 	memset(&found, 0, sizeof found);
 	snprintf(options, sizeof options, "%s%s%s%s", o->strict ? "strict " : "",
@@ -441,22 +452,24 @@ int sb_import_file(sb_db *db, const char *kind, const char *format, sb_source *s
 		sb_db_rollback(db);
 		goto done;
 	}
-	if (refused.code != SB_OK)
-		sb_fail(e, refused.code, "%s: %s (batch %lld failed; nothing of it was imported)", path,
+	snprintf(batch_id, sizeof batch_id, "%lld", (long long)r->batch.id);
+	if (refused.code != SB_OK) {
+		sb_fail(e, refused.code, "%s: %s (batch %lld failed; nothing of it was imported)", shown,
 		        refused.msg, (long long)r->batch.id);
-	else if (r->empty)
-		sb_fail(e, SB_EDATA, "%s: no records: the input is empty", path);
-	else if (r->batch.rejected > 0)
-		sb_fail(e, SB_EDATA, "%s: %lld %s%s rejected%s; see 'sbledger rejects --batch %lld'", path,
-		        (long long)r->batch.rejected, h->noun, r->batch.rejected == 1 ? "" : "s",
-		        o->strict ? " (--strict: nothing of the file was imported)" : "",
-		        (long long)r->batch.id);
+		sb_err_hint(e, refused.hint);
+	} else if (r->empty) {
+		sb_fail(e, SB_EDATA, "%s: no records: the input is empty", shown);
+	} else if (r->batch.rejected > 0) {
+		sb_fail_hint(e, SB_EDATA, SB_HINT_REJECTS, "%s: %lld %s%s rejected%s; " SB_WORDS_REJECTS,
+		             shown, (long long)r->batch.rejected, h->noun, r->batch.rejected == 1 ? "" : "s",
+		             o->strict ? " " SB_WORDS_STRICT : "", batch_id);
+	}
 	goto done;
 fail:
 	sb_db_rollback(db);
 	if (sb_source_changed(src)) {
 		r->superseded = 0;
-		fail_changed(db, &r->batch, path, e);
+		fail_changed(db, &r->batch, shown, e);
 	}
 done:
 	if (d.sp.f != NULL)

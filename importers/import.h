@@ -54,6 +54,9 @@ typedef struct sb_import_opts {
 	char delimiter;            /* billing CSV: ',' or ';', 0 to tell from the header */
 	int64_t interval_ms;       /* billing, modal: a row's interval (0: a day) */
 	sb_import_events events;   /* callbacks, any of them NULL */
+	sb_words_fn words;         /* the caller's words for the ways out a rejected record's
+	                              reason names (ledger/err.h), or NULL: the library's; the
+	                              reason is stored and reported in them */
 	const char *pause_path;    /* tests only (NULL: none): after the first commit of a
 	                              chunk that is not the last, create this file and wait
 	                              until it is removed, so that a test can change the input

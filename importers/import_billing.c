@@ -11,6 +11,7 @@
 #include "importers/driver.h"
 #include "importers/source.h"
 #include "ledger/lines.h"
+#include "ledger/quote.h"
 #include "ledger/timefmt.h"
 
 /* The billing handler's state. */
@@ -36,15 +37,18 @@ static int header_billing(void *ctx, const sb_csv *csv, sb_err *why)
 	return sb_bill_check_header(c->f, csv, why);
 }
 
-/* A period as text for messages, into buf. */
+/* A period as text for messages, into buf: the library's words for an
+ * import given that period, or none (ledger/err.h). */
 static const char *period_text(bool has, int64_t from_ms, int64_t to_ms, char *buf, size_t cap)
 {
-	char a[SB_TIME_BUFSZ], b[SB_TIME_BUFSZ];
+	char a[SB_TIME_BUFSZ], b[SB_TIME_BUFSZ], span[2 * SB_TIME_BUFSZ + 2];
 
-	if (!has)
-		snprintf(buf, cap, "no --period");
-	else
-		snprintf(buf, cap, "--period %s..%s", sb_time_format(from_ms, a), sb_time_format(to_ms, b));
+	if (!has) {
+		snprintf(buf, cap, SB_WORDS_NO_PERIOD);
+	} else {
+		snprintf(span, sizeof span, "%s..%s", sb_time_format(from_ms, a), sb_time_format(to_ms, b));
+		snprintf(buf, cap, SB_WORDS_PERIOD_GIVEN, span);
+	}
 	return buf;
 }
 
@@ -93,15 +97,18 @@ static int begin_billing(void *ctx, sb_db *db, int64_t batch_id, sb_err *e)
 	if (supersede_state(db, batch_id, &was, &had, &from, &to, e) != SB_OK)
 		return e->code;
 	if (c->batch->resumed && was && !o->supersede)
-		return sb_fail(e, SB_EUSAGE, "batch %lld, an interrupted import of this file, was begun with --supersede: run it again with --supersede (and %s) to complete it",
-		               (long long)batch_id, period_text(had, from, to, p1, sizeof p1));
+		return sb_fail_hint(e, SB_EUSAGE, SB_HINT_RESUME_SUPERSEDING,
+		                    "batch %lld, an interrupted import of this file, " SB_WORDS_RESUME_SUPERSEDING,
+		                    (long long)batch_id, period_text(had, from, to, p1, sizeof p1));
 	if (c->batch->resumed && !was && o->supersede)
-		return sb_fail(e, SB_EUSAGE, "batch %lld, an interrupted import of this file, was begun without --supersede: run it again without --supersede to complete it, then import the file with --supersede --force",
-		               (long long)batch_id);
+		return sb_fail_hint(e, SB_EUSAGE, SB_HINT_RESUME_PLAIN,
+		                    "batch %lld, an interrupted import of this file, " SB_WORDS_RESUME_PLAIN,
+		                    (long long)batch_id);
 	if (was && (had != o->has_period || (had && (from != o->period_from_ms || to != o->period_to_ms))))
-		return sb_fail(e, SB_EUSAGE, "batch %lld, an interrupted import of this file, was begun with %s, not %s: run it again as it was begun to complete it",
-		               (long long)batch_id, period_text(had, from, to, p1, sizeof p1),
-		               period_text(o->has_period, o->period_from_ms, o->period_to_ms, p2, sizeof p2));
+		return sb_fail_hint(e, SB_EUSAGE, SB_HINT_PERIOD_GIVEN,
+		                    "batch %lld, an interrupted import of this file, was begun with %s, not %s: run it again as it was begun to complete it",
+		                    (long long)batch_id, period_text(had, from, to, p1, sizeof p1),
+		                    period_text(o->has_period, o->period_from_ms, o->period_to_ms, p2, sizeof p2));
 	if (o->supersede && !was) {
 		sqlite3_stmt *st = sb_db_stmt(db, "billing_supersede_set", e);
 		if (st == NULL)
@@ -121,15 +128,19 @@ static void refusal(const billing_ctx *c, const sb_bill_line *line, const sb_lin
 {
 	const char *key = line->line_key != NULL ? line->line_key : st->key;
 
+	char shown[83];   /* at most 80 characters of the key shown, quoted */
+
+	sb_quote(key, SB_QUOTE_ALWAYS, shown, sizeof shown);
 	if (st->outcome == SB_LINE_SAME_CHARGE)
-		sb_fail(why, SB_EDATA, "already billed by batch %lld; --supersede replaces it",
-		        (long long)st->batch_id);
+		sb_fail_hint(why, SB_EDATA, SB_HINT_SUPERSEDE, "already billed by batch %lld; " SB_WORDS_SUPERSEDE,
+		             (long long)st->batch_id);
 	else if (c->pending)
-		sb_fail(why, SB_EDATA, "line key '%.80s' is already used with other content by line %lld of this file",
-		        key, (long long)st->line_no);
+		sb_fail(why, SB_EDATA, "line key %s is already used with other content by line %lld of this file",
+		        shown, (long long)st->line_no);
 	else
-		sb_fail(why, SB_EDATA, "line key '%.80s' is already billed by batch %lld with other content; --supersede replaces it",
-		        key, (long long)st->batch_id);
+		sb_fail_hint(why, SB_EDATA, SB_HINT_SUPERSEDE,
+		             "line key %s is already billed by batch %lld with other content; " SB_WORDS_SUPERSEDE,
+		             shown, (long long)st->batch_id);
 }
 
 /* Handle one billing record: its lines stored, or why not (see handler).
@@ -198,10 +209,12 @@ int sb_import_billing_source(sb_db *db, const char *format, sb_source *src,
 	handler h = {0};
 	unsigned csv_flags;
 
+	char shown[SB_QUOTE_BUFSZ];
+
 	memset(r, 0, sizeof *r);
 	if (f == NULL)
-		return sb_fail(e, SB_EUSAGE, "unknown billing format '%s' (one of %s)", format,
-		               sb_bill_format_names());
+		return sb_fail(e, SB_EUSAGE, "unknown billing format %s (one of %s)",
+		               sb_quote(format, SB_QUOTE_ALWAYS, shown, sizeof shown), sb_bill_format_names());
 	if (opts->has_period && opts->period_to_ms <= opts->period_from_ms)
 		return sb_fail(e, SB_EUSAGE, "the period given is empty");
 	csv_flags = f->csv_flags | (opts->delimiter == ';' ? SB_CSV_SEMICOLON :
@@ -222,11 +235,12 @@ int sb_import_billing(sb_db *db, const char *format, const char *path,
                       const sb_import_opts *opts, sb_import_result *r, sb_err *e)
 {
 	sb_source *src = NULL;
+	char shown[SB_QUOTE_BUFSZ];
 
 	memset(r, 0, sizeof *r);
 	if (sb_bill_format_find(format) == NULL)
-		return sb_fail(e, SB_EUSAGE, "unknown billing format '%s' (one of %s)", format,
-		               sb_bill_format_names());
+		return sb_fail(e, SB_EUSAGE, "unknown billing format %s (one of %s)",
+		               sb_quote(format, SB_QUOTE_ALWAYS, shown, sizeof shown), sb_bill_format_names());
 	if (sb_source_open(path, &src, e) == SB_OK)
 		sb_import_billing_source(db, format, src, opts, r, e);
 	sb_source_close(src);

@@ -54,6 +54,8 @@ typedef struct sb_fetch_opts {
 	                               now */
 	sb_http_opts http;          /* timeouts, retries, limits, events */
 	sb_import_events events;    /* rejected records */
+	sb_words_fn words;          /* the caller's words for the ways out a rejected record's
+	                               reason names (import.h), or NULL */
 } sb_fetch_opts;
 
 /* What a fetch did. */

@@ -289,6 +289,7 @@ static int import_billing(sb_db *db, const sb_endpoint *ep, sb_http *h, const sb
 	io.period_to_ms = o->period.to_ms;
 	io.events.on_reject = renamed_reject;
 	io.events.ctx = &rn;
+	io.words = o->words;
 	if (spool(h, o->tmp_dir, path, sizeof path, &fd, &blank, e) == SB_OK && blank) {
 		/* no charges in the period: an empty statement, not an error */
 		if (sb_fetch_begin(db, "billing", ep->format, r, &b, e) == SB_OK)
@@ -352,8 +353,8 @@ int sb_fetch(sb_db *db, const sb_provider *p, const sb_endpoint *ep, const sb_fe
 	memset(r, 0, sizeof *r);
 	if (ep->period != SB_QUERY_NONE) {
 		if (!o->has_period)
-			return sb_fail(e, SB_EUSAGE, "fetch %s --provider %s needs --period", ep->what,
-			               p->name);
+			return sb_fail(e, SB_EUSAGE, "fetching the %s of %s needs a period, and none was given",
+			               ep->what, p->name);
 		query[nq++] = "from";
 		query[nq++] = bound(ep->period, o->period.from_ms, from);
 		query[nq++] = "to";
@@ -367,8 +368,7 @@ int sb_fetch(sb_db *db, const sb_provider *p, const sb_endpoint *ep, const sb_fe
 	}
 	key = o->key;
 	if (key == NULL || key[0] == '\0')
-		return sb_fail(e, SB_EUSAGE, "no key for %s was given (its key is what %s holds)",
-		               p->name, p->key_env);
+		return sb_fail_hint(e, SB_EUSAGE, SB_HINT_KEY, SB_WORDS_KEY, p->name, p->key_env);
 	if (sb_http_url(sb_provider_base(p, o), ep->path, query, &url, e) != SB_OK)
 		return e->code;
 	/* the batch's source: a URL given with the key in it keeps it out */

@@ -360,15 +360,16 @@ static void test_fetch_usage(void **state)
 	setenv("DEEPINFRA_API_KEY", "sbl-k1-0123", 1);   /* read by the CLI only */
 	sb_err_clear(&e);
 	assert_sb_fails(&e, sb_fetch(db, di, sb_provider_endpoint(di, "catalog"), &o, &r, &e),
-	                SB_EUSAGE, "no key for deepinfra was given");
+	                SB_EUSAGE, "no key for deepinfra was given (its key is kept in DEEPINFRA_API_KEY)");
+	assert_int_equal(e.hint, SB_HINT_KEY);
 	o.key = "";
 	sb_err_clear(&e);
 	assert_sb_fails(&e, sb_fetch(db, di, sb_provider_endpoint(di, "catalog"), &o, &r, &e),
-	                SB_EUSAGE, "no key for deepinfra was given");
+	                SB_EUSAGE, "no key for deepinfra was given (its key is kept in DEEPINFRA_API_KEY)");
 	o.key = "sbl-k1-0123";
 	sb_err_clear(&e);
 	assert_sb_fails(&e, sb_fetch(db, di, sb_provider_endpoint(di, "usage"), &o, &r, &e),
-	                SB_EUSAGE, "needs --period");
+	                SB_EUSAGE, "needs a period, and none was given");
 	unsetenv("DEEPINFRA_API_KEY");
 	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM batch"), 0);
 	sb_db_close(db);
