@@ -18,15 +18,49 @@
 #include "ledger/period.h"
 #include "ledger/timefmt.h"
 
+/* Write the message fmt, ap as one line on f after prefix: a control
+ * character that reached it all the same (names are quoted where they
+ * are put in: ledger/quote.h) is written escaped (\n, \t, \r, \e, \xHH),
+ * so that a message is always one line and never drives the terminal. */
+static void put_line(FILE *f, const char *prefix, const char *fmt, va_list ap)
+{
+	char small[1024], *text = small;
+	va_list again;
+	int n;
+
+	va_copy(again, ap);
+	n = vsnprintf(small, sizeof small, fmt, ap);
+	if (n >= (int)sizeof small && (text = malloc((size_t)n + 1)) != NULL)
+		vsnprintf(text, (size_t)n + 1, fmt, again);
+	else if (text == NULL)
+		text = small;
+	va_end(again);
+	fputs(prefix, f);
+	for (const unsigned char *p = (const unsigned char *)text; *p != '\0'; p++) {
+		if (*p >= 0x20 && *p != 0x7F) {
+			fputc(*p, f);
+			continue;
+		}
+		switch (*p) {
+		case '\n': fputs("\\n", f); break;
+		case '\t': fputs("\\t", f); break;
+		case '\r': fputs("\\r", f); break;
+		case 0x1B: fputs("\\e", f); break;
+		default: fprintf(f, "\\x%02X", *p); break;
+		}
+	}
+	fputc('\n', f);
+	if (text != small)
+		free(text);
+}
+
 void cli_warn(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("sbledger: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	put_line(stderr, "sbledger: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void cli_info(sb_cli *cli, const char *fmt, ...)
@@ -36,9 +70,8 @@ void cli_info(sb_cli *cli, const char *fmt, ...)
 	if (cli->quiet)
 		return;
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	put_line(stdout, "", fmt, ap);
 	va_end(ap);
-	putchar('\n');
 }
 
 int64_t cli_now_ms(void)

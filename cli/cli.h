@@ -79,10 +79,12 @@ int cli_open(sb_cli *cli, int flags, sb_db **db);
  * line on stderr) and return 64. */
 int cli_usage(sb_cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Print "sbledger: MESSAGE" on stderr (warnings, rejected lines). */
+/* Print "sbledger: MESSAGE" on stderr (warnings, rejected lines), one
+ * line: a control character in it is written escaped (\n, \xHH). */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Print an informational line on stdout unless --quiet. */
+/* Print an informational line on stdout unless --quiet (one line, as
+ * cli_warn). */
 void cli_info(sb_cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Parse the common options of a command with getopt_long.  `longopts`
@@ -145,7 +147,8 @@ const char *cli_test_pause_checked(void);
  * test hooks. */
 void cli_test_wait(const char *path);
 
-/* Map e to its exit status, printing "sbledger: MESSAGE"; 0 when clear. */
+/* Map e to its exit status, printing "sbledger: MESSAGE" with the ways
+ * out it names in the command line's words (cli/words.h); 0 when clear. */
 int cli_report(const sb_err *e);
 
 #endif

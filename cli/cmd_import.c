@@ -8,6 +8,7 @@
 #include "importers/billing.h"
 #include "importers/import.h"
 #include "ledger/period.h"
+#include "ledger/quote.h"
 #include "ledger/timefmt.h"
 
 enum { MAX_SHOWN_REJECTS = 20 };
@@ -27,21 +28,26 @@ static void on_reject(void *ctx, const char *source, int64_t line_no, const char
 {
 	import_cli *ic = ctx;
 
+	char name[SB_QUOTE_BUFSZ];
+
 	if (ic->shown++ < MAX_SHOWN_REJECTS)
-		cli_warn("%s:%lld: %s", source, (long long)line_no, reason);
+		cli_warn("%s:%lld: %s", sb_quote(source, SB_QUOTE_IF_NEEDED, name, sizeof name),
+		         (long long)line_no, reason);
 }
 
 /* A progress line on a terminal. */
 static void on_progress(void *ctx, const char *source, int64_t done, int64_t total)
 {
 	import_cli *ic = ctx;
+	char name[SB_QUOTE_BUFSZ];
 
 	if (!ic->progress)
 		return;
+	sb_quote(source, SB_QUOTE_IF_NEEDED, name, sizeof name);
 	if (total > 0)
-		fprintf(stderr, "\rsbledger: %s: %lld%%", source, (long long)(done * 100 / total));
+		fprintf(stderr, "\rsbledger: %s: %lld%%", name, (long long)(done * 100 / total));
 	else
-		fprintf(stderr, "\rsbledger: %s: %lld MB", source, (long long)(done >> 20));
+		fprintf(stderr, "\rsbledger: %s: %lld MB", name, (long long)(done >> 20));
 }
 
 /* Handle one option of import runs. */
@@ -72,8 +78,9 @@ static const struct option import_options[] = {
 static void print_result(sb_cli *cli, const char *path, const sb_import_result *r)
 {
 	const sb_batch *b = &r->batch;
-	char replaced[48] = "";
+	char replaced[48] = "", name[SB_QUOTE_BUFSZ];
 
+	path = sb_quote(path, SB_QUOTE_IF_NEEDED, name, sizeof name);
 	if (r->already > 0) {
 		cli_info(cli, "%s: already imported as batch %lld (--force reads it again)", path,
 		         (long long)r->already);
@@ -107,13 +114,15 @@ static int cmd_import_runs(sb_cli *cli, int argc, char **argv)
 	for (int i = first; i < argc; i++) {
 		sb_import_result r;
 		sb_err e;
+		char name[SB_QUOTE_BUFSZ];
 		sb_err_clear(&e);
 		ic.shown = 0;
 		rc = sb_import_runs(db, argv[i], &ic.opts, &r, &e);
 		if (ic.progress)
 			fputs("\r\033[K", stderr);
 		if (ic.shown > MAX_SHOWN_REJECTS)
-			cli_warn("%s: ... and %lld more rejected lines", argv[i],
+			cli_warn("%s: ... and %lld more rejected lines",
+			         sb_quote(argv[i], SB_QUOTE_IF_NEEDED, name, sizeof name),
 			         (long long)(ic.shown - MAX_SHOWN_REJECTS));
 		if (rc == SB_OK || (rc == SB_EDATA && (r.batch.id > 0)))
 			print_result(cli, argv[i], &r);
@@ -169,8 +178,9 @@ static void print_billing_result(sb_cli *cli, const char *path, const sb_import_
                                  bool supersede)
 {
 	const sb_batch *b = &r->batch;
-	char skipped[48] = "", superseded[64] = "";
+	char skipped[48] = "", superseded[64] = "", name[SB_QUOTE_BUFSZ];
 
+	path = sb_quote(path, SB_QUOTE_IF_NEEDED, name, sizeof name);
 	if (r->already > 0) {
 		cli_info(cli, "%s: already imported as batch %lld (--force reads it again)", path,
 		         (long long)r->already);
@@ -231,13 +241,15 @@ static int cmd_import_billing(sb_cli *cli, int argc, char **argv)
 	for (int i = first; i < argc; i++) {
 		sb_import_result r;
 		sb_err e;
+		char name[SB_QUOTE_BUFSZ];
 		sb_err_clear(&e);
 		ic.shown = 0;
 		rc = sb_import_billing(db, ic.format, argv[i], &ic.opts, &r, &e);
 		if (ic.progress)
 			fputs("\r\033[K", stderr);
 		if (ic.shown > MAX_SHOWN_REJECTS)
-			cli_warn("%s: ... and %lld more rejected records", argv[i],
+			cli_warn("%s: ... and %lld more rejected records",
+			         sb_quote(argv[i], SB_QUOTE_IF_NEEDED, name, sizeof name),
 			         (long long)(ic.shown - MAX_SHOWN_REJECTS));
 		if (rc == SB_OK || (rc == SB_EDATA && (r.batch.id > 0)))
 			print_billing_result(cli, argv[i], &r, ic.opts.supersede);
