@@ -37,7 +37,7 @@ OPTFLAGS := -O2 -g
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
             -fno-omit-frame-pointer
 
-LIB_SRC  := $(sort $(wildcard ledger/*.c importers/*.c reconcile/*.c))
+LIB_SRC  := $(sort $(wildcard ledger/*.c importers/*.c reconcile/*.c nightly/*.c))
 CLI_SRC  := $(sort $(wildcard cli/*.c))
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 SUP_SRC  := $(sort $(wildcard tests/support/*.c))

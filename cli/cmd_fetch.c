@@ -116,46 +116,64 @@ void cli_fetch_events(cli_fetch *cf, sb_fetch_opts *o)
 	o->events = (sb_import_events){on_reject, NULL, cf};
 }
 
+int cli_fetch_guarded(void *ctx, sb_db *db, const sb_provider *p, const sb_endpoint *ep,
+                      const sb_fetch_opts *o, sb_fetch_result *r, sb_err *e)
+{
+	cli_fetch *cf = ctx;
+	struct sigaction old_pipe;
+	int rc;
+
+	cf->shown = 0;
+	/* a provider that closes its end while a request is sent must not
+	 * kill sbledger by SIGPIPE (libcurl avoids it where the system can;
+	 * main leaves SIGPIPE at its default for standard output) */
+	sigaction(SIGPIPE, &(struct sigaction){.sa_handler = SIG_IGN}, &old_pipe);
+	rc = sb_fetch(db, p, ep, o, r, e);
+	sigaction(SIGPIPE, &old_pipe, NULL);
+	return rc;
+}
+
+int cli_fetch_print(cli_fetch *cf, const sb_provider *p, const sb_endpoint *ep, int rc,
+                    const sb_fetch_result *r, const sb_err *e)
+{
+	const char *noun;
+	char pages[64] = "";
+
+	if (cf->shown > MAX_SHOWN_REJECTS)
+		cli_warn("%s: ... and %ld more rejected records", r->url, cf->shown - MAX_SHOWN_REJECTS);
+	noun = ep->format != NULL ? (r->accepted == 1 ? "line" : "lines") :
+	                            (r->accepted == 1 ? "plan" : "plans");
+	if (r->pages > 1)
+		snprintf(pages, sizeof pages, ", %d pages", r->pages);
+	if (rc == SB_OK && r->already > 0)
+		cli_info(cf->cli, "fetch %s %s: %s: the same response was imported as batch %lld", p->name,
+		         ep->what, r->url, (long long)r->already);
+	else if (rc == SB_OK && ep->format != NULL)
+		cli_info(cf->cli, "batch %lld: fetch %s %s: %s: %lld %s stored, %lld duplicates, %lld "
+		         "superseded (%lld bytes%s)", (long long)r->batch_id, p->name, ep->what, r->url,
+		         (long long)r->accepted, noun, (long long)r->duplicates, (long long)r->superseded,
+		         (long long)r->bytes, pages);
+	else if (rc == SB_OK)
+		cli_info(cf->cli, "batch %lld: fetch %s %s: %s: %lld %s stored, %lld unchanged",
+		         (long long)r->batch_id, p->name, ep->what, r->url, (long long)r->accepted, noun,
+		         (long long)r->duplicates);
+	return cli_report(e);
+}
+
 int cli_fetch_run(cli_fetch *cf, sb_db *db, const sb_provider *p, const sb_endpoint *ep,
                   const sb_fetch_opts *o)
 {
 	sb_fetch_result r;
 	sb_fetch_opts fo = *o;
 	const char *params[2 * CLI_FETCH_PARAMS + 1];
-	struct sigaction old_pipe;
 	sb_err e;
 	int rc;
-	const char *noun;
-	char pages[64] = "";
 
 	sb_err_clear(&e);
-	cf->shown = 0;
+	memset(&r, 0, sizeof r);
 	cli_fetch_env(p, &fo, params);
-	/* a provider that closes its end while a request is sent must not
-	 * kill sbledger by SIGPIPE (libcurl avoids it where the system can;
-	 * main leaves SIGPIPE at its default for standard output) */
-	sigaction(SIGPIPE, &(struct sigaction){.sa_handler = SIG_IGN}, &old_pipe);
-	rc = sb_fetch(db, p, ep, &fo, &r, &e);
-	sigaction(SIGPIPE, &old_pipe, NULL);
-	if (cf->shown > MAX_SHOWN_REJECTS)
-		cli_warn("%s: ... and %ld more rejected records", r.url, cf->shown - MAX_SHOWN_REJECTS);
-	noun = ep->format != NULL ? (r.accepted == 1 ? "line" : "lines") :
-	                            (r.accepted == 1 ? "plan" : "plans");
-	if (r.pages > 1)
-		snprintf(pages, sizeof pages, ", %d pages", r.pages);
-	if (rc == SB_OK && r.already > 0)
-		cli_info(cf->cli, "fetch %s %s: %s: the same response was imported as batch %lld", p->name,
-		         ep->what, r.url, (long long)r.already);
-	else if (rc == SB_OK && ep->format != NULL)
-		cli_info(cf->cli, "batch %lld: fetch %s %s: %s: %lld %s stored, %lld duplicates, %lld "
-		         "superseded (%lld bytes%s)", (long long)r.batch_id, p->name, ep->what, r.url,
-		         (long long)r.accepted, noun, (long long)r.duplicates, (long long)r.superseded,
-		         (long long)r.bytes, pages);
-	else if (rc == SB_OK)
-		cli_info(cf->cli, "batch %lld: fetch %s %s: %s: %lld %s stored, %lld unchanged",
-		         (long long)r.batch_id, p->name, ep->what, r.url, (long long)r.accepted, noun,
-		         (long long)r.duplicates);
-	return cli_report(&e);
+	rc = cli_fetch_guarded(cf, db, p, ep, &fo, &r, &e);
+	return cli_fetch_print(cf, p, ep, rc, &r, &e);
 }
 
 /* Options of the fetch commands. */

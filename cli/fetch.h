@@ -36,6 +36,18 @@ void cli_fetch_env(const sb_provider *p, sb_fetch_opts *o, const char **params);
  * stderr.  cf must outlive the fetches. */
 void cli_fetch_events(cli_fetch *cf, sb_fetch_opts *o);
 
+/* sb_fetch with SIGPIPE ignored while it runs (a provider closing its
+ * end must not kill sbledger), its rejected records counted afresh in
+ * cf->shown (ctx is the cli_fetch): an sb_nightly_fetch_fn. */
+int cli_fetch_guarded(void *ctx, sb_db *db, const sb_provider *p, const sb_endpoint *ep,
+                      const sb_fetch_opts *o, sb_fetch_result *r, sb_err *e);
+
+/* Print what a fetch of ep of p did (rc, r, e): the rejects past those
+ * shown, a line on stdout unless --quiet, the error on stderr; returns
+ * its exit status. */
+int cli_fetch_print(cli_fetch *cf, const sb_provider *p, const sb_endpoint *ep, int rc,
+                    const sb_fetch_result *r, const sb_err *e);
+
 /* Fetch ep of p into db with o and what the environment gives a fetch
  * from p (its key, $SBLEDGER_<PROVIDER>_URL unless o has a base URL, its
  * query parameters, $TMPDIR), print what it did (a line on stdout unless
