@@ -277,7 +277,8 @@ static void test_write_lock_times_out(void **state)
 	t0 = mono_ms();
 	rc = sb_db_open(path, SB_DB_WRITE, 150, &waiter, &e);
 	assert_sb_fails(&e, rc, SB_ETEMP, "busy");
-	assert_non_null(strstr(e.msg, "--busy-timeout"));
+	assert_non_null(strstr(e.msg, SB_WORDS_BUSY));   /* the way out, in the library's words */
+	assert_int_equal(e.hint, SB_HINT_BUSY);
 	assert_true(mono_ms() - t0 >= 150);
 	assert_null(waiter);
 
