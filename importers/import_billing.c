@@ -84,7 +84,7 @@ static int begin_billing(void *ctx, sb_db *db, int64_t batch_id, sb_err *e)
 	sb_line_writer_opts wo = {o->supersede, c->f->loose_identity};
 	bool was = false, had = false;
 	int64_t from = 0, to = 0;
-	char p1[96], p2[96];
+	char p1[128], p2[128];
 
 	sb_line_writer_free(c->writer);
 	c->writer = NULL;
