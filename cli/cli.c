@@ -13,18 +13,54 @@
 
 #include "cli/help.h"
 #include "cli/out.h"
+#include "cli/words.h"
 #include "ledger/money.h"
 #include "ledger/period.h"
+#include "ledger/timefmt.h"
+
+/* Write the message fmt, ap as one line on f after prefix: a control
+ * character that reached it all the same (names are quoted where they
+ * are put in: ledger/quote.h) is written escaped (\n, \t, \r, \e, \xHH),
+ * so that a message is always one line and never drives the terminal. */
+static void put_line(FILE *f, const char *prefix, const char *fmt, va_list ap)
+{
+	char small[1024], *text = small;
+	va_list again;
+	int n;
+
+	va_copy(again, ap);
+	n = vsnprintf(small, sizeof small, fmt, ap);
+	if (n >= (int)sizeof small && (text = malloc((size_t)n + 1)) != NULL)
+		vsnprintf(text, (size_t)n + 1, fmt, again);
+	else if (text == NULL)
+		text = small;
+	va_end(again);
+	fputs(prefix, f);
+	for (const unsigned char *p = (const unsigned char *)text; *p != '\0'; p++) {
+		if (*p >= 0x20 && *p != 0x7F) {
+			fputc(*p, f);
+			continue;
+		}
+		switch (*p) {
+		case '\n': fputs("\\n", f); break;
+		case '\t': fputs("\\t", f); break;
+		case '\r': fputs("\\r", f); break;
+		case 0x1B: fputs("\\e", f); break;
+		default: fprintf(f, "\\x%02X", *p); break;
+		}
+	}
+	fputc('\n', f);
+	if (text != small)
+		free(text);
+}
 
 void cli_warn(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("sbledger: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	put_line(stderr, "sbledger: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void cli_info(sb_cli *cli, const char *fmt, ...)
@@ -34,9 +70,30 @@ void cli_info(sb_cli *cli, const char *fmt, ...)
 	if (cli->quiet)
 		return;
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	put_line(stdout, "", fmt, ap);
 	va_end(ap);
-	putchar('\n');
+}
+
+int64_t cli_now_ms(void)
+{
+	const char *fixed = getenv("SBLEDGER_NOW");
+	int64_t ms;
+
+	if (fixed != NULL && sb_time_parse(fixed, strlen(fixed), 0, &ms) == SB_TIME_OK)
+		return ms;
+	return sb_clock_system_ms();
+}
+
+/* cli_now_ms as a clock function. */
+static int64_t now_ms(void *ctx)
+{
+	(void)ctx;
+	return cli_now_ms();
+}
+
+sb_clock cli_clock(void)
+{
+	return (sb_clock){now_ms, NULL};
 }
 
 const char *cli_test_pause(void)
@@ -66,10 +123,15 @@ void cli_test_wait(const char *path)
 
 int cli_report(const sb_err *e)
 {
+	char msg[SB_ERR_MSG_MAX + 256];
+
 	if (e->code == SB_OK)
 		return 0;
-	if (e->msg[0] != '\0')
-		cli_warn("%s", e->msg);
+	if (e->msg[0] != '\0') {
+		snprintf(msg, sizeof msg, "%s", e->msg);
+		cli_words(msg, sizeof msg);
+		cli_warn("%s", msg);
+	}
 	return e->code;
 }
 
@@ -116,7 +178,7 @@ int cli_period(sb_cli *cli, const char *arg, sb_period *out)
 	sb_err e;
 
 	sb_err_clear(&e);
-	if (sb_period_parse(arg, sb_now_ms(), out, &e) != SB_OK)
+	if (sb_period_parse(arg, cli_now_ms(), out, &e) != SB_OK)
 		return cli_usage(cli, "%s", e.msg);
 	return SB_OK;
 }

@@ -7,8 +7,10 @@
 
 #include "cli/cli.h"
 #include "cli/out.h"
+#include "cli/words.h"
 #include "ledger/money.h"
 #include "ledger/period.h"
+#include "ledger/quote.h"
 #include "ledger/timefmt.h"
 #include "reconcile/budget.h"
 #include "reconcile/html.h"
@@ -148,6 +150,16 @@ static void print_json(const sb_summary *s)
 	json_decref(root);
 }
 
+/* The warning for a model without a price, with the command that prices
+ * it (runs as printed once X and Y are filled in). */
+static void warn_unpriced(const char *model)
+{
+	char name[SB_QUOTE_BUFSZ], cmd[2 * SB_QUOTE_BUFSZ];
+
+	cli_warn("token cost unknown: model %s has no price (%s)",
+	         sb_quote(model, SB_QUOTE_ALWAYS, name, sizeof name), cli_price_command(model, cmd, sizeof cmd));
+}
+
 /* Say that n runs have tokens but no model, naming the first named[0,
  * n_named) of them. */
 static void warn_no_model(int64_t n, const char *const *named, size_t n_named)
@@ -193,7 +205,7 @@ static int run_report_summary(sb_cli *cli, sb_db *db, void *opts)
 	if (ro->fmt == FMT_JSON) {
 		print_json(s);
 	} else if (ro->fmt == FMT_HTML) {
-		sb_html_summary(stdout, s, sb_now_ms(), &cli->err);
+		sb_html_summary(stdout, s, cli_now_ms(), &cli->err);
 	} else {
 		sb_out *o = sb_out_new(ro->fmt, summary_cols, sizeof summary_cols / sizeof summary_cols[0]);
 		for (size_t i = 0; i < s->n_rows; i++)
@@ -203,8 +215,7 @@ static int run_report_summary(sb_cli *cli, sb_db *db, void *opts)
 		sb_out_end(o);
 	}
 	for (size_t i = 0; i < s->n_unpriced; i++)
-		cli_warn("token cost unknown: model '%s' has no price (sbledger prices set '%s' --input-per-m X --output-per-m Y)",
-		         s->unpriced[i], s->unpriced[i]);
+		warn_unpriced(s->unpriced[i]);
 	if (s->unpriced_no_model)
 		warn_no_model(s->no_model_runs, (const char *const *)s->no_model_named, s->n_no_model_named);
 	sb_summary_free(s);
@@ -395,8 +406,7 @@ static int run_report_budget(sb_cli *cli, sb_db *db, void *opts)
 		print_budget_table(b);
 	}
 	for (size_t i = 0; i < b->n_unpriced; i++)
-		cli_warn("token cost unknown: model '%s' has no price (sbledger prices set '%s' --input-per-m X --output-per-m Y)",
-		         b->unpriced[i], b->unpriced[i]);
+		warn_unpriced(b->unpriced[i]);
 	if (b->tokens_without_model > 0) {
 		const char *named[SB_SUMMARY_NAMED];
 		size_t n_named = 0;

@@ -146,7 +146,8 @@ static bool reserve_std_fds(void)
 }
 
 /* Open the ledger as cli->ledger says into *db (NULL when the command
- * needs none, or opens its own): SB_OK, or the error in cli->err. */
+ * needs none, or opens its own), its clock the command line's
+ * (cli_clock: SBLEDGER_NOW when set): SB_OK, or the error in cli->err. */
 static int open_ledger(sb_cli *cli, sb_db **db)
 {
 	int flags = 0;
@@ -158,7 +159,10 @@ static int open_ledger(sb_cli *cli, sb_db **db)
 		flags |= SB_DB_WRITE;
 	if (cli->ledger & CMD_CREATES)
 		flags |= SB_DB_CREATE;
-	return sb_db_open(cli->db_path, flags, cli->busy_ms, db, &cli->err);
+	if (sb_db_open(cli->db_path, flags, cli->busy_ms, db, &cli->err) != SB_OK)
+		return cli->err.code;
+	sb_db_set_clock(*db, cli_clock());
+	return SB_OK;
 }
 
 /* Run cmd (its own arguments in argv, argv[0] its name): parse them, open

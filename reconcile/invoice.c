@@ -8,9 +8,14 @@
 
 #include "ledger/money.h"
 #include "ledger/names.h"
+#include "ledger/quote.h"
 #include "ledger/timefmt.h"
 #include "reconcile/allocate.h"
 #include "reconcile/reconcile.h"
+
+/* name quoted for a message (ledger/quote.h), in a buffer of the
+ * statement that uses it. */
+#define QUOTE(name) sb_quote((name), SB_QUOTE_ALWAYS, (char[SB_QUOTE_BUFSZ]){0}, SB_QUOTE_BUFSZ)
 
 #define CENT_NANOS INT64_C(10000000)
 #define UNTAGGED "(untagged)"
@@ -632,7 +637,7 @@ static int read_tokens(sb_db *db, const sb_invoice_opts *o, sb_basis basis, fres
 		                      (__int128)l->output_tokens * l->output_per_m_nanos,
 		                      1000000, &nanos) != SB_MONEY_OK ||
 		    to_cent(nanos, &l->amount_nanos, "a token cost", e) != SB_OK) {
-			sb_fail(e, SB_EDATA, "the token cost of model '%s' does not fit in 64-bit nanodollars", model);
+			sb_fail(e, SB_EDATA, "the token cost of model %s does not fit in 64-bit nanodollars", QUOTE(model));
 			break;
 		}
 	}
@@ -958,8 +963,9 @@ static int charge_sessions(billed_ctx *c, const sb_recon_backend *b, __int128 *s
 		if (c->e->code == SB_OK && n == 0 && rs->billed_nanos != 0 &&
 		    note(&c->f->set_notes, c->e,
 		         "%s: %s USD billed for session %s, which has no runs in the ledger, is on no invoice",
-		         b->backend, sb_money_format(rs->billed_nanos, 9, money),
-		         rs->session_id != NULL ? rs->session_id : "(none)") == SB_OK)
+		         sb_quote(b->backend, SB_QUOTE_IF_NEEDED, (char[SB_QUOTE_BUFSZ]){0}, SB_QUOTE_BUFSZ),
+		         sb_money_format(rs->billed_nanos, 9, money),
+		         rs->session_id != NULL ? sb_quote(rs->session_id, SB_QUOTE_IF_NEEDED, (char[SB_QUOTE_BUFSZ]){0}, SB_QUOTE_BUFSZ) : "(none)") == SB_OK)
 			note(&c->f->notices, c->e, "%s: 'sbledger reconcile' lists the sessions billed with no runs as unexpected",
 			     b->backend);
 		else if (c->e->code == SB_OK && n > 0)
@@ -1253,8 +1259,8 @@ static int compute_fresh(sb_db *db, const sb_invoice_opts *o, sb_basis basis, fr
 		/* an unknown line adds 0 here: total_unknown says the total is not known */
 		for (size_t k = 0; k < inv->n_lines; k++)
 			if (sb_money_add(inv->total_nanos, inv->lines[k].amount_nanos, &inv->total_nanos) != SB_MONEY_OK)
-				return sb_fail(e, SB_EDATA, "the total of the invoice of '%s' overflows 64-bit nanodollars",
-				               inv->customer);
+				return sb_fail(e, SB_EDATA, "the total of the invoice of %s overflows 64-bit nanodollars",
+				               QUOTE(inv->customer));
 	}
 	return SB_OK;
 }
@@ -1639,16 +1645,24 @@ static int unknown_customer(sb_db *db, const sb_invoice_opts *o, const fresh *f,
 	sb_bind_text(db, st, ":name", o->tag);
 	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {
 		size_t len = strlen(list);
-		snprintf(list + len, sizeof list - len, "%s'%s'", len > 0 ? ", " : "", sb_col_text(st, 0));
+		snprintf(list + len, sizeof list - len, "%s%s", len > 0 ? ", " : "", QUOTE(sb_col_text(st, 0)));
 	}
 	sqlite3_reset(st);
 	if (rc < 0)
 		return e->code;
-	if (list[0] == '\0')
-		return sb_fail(e, SB_EDATA, "no customer '%s': no run has a tag '%s' (is --by tag:%s the right tag?)",
-		               o->customer, o->tag, o->tag);
-	return sb_fail(e, SB_EDATA, "no customer '%s': no run has tag %s = '%s'; the values it has are %s",
-	               o->customer, o->tag, o->customer, list);
+	if (list[0] == '\0') {
+		char customer[SB_QUOTE_BUFSZ], tag[SB_QUOTE_BUFSZ], word[SB_QUOTE_BUFSZ];
+		return sb_fail_hint(e, SB_EDATA, SB_HINT_TAG, "no customer %s: no run has a tag %s " SB_WORDS_TAG,
+		                    sb_quote(o->customer, SB_QUOTE_ALWAYS, customer, sizeof customer),
+		                    sb_quote(o->tag, SB_QUOTE_ALWAYS, tag, sizeof tag),
+		                    sb_quote(o->tag, SB_QUOTE_IF_NEEDED, word, sizeof word));
+	}
+	{
+		char customer[SB_QUOTE_BUFSZ], tag[SB_QUOTE_BUFSZ];
+		return sb_fail(e, SB_EDATA, "no customer %s: no run has tag %s = %s; the values it has are %s",
+		               sb_quote(o->customer, SB_QUOTE_ALWAYS, customer, sizeof customer),
+		               sb_quote(o->tag, SB_QUOTE_IF_NEEDED, tag, sizeof tag), QUOTE(o->customer), list);
+	}
 }
 
 
@@ -1709,7 +1723,7 @@ static int refuse_unknown_tag(sb_db *db, const sb_invoice_opts *o, sb_err *e)
 		const char *name = sb_col_text(st, 0);
 		size_t len = strlen(list), d = sb_edit_distance(o->tag, name);
 		if (len < sizeof list - 1)
-			snprintf(list + len, sizeof list - len, "%s'%s'", len > 0 ? ", " : "", name);
+			snprintf(list + len, sizeof list - len, "%s%s", len > 0 ? ", " : "", QUOTE(name));
 		if (d < best_d) {
 			best_d = d;
 			snprintf(best, sizeof best, "%s", name);
@@ -1721,11 +1735,12 @@ static int refuse_unknown_tag(sb_db *db, const sb_invoice_opts *o, sb_err *e)
 		return e->code;
 	sb_period_name(&o->period, period);
 	if (n == 0)
-		return sb_fail(e, SB_EDATA, "no run of %s has a tag '%s': its runs have no tags at all", period, o->tag);
+		return sb_fail(e, SB_EDATA, "no run of %s has a tag %s: its runs have no tags at all", period,
+		               QUOTE(o->tag));
 	if (best_d <= 2 && best_d < strlen(best) && best_d < strlen(o->tag))
-		snprintf(mean, sizeof mean, " (did you mean '%s'?)", best);
-	return sb_fail(e, SB_EDATA, "no run of %s has a tag '%s'%s; the tag%s its runs have: %s", period, o->tag, mean,
-	               n == 1 ? "" : "s", list);
+		snprintf(mean, sizeof mean, " (did you mean %s?)", QUOTE(best));
+	return sb_fail(e, SB_EDATA, "no run of %s has a tag %s%s; the tag%s its runs have: %s", period,
+	               QUOTE(o->tag), mean, n == 1 ? "" : "s", list);
 }
 
 /* The build proper, on db as it is (inside a transaction or not). */
@@ -1743,7 +1758,7 @@ static int build(sb_db *db, const sb_invoice_opts *o, sb_invoice_set **out, sb_e
 		return sb_fail(e, SB_EINTERNAL, "out of memory");
 	set->period = o->period;
 	set->basis = o->basis;
-	set->made_ms = sb_now_ms();
+	set->made_ms = sb_db_now_ms(db);
 	snprintf(set->tag, sizeof set->tag, "%s", o->tag);
 	if (compute_fresh(db, o, o->basis, &f[o->basis], e) != SB_OK ||
 	    (f[o->basis].any_runs && !f[o->basis].tag_seen && refuse_unknown_tag(db, o, e) != SB_OK) ||
@@ -1783,9 +1798,11 @@ static int build(sb_db *db, const sb_invoice_opts *o, sb_invoice_set **out, sb_e
 		if (cust == NULL || finalized || (o->customer != NULL && strcmp(o->customer, cust) != 0))
 			continue;
 		if (fb->unpriced[i] != NULL) {
-			sb_fail(e, SB_EDATA,
-			        "model '%s' has no price, so the invoice of '%s' cannot charge its tokens (sbledger prices set '%s' --input-per-m X --output-per-m Y)",
-			        fb->unpriced[i], cust, fb->unpriced[i]);
+			char model[SB_QUOTE_BUFSZ], customer[SB_QUOTE_BUFSZ];
+			sb_quote(fb->unpriced[i], SB_QUOTE_ALWAYS, model, sizeof model);
+			sb_fail_hint(e, SB_EDATA, SB_HINT_PRICE,
+			             "model %s has no price, so the invoice of %s cannot charge its tokens " SB_WORDS_PRICE,
+			             model, sb_quote(cust, SB_QUOTE_ALWAYS, customer, sizeof customer), model);
 			goto out;
 		}
 		if (note_overlaps(db, o, &fb->invs[i], e) != SB_OK || set_push(set, &fb->invs[i], e) != SB_OK)
@@ -1887,8 +1904,8 @@ static int refuse_overlap(sb_db *db, const sb_invoice_opts *o, const sb_invoice 
 		sb_period p = {sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2)};
 		char name[96];
 		sb_fail(e, SB_EDATA,
-		        "'%s' already has finalized invoice %s for %s, which overlaps this period: refused (a finalized invoice never changes)",
-		        inv->customer, sb_col_text(st, 0), sb_period_name(&p, name));
+		        "%s already has finalized invoice %s for %s, which overlaps this period: refused (a finalized invoice never changes)",
+		        QUOTE(inv->customer), sb_col_text(st, 0), sb_period_name(&p, name));
 	}
 	sqlite3_reset(st);
 	return e->code;
@@ -1978,7 +1995,7 @@ int sb_invoice_finalize(sb_db *db, const sb_invoice_opts *opts, sb_invoice_set *
 {
 	sb_invoice_set *set = NULL;
 	char period[96], done[600] = "";
-	int64_t now_ms = sb_now_ms();
+	int64_t now_ms = sb_db_now_ms(db);
 
 	*out = NULL;
 	sb_period_name(&opts->period, period);
@@ -2001,14 +2018,16 @@ int sb_invoice_finalize(sb_db *db, const sb_invoice_opts *opts, sb_invoice_set *
 		const sb_invoice *inv = &set->invoices[i];
 		size_t len = strlen(done);
 		if (inv->number != NULL)
-			snprintf(done + len, sizeof done - len, "%s%s ('%s')", len > 0 ? ", " : "", inv->number,
-			         inv->customer);
+			snprintf(done + len, sizeof done - len, "%s%s (%s)", len > 0 ? ", " : "", inv->number,
+			         QUOTE(inv->customer));
 	}
 	if (done[0] != '\0') {
 		sb_fail(e, SB_EDATA,
 		        "already finalized for %s: %s; a finalized invoice never changes (runs that arrive later are shown as its adjustments)%s",
 		        period, done,
-		        opts->customer == NULL ? "; finalize the other customers one at a time with --customer" : "");
+		        opts->customer == NULL ? "; " SB_WORDS_ONE_CUSTOMER : "");
+		if (opts->customer == NULL)
+			sb_err_hint(e, SB_HINT_ONE_CUSTOMER);
 		goto fail;
 	}
 	for (size_t i = 0; i < set->n_invoices; i++) {
@@ -2017,11 +2036,11 @@ int sb_invoice_finalize(sb_db *db, const sb_invoice_opts *opts, sb_invoice_set *
 			char runs[400] = "";
 			for (size_t k = 0; k < inv->n_unknown_runs && k < 10; k++) {
 				size_t len = strlen(runs);
-				snprintf(runs + len, sizeof runs - len, "%s'%s'", k > 0 ? ", " : "", inv->unknown_runs[k]);
+				snprintf(runs + len, sizeof runs - len, "%s%s", k > 0 ? ", " : "", QUOTE(inv->unknown_runs[k]));
 			}
 			sb_fail(e, SB_EDATA,
-			        "the invoice of '%s' cannot be finalized: the token cost of %zu run%s is unknown (tokens but no model, so no price): %s%s",
-			        inv->customer, inv->n_unknown_runs, inv->n_unknown_runs == 1 ? "" : "s", runs,
+			        "the invoice of %s cannot be finalized: the token cost of %zu run%s is unknown (tokens but no model, so no price): %s%s",
+			        QUOTE(inv->customer), inv->n_unknown_runs, inv->n_unknown_runs == 1 ? "" : "s", runs,
 			        inv->n_unknown_runs > 10 ? ", ..." : "");
 			goto fail;
 		}
@@ -2031,7 +2050,7 @@ int sb_invoice_finalize(sb_db *db, const sb_invoice_opts *opts, sb_invoice_set *
 		if (refuse_overlap(db, opts, inv, e) != SB_OK)
 			goto fail;
 		if (inv->n_lines == 0) {
-			sb_fail(e, SB_EDATA, "'%s' has no runs in %s: nothing to finalize%s%s%s", inv->customer, period,
+			sb_fail(e, SB_EDATA, "%s has no runs in %s: nothing to finalize%s%s%s", QUOTE(inv->customer), period,
 			        set->claimed_runs > 0 ? " (runs already on finalized invoices are left out: " : "",
 			        set->claimed_runs > 0 ? set->claimed_where : "", set->claimed_runs > 0 ? ")" : "");
 			goto fail;

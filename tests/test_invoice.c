@@ -576,7 +576,7 @@ static void test_finalize(void **state)
 	o.customer = NULL;
 	sb_err_clear(&e);
 	rc = sb_invoice_finalize(db, &o, &set, &e);
-	assert_sb_fails(&e, rc, SB_EDATA, "with --customer");
+	assert_sb_fails(&e, rc, SB_EDATA, "one at a time, one customer each");
 	/* an overlapping period: refused */
 	o.customer = "acme";
 	o.period = period_of("2026-11-02");
