@@ -6,8 +6,9 @@
  * judges again every earlier stored period left pending (or unbilled and
  * now past the billing lag) and the period that ended the billing lag ago
  * when it was never judged (docs/reconcile.md, "The nightly job"), writes
- * OUT/PERIOD/reconcile.json, summary.csv and report.html (the summary page
- * of reconcile/html.h) for each period judged, and prints one line per
+ * OUT/PERIOD/reconcile.json, summary.csv and report.html (the reconciliation
+ * page of report/recon_page.h, with what the night imported) for each
+ * period judged, and prints one line per
  * backend, the counts, and the command that lists the flagged sessions.
  * Each inbox file is opened first and checked on its descriptor (a regular
  * file whose resolved path lies inside the inbox), and that descriptor is
@@ -39,9 +40,10 @@
 #include "ledger/money.h"
 #include "ledger/period.h"
 #include "ledger/timefmt.h"
-#include "reconcile/html.h"
+#include "reconcile/recon_detail.h"
 #include "reconcile/reconcile.h"
 #include "reconcile/summary.h"
+#include "report/recon_page.h"
 
 enum { MAX_SHOWN_REJECTS = 20, MAX_PROVIDERS = 16 };
 
@@ -63,6 +65,7 @@ typedef struct nightly {
 	int status;                  /* the worst exit status so far */
 	long files;                  /* files imported now */
 	long already;                /* files found already imported */
+	int64_t batch_before;        /* the newest batch before this run: the night's are those after it */
 	long rejected;               /* records rejected by this run's imports and fetches */
 	long shown;                  /* rejects printed for the current file */
 	bool paused;                 /* the test hook of cli_test_pause_checked was taken */
@@ -554,10 +557,29 @@ static void write_summary_csv(FILE *f, const sb_summary *s)
 	}
 }
 
+/* report.html: the reconciliation page of r, with what the night
+ * imported. */
+static int write_page(nightly *n, sb_db *db, FILE *f, const sb_recon *r, sb_err *e)
+{
+	sb_night_imports *imports = NULL;
+	sb_recon_detail *d = NULL;
+	sb_page_opts po = {n->cli->db_path, sb_now_ms(), NULL, n->root};
+
+	if (sb_night_imports_load(db, n->batch_before, &imports, e) == SB_OK &&
+	    sb_recon_detail_load(db, r, &d, e) == SB_OK) {
+		imports->already = n->already;
+		po.imports = imports;
+		sb_recon_page(f, r, d, &po, e);
+	}
+	sb_recon_detail_free(d);
+	sb_night_imports_free(imports);
+	return e->code;
+}
+
 /* Write the three report files of period p into OUT/PERIOD; false when
  * one failed. */
-static bool write_reports(nightly *n, const sb_period *p, const sb_recon *r, const sb_summary *s,
-                          char *dir, size_t cap)
+static bool write_reports(nightly *n, sb_db *db, const sb_period *p, const sb_recon *r,
+                          const sb_summary *s, char *dir, size_t cap)
 {
 	char name[96], *text;
 	report_file rf;
@@ -593,7 +615,7 @@ static bool write_reports(nightly *n, const sb_period *p, const sb_recon *r, con
 	if (report_open(&rf, dir, "report.html")) {
 		sb_err e;
 		sb_err_clear(&e);
-		if (sb_html_summary(rf.f, s, sb_now_ms(), &e) != SB_OK)
+		if (write_page(n, db, rf.f, r, &e) != SB_OK)
 			cli_report(&e);
 		ok = report_close(&rf) && ok && e.code == SB_OK;
 	} else {
@@ -773,7 +795,7 @@ static void judge(nightly *n, sb_db *db, const sb_period *p, bool store_empty, s
 		sb_recon_free(r);
 		return;
 	}
-	*reports_ok = write_reports(n, p, r, s, dir, cap);
+	*reports_ok = write_reports(n, db, p, r, s, dir, cap);
 	if (!*reports_ok)
 		note(n, SB_EIO);
 	if (n->fail_on_drift && r->flagged > 0)
@@ -924,6 +946,8 @@ static int run_nightly(sb_cli *cli, sb_db *db, void *opts)
 	int64_t again_backends = 0, again_sessions = 0;
 	bool attention, reports_ok = false;
 
+	if (sb_batch_last_id(db, &n->batch_before, &cli->err) != SB_OK)
+		return cli_report(&cli->err);
 	import_inbox(n, db);
 	fetch_all(n, db, n->providers, n->n_providers);
 
@@ -989,7 +1013,8 @@ const sb_command sb_nightly_commands[] = {
 	 "names starting with '.' are skipped, and nothing outside DIR is followed),\n"
 	 "fetches from the providers of --fetch (the catalog now, usage and billing\n"
 	 "for the period), reconciles period P and stores the result, writes\n"
-	 "OUT/PERIOD/reconcile.json, summary.csv and report.html, and prints one\n"
+	 "OUT/PERIOD/reconcile.json, summary.csv and report.html (the page of\n"
+	 "'reconcile --format html', with what the night imported), and prints one\n"
 	 "line per backend and a line of totals.  It also judges again every\n"
 	 "earlier period whose stored result had a backend pending (its window had\n"
 	 "not ended) or unbilled and now past the billing lag, and the period that\n"
