@@ -264,7 +264,7 @@ static const char page_style[] =
 	"th.l,td.l{text-align:left}\n"
 	"td.wrap{white-space:normal;overflow-wrap:anywhere}\n"
 	"tr.main td{border-bottom:none}\n"
-	"tr.words td{padding-top:0;color:#333;white-space:normal;text-align:left}\n"
+	"tr.words td{padding:0 8px 6px 1.6em;color:#333;white-space:normal;text-align:left}\n"
 	"tr.words .why{display:block;font-weight:600}\n"
 	"tr.words .full{display:block;color:#555;font-size:.9em;overflow-wrap:anywhere}\n"
 	"tfoot td{font-weight:700;border-top:2px solid #333;border-bottom:none}\n"
@@ -292,7 +292,8 @@ static const char page_style[] =
 	".lines{display:block;margin-top:.2em}\n"
 	"ol.top code{font:12.5px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;overflow-wrap:anywhere}\n"
 	"figure{margin:0 0 1em}\n"
-	"figure svg{display:block;width:100%;height:auto;max-width:820px}\n"
+	"figure{overflow-x:auto}\n"
+	"figure svg{display:block;width:100%;height:auto;max-width:820px;min-width:560px}\n"
 	"figcaption{color:#555;font-size:.88em;margin:.3em 0 0;max-width:820px}\n"
 	".legend{display:flex;flex-wrap:wrap;gap:.4em 1.4em;font-size:.9em;margin:.2em 0 .5em}\n"
 	".sw{display:inline-block;width:.9em;height:.9em;vertical-align:-.1em;margin-right:.35em;border-radius:2px}\n"
@@ -300,7 +301,8 @@ static const char page_style[] =
 	".sw.band{background:#9aa0a6;opacity:.35}.sw.flag{background:#c0162f;border-radius:50%}"
 	".sw.pt{background:#3b6ea5;border-radius:50%}\n"
 	"footer{color:#6b6b6b;font-size:.85em;margin-top:2.5em;border-top:1px solid #e3e3e3;padding-top:.6em}\n"
-	"@media (max-width:640px){body{padding:10px;font-size:14px}.wide{display:none}th,td{padding:4px 5px}}\n"
+	"@media (max-width:640px){body{padding:10px;font-size:14px}.wide{display:none}th,td{padding:4px 5px}"
+	"tr.words td{padding-left:5px}tr.words td>*{max-width:calc(100vw - 32px)}}\n"
 	"@media print{body{max-width:none;padding:0;font-size:10pt}.scroll{overflow:visible}.wide{display:table-cell}"
 	"figure,tr,.verdict{break-inside:avoid}*{-webkit-print-color-adjust:exact;print-color-adjust:exact}}\n";
 
@@ -532,7 +534,7 @@ static void money_cell(page *pg, const char *field, bool has, int64_t nanos, con
 {
 	char buf[SB_MONEY_BUFSZ];
 
-	fprintf(pg->f, "<td data-field=\"%s\"", field);
+	fprintf(pg->f, "<td%s data-field=\"%s\"", strcmp(field, "tolerance") == 0 ? " class=\"wide\"" : "", field);
 	data_usd(pg, "data-usd", has, nanos);
 	if (has)
 		fprintf(pg->f, ">%s</td>", usd6(nanos, buf));
@@ -597,13 +599,13 @@ static void backend_rows(page *pg, const sb_recon *r, const sb_recon_backend *b)
 		fputs("<span class=\"muted\">-</span>", pg->f);
 	fputs("</td>", pg->f);
 	money_cell(pg, "tolerance", true, sb_recon_tolerance_nanos(b), "");
-	fprintf(pg->f, "<td class=\"l\" data-field=\"basis\" data-basis=\"%s\">%s",
+	fprintf(pg->f, "<td class=\"l wide\" data-field=\"basis\" data-basis=\"%s\">%s",
 	        b->basis != SB_RBASIS_NONE ? sb_recon_basis_name(b->basis) : "null", basis_text(b->basis));
 	if (b->has_tax)
 		fprintf(pg->f, "<span class=\"note muted\">tax %s apart</span>", usd6(b->tax_nanos, rel));
 	fputs("</td>", pg->f);
 	window_cell(pg, r, b);
-	fputs("</tr>\n<tr class=\"words\"><td></td><td colspan=\"8\">", pg->f);
+	fputs("</tr>\n<tr class=\"words\"><td colspan=\"9\">", pg->f);
 	headline(pg, r, b);
 	if (sb_recon_words(r, b, words, sizeof words)) {
 		fputs("<span class=\"full\">", pg->f);
@@ -617,7 +619,8 @@ static void backends_table(page *pg, const sb_recon *r)
 {
 	fputs("<h2>Backends</h2>\n<div class=\"scroll\"><table id=\"backends\">\n<thead><tr>"
 	      "<th class=\"l\">Backend</th><th class=\"l\">Status</th><th>Computed USD</th><th>Billed USD</th>"
-	      "<th>Drift USD</th><th>Drift</th><th>Flagged beyond &plusmn; USD</th><th class=\"l\">Basis</th>"
+	      "<th>Drift USD</th><th>Drift</th><th class=\"wide\">Flagged beyond &plusmn; USD</th>"
+	      "<th class=\"l wide\">Basis</th>"
 	      "<th class=\"l wide\">Window</th></tr></thead>\n<tbody>\n", pg->f);
 	for (int k = 0; k < 3; k++)
 		for (size_t i = 0; i < r->n_backends; i++)
@@ -772,7 +775,7 @@ static void session_rows(page *pg, const sb_recon *r, const sb_detail_session *d
 	fprintf(pg->f, "<td data-field=\"lifetime_minutes\">%s", d->ended > 0 ? minutes(d->lifetime_ms, a) : "-");
 	if (d->ended > 0 && d->ended < d->runs)
 		fprintf(pg->f, "<span class=\"note muted\">%" PRId64 " of %" PRId64 " runs ended</span>", d->ended, d->runs);
-	fputs("</td></tr>\n<tr class=\"words\"><td></td><td colspan=\"8\">", pg->f);
+	fputs("</td></tr>\n<tr class=\"words\"><td colspan=\"9\">", pg->f);
 	if (d->n_commands == 0) {
 		fputs("<span class=\"muted\">No commands recorded.</span>", pg->f);
 	} else {
@@ -1061,7 +1064,7 @@ static void imports_section(page *pg, const sb_night_imports *n)
 			        b->accepted, b->duplicates, b->rejected);
 			if (b->rejected > 0) {
 				snprintf(id, sizeof id, "%" PRId64, b->batch_id);
-				fputs("<tr class=\"words\"><td></td><td colspan=\"6\">Its rejected lines: ", pg->f);
+				fputs("<tr class=\"words\"><td colspan=\"7\">Its rejected lines: ", pg->f);
 				words_cmd(pg, "rejects", "--batch", id, (const char *)NULL);
 				fputs("</td></tr>\n", pg->f);
 			}
