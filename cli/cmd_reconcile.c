@@ -322,8 +322,9 @@ static int run_reconcile(sb_cli *cli, sb_db *db, void *opts)
 	} else if (rc->fmt == FMT_HTML) {
 		sb_page_opts po = {cli->db_path, sb_now_ms(), NULL, NULL};
 		sb_recon_detail *d = NULL;
+		/* (a page stdout could not take is main's to report, as every output) */
 		if (sb_recon_detail_load(db, r, &d, &cli->err) != SB_OK ||
-		    sb_recon_page(stdout, r, d, &po, &cli->err) != SB_OK) {
+		    (sb_recon_page(stdout, r, d, &po, &cli->err) != SB_OK && cli->err.code != SB_EIO)) {
 			sb_recon_detail_free(d);
 			sb_recon_free(r);
 			return cli_report(&cli->err);
@@ -401,7 +402,7 @@ static int run_report_drift(sb_cli *cli, sb_db *db, void *opts)
 	if (rc->fmt != FMT_HTML)
 		return cli_list(cli, db, rc->fmt, cols, sizeof cols / sizeof cols[0], "recon_drift", bind_drift, rc);
 	if (sb_trend_load(db, &rc->o.period, &t, &cli->err) != SB_OK ||
-	    sb_drift_page(stdout, t, &po, &cli->err) != SB_OK) {
+	    (sb_drift_page(stdout, t, &po, &cli->err) != SB_OK && cli->err.code != SB_EIO)) {
 		sb_trend_free(t);
 		return cli_report(&cli->err);
 	}

@@ -505,9 +505,8 @@ static void headline(page *pg, const sb_recon *r, const sb_recon_backend *b)
 		break;
 	case SB_STATUS_OK:
 		if (b->sessions_flagged > 0)
-			snprintf(text, sizeof text, "within tolerance as a whole, but %" PRId64 " of its session%s %s "
-			         "flagged (below)", b->sessions_flagged, plural(b->sessions_flagged),
-			         b->sessions_flagged == 1 ? "is" : "are");
+			snprintf(text, sizeof text, "within tolerance as a whole, but %" PRId64 " of its sessions %s "
+			         "flagged (below)", b->sessions_flagged, b->sessions_flagged == 1 ? "is" : "are");
 		else if (b->has_billed)
 			snprintf(text, sizeof text, "billed agrees with computed within tolerance");
 		else
