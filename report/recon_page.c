@@ -890,7 +890,7 @@ static void trend_panel(page *pg, const sb_trend *t, const sb_trend_series *s, i
 	esc(pg, s->backend);
 	fputs("</text>", pg->f);
 	if (last != NULL)
-		fprintf(pg->f, "<text class=\"s\" x=\"4\" y=\"%" PRId64 "\">last %s: %s</text>", top + 38,
+		fprintf(pg->f, "<text class=\"s\" x=\"4\" y=\"%" PRId64 "\">last drift %s: %s</text>", top + 38,
 		        sb_date_format(last->from_ms, day), usd_short(last->drift_nanos, a));
 	/* the zero line and the scale */
 	fputs("<line class=\"zero\" x1=\"", pg->f);
@@ -1006,11 +1006,19 @@ static void trend_chart(page *pg, const sb_trend *t)
 		fputs("<p class=\"small\" id=\"trend-nodrift\">Stored, with no drift figure on any day (nothing billed, "
 		      "or billed unknown): ", pg->f);
 		for (size_t i = 0; i < t->n_series; i++) {
-			if (t->series[i].n_drift > 0)
+			const sb_trend_series *ts = &t->series[i];
+			const sb_trend_point *last = &ts->points[ts->n_points - 1];
+			size_t flagged = 0;
+			if (ts->n_drift > 0)
 				continue;
+			for (size_t k = 0; k < ts->n_points; k++)
+				flagged += ts->points[k].flagged ? 1 : 0;
 			fputs(first ? "<b>" : ", <b>", pg->f);
-			esc(pg, t->series[i].backend);
-			fputs("</b>", pg->f);
+			esc(pg, ts->backend);
+			fprintf(pg->f, "</b> (last %s", sb_recon_status_name(last->status));
+			if (flagged > 0)
+				fprintf(pg->f, "; flagged on %zu of %zu day%s", flagged, ts->n_points, ts->n_points == 1 ? "" : "s");
+			fputs(")", pg->f);
 			first = false;
 		}
 		fputs(".</p>\n", pg->f);

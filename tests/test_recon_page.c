@@ -71,8 +71,8 @@ typedef struct world {
 	sb_recon_detail d;
 	sb_detail_session ds[1];
 	sb_trend t;
-	sb_trend_series series[1];
-	sb_trend_point points[3];
+	sb_trend_series series[2];
+	sb_trend_point points[4];
 	sb_night_imports imports;
 	sb_night_batch batch[1];
 	sb_page_opts o;
@@ -141,7 +141,7 @@ static void world_init(world *w)
 	w->ds[0].commands[0].cost_nanos = 20;
 	w->t.period = sb_trend_window(&w->r.opts.period);
 	w->t.series = w->series;
-	w->t.n_series = 1;
+	w->t.n_series = 2;
 	snprintf(w->series[0].backend, sizeof w->series[0].backend, "%s", EVIL_BACKEND);
 	w->series[0].points = w->points;
 	w->series[0].n_points = 3;
@@ -154,6 +154,13 @@ static void world_init(world *w)
 		w->points[i].drift_nanos = 100 * (i + 1);
 		w->points[i].flagged = i == 2;
 	}
+	/* a backend stored with no drift figure, flagged: named under the chart */
+	snprintf(w->series[1].backend, sizeof w->series[1].backend, "e2b");
+	w->series[1].points = &w->points[3];
+	w->series[1].n_points = 1;
+	w->points[3] = w->points[2];
+	w->points[3].status = SB_STATUS_NO_RATE;
+	w->points[3].has_drift = false;
 	w->d.trend = &w->t;
 	w->imports.batches = w->batch;
 	w->imports.n_batches = 1;
@@ -282,6 +289,8 @@ static void test_drift_page(void **state)
 	clean(text);
 	has(text, "<g class=\"trend\" data-backend=\"&lt;script&gt;b&lt;/script&gt;\" data-points=\"2\">");
 	has(text, "<title>sbledger drift 2026-10-06..2026-11-05</title>");
+	has(text, "billed unknown): <b>e2b</b> (last no_rate; flagged on 1 of 1 day).</p>");
+	assert_null(strstr(text, "data-backend=\"e2b\""));   /* no panel: no drift to draw */
 	free(text);
 }
 
