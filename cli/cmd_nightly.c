@@ -333,6 +333,7 @@ static int run_nightly(sb_cli *cli, sb_db *db, void *opts)
 	o.inbox = n->inbox;
 	o.root = n->root;
 	o.out = n->out;
+	o.ledger = n->cli->db_path;
 	o.period = n->period;
 	o.has_lag = n->has_lag;
 	o.billing_lag_ms = n->billing_lag_ms;
@@ -362,7 +363,8 @@ const sb_command sb_nightly_commands[] = {
 	 "names starting with '.' are skipped, and nothing outside DIR is followed),\n"
 	 "fetches from the providers of --fetch (the catalog now, usage and billing\n"
 	 "for the period), reconciles period P and stores the result, writes\n"
-	 "OUT/PERIOD/reconcile.json, summary.csv and report.html, and prints one\n"
+	 "OUT/PERIOD/reconcile.json, summary.csv and report.html (the page of\n"
+	 "'reconcile --format html', with what the night imported), and prints one\n"
 	 "line per backend and a line of totals.  It also judges again every\n"
 	 "earlier period whose stored result had a backend pending (its window had\n"
 	 "not ended) or unbilled and now past the billing lag, and the period that\n"

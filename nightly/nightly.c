@@ -17,6 +17,7 @@ typedef struct run {
 	sb_db *db;                  /* the ledger */
 	const sb_nightly_opts *o;   /* what was asked */
 	sb_nightly_result *r;       /* what it did so far */
+	int64_t batch_before;       /* the newest batch before the run: the night's are those after it */
 } run;
 
 /* Fold a step's status into the run's. */
@@ -140,6 +141,26 @@ static void report_problem(void *ctx, const sb_err *problem)
 	tell(ctx, problem);
 }
 
+/* Load what the reconciliation page of r shows beyond r: its detail
+ * (*d) and what the night imported (*imports).  *d is NULL when either
+ * failed (told): the page is then not written. */
+static void load_page(run *u, const sb_recon *r, sb_night_imports **imports,
+                      sb_recon_detail **d)
+{
+	sb_err e;
+
+	sb_err_clear(&e);
+	if (sb_night_imports_load(u->db, u->batch_before, imports, &e) == SB_OK &&
+	    sb_recon_detail_load(u->db, r, d, &e) == SB_OK) {
+		(*imports)->already = u->r->already;
+		return;
+	}
+	sb_recon_detail_free(*d);
+	*d = NULL;
+	tell(u, &e);
+	note(u, e.code);
+}
+
 /* Judge period p into j as the run does (default tolerances, its
  * billing lag), store the result and its summary, and write its reports.
  * A period never judged before with no backend (store_empty false) is
@@ -150,6 +171,9 @@ static void judge(run *u, const sb_period *p, bool store_empty, sb_nightly_judge
 	sb_recon_opts ro;
 	sb_summary *s = NULL;
 	sb_recon *r = NULL;
+	sb_recon_detail *d = NULL;
+	sb_night_imports *imports = NULL;
+	sb_page_opts po = {o->ledger, sb_db_now_ms(u->db), NULL, o->root};
 	sb_err e;
 
 	sb_err_clear(&e);
@@ -179,8 +203,12 @@ static void judge(run *u, const sb_period *p, bool store_empty, sb_nightly_judge
 		sb_recon_free(r);
 		return;
 	}
-	j->reports_ok = sb_nightly_write_reports(o->out, p, r, s, sb_db_now_ms(u->db), j->dir,
-	                                         sizeof j->dir, report_problem, u);
+	load_page(u, r, &imports, &d);
+	po.imports = imports;
+	j->reports_ok = sb_nightly_write_reports(o->out, p, r, s, d, &po, j->dir, sizeof j->dir,
+	                                         report_problem, u);
+	sb_recon_detail_free(d);
+	sb_night_imports_free(imports);
 	if (!j->reports_ok)
 		note(u, SB_EIO);
 	if (o->fail_on_drift && r->flagged > 0)
@@ -301,13 +329,18 @@ bool sb_nightly_needs_attention(const sb_nightly_result *r)
 
 int sb_nightly_run(sb_db *db, const sb_nightly_opts *o, sb_nightly_result *r)
 {
-	run u = {db, o, r};
+	run u = {db, o, r, 0};
 	sb_inbox_events ev = {import_file, inbox_problem, &u};
 	int64_t lag_ms = o->has_lag ? o->billing_lag_ms : SB_DEFAULT_LAG_MS;
 	sb_err e;
 
 	memset(r, 0, sizeof *r);
 	sb_err_clear(&e);
+	if (sb_batch_last_id(db, &u.batch_before, &e) != SB_OK) {
+		tell(&u, &e);
+		note(&u, e.code);
+		return r->status;
+	}
 	note(&u, sb_inbox_walk(o->root, o->inbox, o->pause_checked, &ev));
 	fetch_all(&u);
 	/* the period, then every earlier one that needs judging again */

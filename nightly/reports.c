@@ -16,7 +16,6 @@
 #include "ledger/money.h"
 #include "ledger/quote.h"
 #include "nightly/paths.h"
-#include "reconcile/html.h"
 
 /* Where problems go. */
 typedef struct sink {
@@ -174,7 +173,8 @@ void sb_nightly_summary_csv(FILE *f, const sb_summary *s)
 }
 
 bool sb_nightly_write_reports(const char *out, const sb_period *p, const sb_recon *r,
-                              const sb_summary *s, int64_t made_ms, char *dir, size_t cap,
+                              const sb_summary *s, const sb_recon_detail *d,
+                              const sb_page_opts *po, char *dir, size_t cap,
                               void (*on_problem)(void *ctx, const sb_err *problem), void *ctx)
 {
 	sink k = {on_problem, ctx};
@@ -209,10 +209,12 @@ bool sb_nightly_write_reports(const char *out, const sb_period *p, const sb_reco
 	} else {
 		ok = false;
 	}
-	if (report_open(&k, &rf, dir, "report.html")) {
+	if (d == NULL) {
+		ok = false;
+	} else if (report_open(&k, &rf, dir, "report.html")) {
 		sb_err e;
 		sb_err_clear(&e);
-		if (sb_html_summary(rf.f, s, made_ms, &e) != SB_OK && on_problem != NULL)
+		if (sb_recon_page(rf.f, r, d, po, &e) != SB_OK && on_problem != NULL)
 			on_problem(ctx, &e);
 		ok = report_close(&k, &rf) && ok && e.code == SB_OK;
 	} else {

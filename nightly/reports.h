@@ -4,7 +4,8 @@
  * OUT/PERIOD/reconcile.json (the stored result, as 'reconcile --format
  * json' prints it), summary.csv ('report summary --by backend --format
  * csv' of the period, free text guarded against spreadsheet formulas) and
- * report.html (the summary page of reconcile/html.h).  Each file is
+ * report.html (the reconciliation page of report/recon_page.h, with what
+ * the night imported).  Each file is
  * written as .NAME.tmp (mode 0600: finance data; never through a link),
  * flushed and synced, then renamed into place, so a reader sees a whole
  * file or the one before.  Directories are made as needed (mode 0700).
@@ -24,19 +25,24 @@
 #include "ledger/err.h"
 #include "ledger/period.h"
 #include "reconcile/reconcile.h"
+#include "reconcile/recon_detail.h"
 #include "reconcile/summary.h"
+#include "report/recon_page.h"
 
 /* Write summary.csv's text of s to f. */
 void sb_nightly_summary_csv(FILE *f, const sb_summary *s);
 
 /* Write the three report files of period p (its result r, its summary s,
- * the page made at made_ms) into OUT/PERIOD, out the reports' root; dir
+ * report.html the reconciliation page of r with its detail d and the
+ * page's options po; d NULL when it could not be loaded: report.html is
+ * then not written) into OUT/PERIOD, out the reports' root; dir
  * gets OUT/PERIOD ("" when that path is refused as too long, and nothing
  * is written).  Each file that cannot be written goes to on_problem
  * (with ctx; any of them NULL) and the others are still written.  True
  * when all three were. */
 bool sb_nightly_write_reports(const char *out, const sb_period *p, const sb_recon *r,
-                              const sb_summary *s, int64_t made_ms, char *dir, size_t cap,
+                              const sb_summary *s, const sb_recon_detail *d,
+                              const sb_page_opts *po, char *dir, size_t cap,
                               void (*on_problem)(void *ctx, const sb_err *problem), void *ctx);
 
 #endif
