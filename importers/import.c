@@ -362,6 +362,29 @@ static int decide_resume(sb_db *db, sb_source *src, const char *sha, sb_batch *f
 	return e->code;
 }
 
+/* The options of an import as its batch keeps them, into buf (cap
+ * bytes): the words of what was asked, space separated ("strict",
+ * "replace", "supersede", "force", "period=FROM..TO" in milliseconds,
+ * "delimiter=C", "interval=MS"), the ones that change what a file puts in
+ * the ledger deciding whether a complete batch of it asked the same
+ * (sb_batch_find_complete). */
+static void request_words(const sb_import_opts *o, char *buf, size_t cap)
+{
+	int n = snprintf(buf, cap, "%s%s%s%s", o->strict ? "strict " : "", o->replace ? "replace " : "",
+	                 o->supersede ? "supersede " : "", o->force ? "force " : "");
+	size_t len = n > 0 ? (size_t)n : 0;
+
+	if (o->has_period && len < cap)
+		len += (size_t)snprintf(buf + len, cap - len, "period=%lld..%lld ", (long long)o->period_from_ms,
+		                        (long long)o->period_to_ms);
+	if (o->delimiter != 0 && len < cap)
+		len += (size_t)snprintf(buf + len, cap - len, "delimiter=%c ", o->delimiter);
+	if (o->interval_ms != 0 && len < cap)
+		len += (size_t)snprintf(buf + len, cap - len, "interval=%lld ", (long long)o->interval_ms);
+	if (len > 0 && len <= cap)
+		buf[len - 1] = '\0';
+}
+
 int sb_import_file(sb_db *db, const char *kind, const char *format, sb_source *src,
                    const handler *h, const sb_import_opts *o, sb_import_result *r, sb_err *e)
 {
@@ -375,19 +398,18 @@ int sb_import_file(sb_db *db, const char *kind, const char *format, sb_source *s
 	input in;
 	sb_batch found;
 	bool resume = false;
-	char options[64];
+	char options[160];
 	sb_batch_status status;
 	sb_err refused;
 
 	sb_quote(path, SB_QUOTE_IF_NEEDED, shown, sizeof shown);
 	memset(&in, 0, sizeof in);
 	memset(&found, 0, sizeof found);
-	snprintf(options, sizeof options, "%s%s%s%s", o->strict ? "strict " : "",
-	         o->replace ? "replace " : "", o->supersede ? "supersede " : "", o->force ? "force" : "");
+	request_words(o, options, sizeof options);
 	if (snap) {
 		if (sb_source_snapshot(src, sha, &d.total, e) != SB_OK)
 			return e->code;
-		if (!o->force && sb_batch_find_complete(db, format, sha, &r->already, e) != SB_OK)
+		if (!o->force && sb_batch_find_complete(db, format, sha, options, &r->already, e) != SB_OK)
 			return e->code;
 		if (r->already > 0)
 			return SB_OK;

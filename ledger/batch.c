@@ -32,8 +32,38 @@ int sb_batch_status_parse(const char *name, sb_batch_status *out, sb_err *e)
 	return SB_OK;
 }
 
+/* Whether options a and b (space separated words) ask the same of an
+ * import: the same words, in order, leaving out "strict" and "force". */
+static bool same_request(const char *a, const char *b)
+{
+	for (;;) {
+		size_t la, lb;
+
+		for (;;) {
+			a += strspn(a, " ");
+			la = strcspn(a, " ");
+			if (!((la == 6 && strncmp(a, "strict", 6) == 0) || (la == 5 && strncmp(a, "force", 5) == 0)))
+				break;
+			a += la;
+		}
+		for (;;) {
+			b += strspn(b, " ");
+			lb = strcspn(b, " ");
+			if (!((lb == 6 && strncmp(b, "strict", 6) == 0) || (lb == 5 && strncmp(b, "force", 5) == 0)))
+				break;
+			b += lb;
+		}
+		if (la != lb || strncmp(a, b, la) != 0)
+			return false;
+		if (la == 0)
+			return true;
+		a += la;
+		b += lb;
+	}
+}
+
 int sb_batch_find_complete(sb_db *db, const char *format, const char *sha256,
-                           int64_t *id, sb_err *e)
+                           const char *options, int64_t *id, sb_err *e)
 {
 	sqlite3_stmt *st = sb_db_stmt(db, "batch_find_complete", e);
 	int rc;
@@ -43,9 +73,14 @@ int sb_batch_find_complete(sb_db *db, const char *format, const char *sha256,
 		return e->code;
 	sb_bind_text(db, st, ":format", format);
 	sb_bind_text(db, st, ":sha256", sha256);
-	rc = sb_db_step(db, st, e);
-	if (rc == SQLITE_ROW)
-		*id = sqlite3_column_int64(st, 0);
+	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {
+		const unsigned char *had = sqlite3_column_text(st, 1);
+
+		if (same_request(had != NULL ? (const char *)had : "", options)) {
+			*id = sqlite3_column_int64(st, 0);
+			break;
+		}
+	}
 	sqlite3_reset(st);
 	return rc < 0 ? e->code : SB_OK;
 }

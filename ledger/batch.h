@@ -50,10 +50,17 @@ typedef struct sb_batch {
 	bool resumed;            /* continues an interrupted batch */
 } sb_batch;
 
-/* The id of a complete batch of this format with this SHA-256 into *id,
- * or 0 when there is none. */
+/* The id of the newest complete batch of this format with this SHA-256
+ * that ran with the same request into *id, or 0 when there is none.  The
+ * request is the options text of sb_batch_open without the words
+ * "strict" and "force", which change nothing a complete batch stored
+ * (a strict batch that completed kept every record; force only read the
+ * file again); the other words (replace, supersede, period=..,
+ * delimiter=.., interval=..) may: a file whose records were refused with
+ * a way out ("--supersede replaces it") is read again when that way is
+ * taken. */
 int sb_batch_find_complete(sb_db *db, const char *format, const char *sha256,
-                           int64_t *id, sb_err *e);
+                           const char *options, int64_t *id, sb_err *e);
 
 /* Mark every batch left 'running' 'interrupted' (its process died: the
  * caller holds the ledger's write lock, so no other import is alive). */

@@ -234,17 +234,12 @@ static void test_conflict_then_replace(void **state)
 	assert_int_equal(support_i64(c->db, "SELECT total_duration_ms FROM run WHERE run_id = 'r1'"), 1000);
 	assert_int_equal(support_i64(c->db, "SELECT COUNT(*) FROM run_history"), 0);
 
-	/* --replace alone: the file was imported (its conflict rejected) */
+	/* --replace, as the reason says: the file is read again though batch 2
+	 * has it (another request), the new version in, the old one in the
+	 * history */
 	memset(&replace, 0, sizeof replace);
 	replace.replace = true;
 	rc = import(c, path2, &replace, &r, &e);
-	assert_sb_ok(&e, rc);
-	assert_int_equal(r.already, 2);
-
-	/* --replace --force, as the reason says: the new version in, the old
-	 * one in the history */
-	replace.force = true;
-	rc = import(c, path3, &replace, &r, &e);
 	assert_sb_ok(&e, rc);
 	assert_int_equal(r.batch.id, 3);
 	assert_int_equal(r.batch.accepted, 1);
@@ -273,6 +268,21 @@ static void test_conflict_then_replace(void **state)
 	}
 	assert_int_equal(support_i64(c->db, "SELECT COUNT(*) FROM execution"), 2);
 	assert_int_equal(support_i64(c->db, "SELECT COUNT(*) FROM run_tag"), 2);
+
+	/* the same request again: already imported, as batch 3; and the same
+	 * with --strict (it changes nothing a complete batch stored) */
+	rc = import(c, path2, &replace, &r, &e);
+	assert_sb_ok(&e, rc);
+	assert_int_equal(r.already, 3);
+	replace.strict = true;
+	rc = import(c, path3, &replace, &r, &e);
+	assert_sb_ok(&e, rc);
+	assert_int_equal(r.already, 3);
+	replace.strict = false;
+	/* without --replace: batch 2 asked that, so it is already imported */
+	rc = import(c, path3, NULL, &r, &e);
+	assert_sb_ok(&e, rc);
+	assert_int_equal(r.already, 2);
 
 	/* a new file with a third version: --replace alone does it */
 	{

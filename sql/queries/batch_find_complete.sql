@@ -1,4 +1,8 @@
--- The newest complete batch of a format whose input had this SHA-256.
-SELECT batch_id FROM batch
+-- The complete batches of a format whose input had this SHA-256, newest
+-- first, with the options each ran with (the caller keeps the one that
+-- asked what it asks: another request may change the ledger).
+SELECT batch_id,   -- the batch
+       options     -- the options it ran with, space separated
+  FROM batch
  WHERE format = :format AND sha256 = :sha256 AND status = 'complete'
- ORDER BY batch_id DESC LIMIT 1;
+ ORDER BY batch_id DESC;

@@ -13,9 +13,10 @@ sb import runs first.jsonl
 sb import runs second.jsonl
 sb rejects
 sqlite3 sbledger.db 'SELECT run_id, total_duration_ms, card_nanos, tags FROM run ORDER BY run_id'
-# the file is imported (its conflict rejected): --replace alone is not enough
+# as the reason says: --replace reads the file again (another request than
+# batch 2's), the new version in
 sb import runs --replace second.jsonl
-# as the reason says
+# --force reads it once more: nothing new (duplicates)
 sb import runs --replace --force second.jsonl
 sqlite3 sbledger.db 'SELECT run_id, batch_id, total_duration_ms, card_nanos, tags FROM run ORDER BY run_id'
 sqlite3 sbledger.db 'SELECT run_id, batch_id, replaced_by_batch, total_duration_ms, tags FROM run_history'
