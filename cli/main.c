@@ -92,6 +92,20 @@ static int help(sb_cli *cli, int argc, char **argv)
 		cli_help_commands(stdout);
 		return 0;
 	}
+	if (argc == 1 && (strcmp(argv[0], "help") == 0 || is_help(argv[0]))) {
+		fputs("usage: sbledger help [COMMAND]\n"
+		      "\n"
+		      "Explain COMMAND: its options, what it prints and examples (the same as\n"
+		      "'sbledger COMMAND --help'); a group (import, report, fetch, export) lists\n"
+		      "its commands.  Without COMMAND, list every command with a line on what\n"
+		      "it does.  'man sbledger' has all of it.\n"
+		      "\n"
+		      "Examples:\n"
+		      "  sbledger help import billing\n"
+		      "  sbledger help report\n",
+		      stdout);
+		return 0;
+	}
 	cmd = cli_find_command(argc, argv, &words);
 	if (cmd != NULL && words == argc) {
 		cli_help_command(stdout, cmd);

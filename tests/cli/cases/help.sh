@@ -37,6 +37,9 @@ done
 sb help import
 sb import | sed -n '1p;$p'
 sb rates --help | sed -n '/^Subcommands/,/^$/p'
+echo "== help of help"
+sb help help
+"$SB" help help >a.txt; "$SB" help --help | cmp - a.txt && echo "help --help: the same"
 echo "== what does not exist"
 sb help nosuch
 sb help import bogus
