@@ -66,7 +66,7 @@ ALL_DEPS      := $(DEPS_OK) $(TEST_DEPS) $(FUZZ_DEPS) $(VALGRIND_DEPS) $(HTML_DE
 OPT_CLI_LIB := $(filter-out $(BUILD)/opt/cli/main.o,$(OPT_CLI))
 SAN_CLI_LIB := $(filter-out $(BUILD)/san/cli/main.o,$(SAN_CLI))
 
-.PHONY: all deps check-deps test check check-build check-run check-long unit cli-tests http-tests \
+.PHONY: all deps check-deps test check check-build check-run check-long rooms-check unit cli-tests http-tests \
         html-tests fuzz-check failmalloc failmalloc-check reliability-tests valgrind-tests tsan demo \
         bench fuzz install clean
 .SECONDARY: $(OPT_LIB) $(OPT_CLI) $(SAN_LIB) $(SAN_CLI) $(SAN_SUP) $(TESTS:%=%.o) \
@@ -130,7 +130,7 @@ $(BUILD)/san/tests/test_words: $(SAN_CLI_LIB)
 # sanitizers.  Each test binary prints cmocka's summary.
 test: $(TEST_DEPS)
 	@$(MAKE) --no-print-directory -j$(JOBS) $(TESTS) $(BUILD)/san/sbledger sbledger
-	@$(MAKE) --no-print-directory -j1 unit cli-tests http-tests
+	@$(MAKE) --no-print-directory -j1 rooms-check unit cli-tests http-tests
 	@echo "make test: the unit, command-line and HTTP tests passed"
 
 # make test, the HTML pages, then the reliability tests
@@ -144,7 +144,7 @@ check: check-deps
 	@$(MAKE) --no-print-directory -j$(JOBS) check-build
 	@$(MAKE) --no-print-directory -j1 check-run
 
-CHECK_SUITES := unit cli-tests http-tests html-tests fuzz-check failmalloc-check reliability-tests \
+CHECK_SUITES := rooms-check unit cli-tests http-tests html-tests fuzz-check failmalloc-check reliability-tests \
                 valgrind-tests tsan
 # each suite in turn, with the seconds it took (the ten-minute budget)
 check-run:
@@ -165,6 +165,13 @@ check-long: check-deps
 	@$(MAKE) --no-print-directory failmalloc
 	@$(if $(strip $(CHECK_LONG_EXTRA)),$(MAKE) --no-print-directory $(CHECK_LONG_EXTRA),true)
 	@echo "make check-long: all long suites passed"
+
+# The rooms of docs/architecture.md held to the objects' undefined symbols
+# (nm): who may call whom, and no library object that prints, reads the
+# environment or exits; then the check shown to refuse a call it must.
+rooms-check: $(BUILD)/san/sbledger
+	@sh tools/rooms.sh $(BUILD)/san
+	@sh tests/rooms/selftest.sh $(BUILD)/san | tail -1
 
 unit: $(TEST_DEPS) $(TESTS)
 	@set -e; for t in $(TESTS); do echo "== $$t"; $$t; done
