@@ -107,11 +107,20 @@ $(BUILD)/opt/sql_embed.o: $(BUILD)/sql_embed.c
 $(BUILD)/san/sql_embed.o: $(BUILD)/sql_embed.c
 	$(CC) $(BASEFLAGS) $(SANFLAGS) -c -o $@ $<
 
-$(BUILD)/opt/%.o: %.c $(DEPS_OK)
+# Each build's compiler line, kept in BUILD/VARIANT/.flags and rewritten
+# only when it changes (a warning added to WARN, another CC): the objects
+# depend on it, so a change of flags rebuilds them instead of leaving
+# objects built the old way.
+flags_stamp = $(shell mkdir -p $(BUILD)/$(1) && f=$(BUILD)/$(1)/.flags && \
+                printf '%s\n' '$(2)' | cmp -s - $$f || printf '%s\n' '$(2)' >$$f)
+$(call flags_stamp,opt,$(CC) $(BASEFLAGS) $(OPTFLAGS))
+$(call flags_stamp,san,$(CC) $(BASEFLAGS) $(SANFLAGS))
+
+$(BUILD)/opt/%.o: %.c $(DEPS_OK) $(BUILD)/opt/.flags
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(OPTFLAGS) -c -o $@ $<
 
-$(BUILD)/san/%.o: %.c $(DEPS_OK)
+$(BUILD)/san/%.o: %.c $(DEPS_OK) $(BUILD)/san/.flags
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(SANFLAGS) -c -o $@ $<
 
@@ -216,7 +225,8 @@ $(BUILD)/fuzz/sql_embed.o: $(BUILD)/sql_embed.c $(FUZZ_DEPS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(BASEFLAGS) $(FUZZFLAGS) -c -o $@ $<
 
-$(BUILD)/fuzz/%.o: %.c $(FUZZ_DEPS)
+$(call flags_stamp,fuzz,$(FUZZ_CC) $(BASEFLAGS) $(FUZZFLAGS))
+$(BUILD)/fuzz/%.o: %.c $(FUZZ_DEPS) $(BUILD)/fuzz/.flags
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(BASEFLAGS) $(FUZZFLAGS) -c -o $@ $<
 
@@ -270,7 +280,8 @@ $(BUILD)/tsan/sql_embed.o: $(BUILD)/sql_embed.c $(TSAN_DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(TSANFLAGS) -c -o $@ $<
 
-$(BUILD)/tsan/%.o: %.c $(TSAN_DEPS)
+$(call flags_stamp,tsan,$(CC) $(BASEFLAGS) $(TSANFLAGS))
+$(BUILD)/tsan/%.o: %.c $(TSAN_DEPS) $(BUILD)/tsan/.flags
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(TSANFLAGS) -c -o $@ $<
 
