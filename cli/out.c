@@ -1,6 +1,7 @@
 /* out.c: listings in table, csv and json (see out.h). */
 #include "cli/out.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,18 +84,101 @@ char *sb_utf8_clean(const char *s, size_t n)
 	return out;
 }
 
-/* Cut text to at most width bytes (width > 4) from the left, keeping its
- * end: "..." and the longest tail that starts at a '/' (so that a path
- * keeps its last directories and its file name whole), else the last bytes
- * that fit, at a character boundary. */
+/* The columns code point u takes on a terminal: 2 for the East Asian
+ * wide and fullwidth ranges and the emoji blocks, 0 for the combining
+ * marks, else 1 (the ranges of Markus Kuhn's wcwidth, which needs no
+ * locale). */
+static size_t columns_of(uint32_t u)
+{
+	if ((u >= 0x0300 && u <= 0x036F) || (u >= 0x200B && u <= 0x200F) || (u >= 0xFE20 && u <= 0xFE2F))
+		return 0;
+	if ((u >= 0x1100 && u <= 0x115F) || (u >= 0x2E80 && u <= 0xA4CF && u != 0x303F) ||
+	    (u >= 0xAC00 && u <= 0xD7A3) || (u >= 0xF900 && u <= 0xFAFF) || (u >= 0xFE30 && u <= 0xFE4F) ||
+	    (u >= 0xFF00 && u <= 0xFF60) || (u >= 0xFFE0 && u <= 0xFFE6) || (u >= 0x1F300 && u <= 0x1F64F) ||
+	    (u >= 0x1F900 && u <= 0x1F9FF) || (u >= 0x20000 && u <= 0x3FFFD))
+		return 2;
+	return 1;
+}
+
+/* How many columns text takes on a line of a table: each UTF-8 character
+ * its columns_of (a byte that is not valid UTF-8 counts one), so that a
+ * name with accents or in Japanese lines up with the others. */
+static size_t text_width(const char *text)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	size_t n = 0;
+
+	while (*p != '\0') {
+		uint32_t u = *p;
+		size_t more = *p >= 0xF0 ? 3 : *p >= 0xE0 ? 2 : *p >= 0xC0 ? 1 : 0, i;
+
+		u &= more == 3 ? 0x07 : more == 2 ? 0x0F : more == 1 ? 0x1F : 0xFF;
+		for (i = 1; i <= more && (p[i] >> 6) == 2; i++)
+			u = (u << 6) | (p[i] & 0x3F);
+		if (i <= more) {   /* not UTF-8: one column a byte */
+			n++;
+			p++;
+			continue;
+		}
+		n += columns_of(u);
+		p += more + 1;
+	}
+	return n;
+}
+
+/* The byte at which text must be cut to keep its first cols columns at
+ * most (at a character boundary), or its length when it is narrower. */
+static size_t cut_at(const char *text, size_t cols)
+{
+	size_t i = 0;
+
+	while (text[i] != '\0') {
+		size_t j = i + 1;
+		char one[8];
+
+		while (((unsigned char)text[j] >> 6) == 2 && j - i < 4)
+			j++;
+		memcpy(one, text + i, j - i);
+		one[j - i] = '\0';
+		if (text_width(one) > cols)
+			break;
+		cols -= text_width(one);
+		i = j;
+	}
+	return i;
+}
+
+/* The byte from which text's last cols columns at most begin (at a
+ * character boundary). */
+static size_t tail_from(const char *text, size_t cols)
+{
+	size_t total = text_width(text), from;
+
+	if (total <= cols)
+		return 0;
+	from = cut_at(text, total - cols);
+	while (text[from] != '\0' && text_width(text + from) > cols) {   /* a wide character straddled */
+		from++;
+		while (((unsigned char)text[from] >> 6) == 2)
+			from++;
+	}
+	return from;
+}
+
+/* Cut text to at most width columns (width > 4) from the left, keeping
+ * its end: "..." and the longest tail that starts at a '/' (so that a path
+ * keeps its last directories and its file name whole); a file name longer
+ * than the width is kept whole all the same ("..." then "/" and the name:
+ * the column is wider, the name is not cut), and a text without a '/' is
+ * cut to its last characters that fit. */
 static void keep_end(char *text, size_t width)
 {
-	size_t len = strlen(text), from = len - (width - 3);
+	size_t len = strlen(text), from = tail_from(text, width - 3);
 	const char *slash;
 
-	while (from < len && ((unsigned char)text[from] >> 6) == 2)
-		from++;
 	if ((slash = strchr(text + from, '/')) != NULL && slash[1] != '\0')
+		from = (size_t)(slash - text);
+	else if ((slash = strrchr(text, '/')) != NULL && slash[1] != '\0')
 		from = (size_t)(slash - text);
 	memmove(text + 3, text + from, len - from + 1);
 	memcpy(text, "...", 3);
@@ -123,13 +207,10 @@ static void cell(sb_out *o, char *text, json_t *json)
 		free(text);
 		return;
 	}
-	if (text != NULL && c->table_width > 0 && strlen(text) > (size_t)c->table_width) {
+	if (text != NULL && c->table_width > 0 && text_width(text) > (size_t)c->table_width) {
 		/* cut at a character boundary and mark the cut */
-		size_t cut = (size_t)c->table_width - 3;
-		while (cut > 0 && ((unsigned char)text[cut] >> 6) == 2)
-			cut--;
-		strcpy(text + cut, "...");
-	} else if (text != NULL && c->table_width < 0 && strlen(text) > (size_t)-c->table_width) {
+		strcpy(text + cut_at(text, (size_t)c->table_width - 3), "...");
+	} else if (text != NULL && c->table_width < 0 && text_width(text) > (size_t)-c->table_width) {
 		keep_end(text, (size_t)-c->table_width);
 	}
 	if (o->n_cells == o->cap_cells) {
@@ -312,9 +393,9 @@ static void print_table(sb_out *o)
 	if (width == NULL)
 		return;
 	for (size_t c = 0; c < o->n_cols && !o->no_heading; c++)
-		width[c] = strlen(o->cols[c].name);
+		width[c] = text_width(o->cols[c].name);
 	for (size_t i = 0; i < o->n_cells; i++) {
-		size_t len = o->cells[i] != NULL ? strlen(o->cells[i]) : 0;
+		size_t len = o->cells[i] != NULL ? text_width(o->cells[i]) : 0;
 		if (len > width[i % o->n_cols])
 			width[i % o->n_cols] = len;
 	}
@@ -330,12 +411,13 @@ static void print_table(sb_out *o)
 			bool last = c + 1 == end;
 			if (text == NULL)
 				text = "";
+			size_t pad = width[c] - text_width(text);
 			if (numeric(o->cols[c].type))
-				printf("%*s", (int)width[c], text);
+				printf("%*s%s", (int)pad, "", text);
 			else if (last)
 				fputs(text, stdout);
 			else
-				printf("%-*s", (int)width[c], text);
+				printf("%s%*s", text, (int)pad, "");
 			fputs(last ? "\n" : "  ", stdout);
 		}
 	}

@@ -7,7 +7,8 @@ deep=a-rather-long-directory-name/another-long-directory/examples/samples
 mkdir -p "$deep"
 cp "$SAMPLES/runs.jsonl" "$deep/runs.jsonl"
 cp "$SAMPLES/billing-e2b-events.json" events.json
-# a file name longer than the column: its end, cut at a character
+# a file name longer than the column: kept whole (".../" and the name), the
+# column wider for it
 cp "$SAMPLES/billing-record.jsonl" "$deep/billing-record-of-the-whole-month-of-november.jsonl"
 sb init >/dev/null
 sb import runs "$deep/runs.jsonl" >/dev/null
@@ -16,7 +17,7 @@ sb import billing --format record "$deep/billing-record-of-the-whole-month-of-no
 # a rejected line of 1,234,567 bytes
 awk 'BEGIN { printf "{\"run_id\": \""; for (i = 0; i < 1234553; i++) printf "x"; printf "\"}\n" }' >long.jsonl
 sb import runs long.jsonl 2>&1 | sed 's/x\{20,\}/x.../'
-sb batches | cut -c 1-98 | sed 's/ *$//'
+sb batches | cut -c 1-115 | sed 's/ *$//'
 sb batches --format csv | cut -d, -f4
 sb batches --format json | grep -o '"source": "[^"]*"'
 sb rejects --batch 4
