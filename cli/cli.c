@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -199,6 +200,8 @@ int cli_int(sb_cli *cli, const char *name, const char *arg, int64_t *out)
 
 	errno = 0;
 	v = strtoll(arg, &end, 10);
+	if (errno == ERANGE && end != arg && *end == '\0' && v > 0)
+		return cli_usage(cli, "%s '%s' is too large (at most %lld)", name, arg, LLONG_MAX);
 	if (errno != 0 || end == arg || *end != '\0' || v < 0)
 		return cli_usage(cli, "%s '%s' is not a non-negative whole number", name, arg);
 	*out = (int64_t)v;

@@ -12,3 +12,8 @@ sb prices set --input-per-m 1 --output-per-m 2 -- -2+3
 sb import billing --format focus --strict=1 x.csv
 sb lines --raw -x --period 2026
 sb lines --format=json -xy --period 2026
+# a whole number past 64 bits is too large, not "not a whole number"; the
+# largest one is a number (a batch that does not exist: 65)
+sb rejects --batch 9223372036854775808
+sb rejects --batch 9223372036854775807
+sb rejects --batch -1
