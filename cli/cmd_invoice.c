@@ -7,13 +7,13 @@
 
 #include "cli/cli.h"
 #include "cli/out.h"
-#include "ledger/csvout.h"
 #include "ledger/money.h"
 #include "ledger/period.h"
 #include "ledger/timefmt.h"
-#include "reconcile/export_focus.h"
-#include "reconcile/html.h"
 #include "reconcile/invoice.h"
+#include "report/csvout.h"
+#include "report/export_focus.h"
+#include "report/html.h"
 
 /* Options of invoice and export focus. */
 typedef struct invoice_cli {

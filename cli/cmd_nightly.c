@@ -7,7 +7,7 @@
  * now past the billing lag) and the period that ended the billing lag ago
  * when it was never judged (docs/reconcile.md, "The nightly job"), writes
  * OUT/PERIOD/reconcile.json, summary.csv and report.html (the summary page
- * of reconcile/html.h) for each period judged, and prints one line per
+ * of report/html.h) for each period judged, and prints one line per
  * backend, the counts, and the command that lists the flagged sessions.
  * Each inbox file is opened first and checked on its descriptor (a regular
  * file whose resolved path lies inside the inbox), and that descriptor is
@@ -35,13 +35,13 @@
 #include "importers/import.h"
 #include "importers/provider.h"
 #include "importers/source.h"
-#include "ledger/csvout.h"
 #include "ledger/money.h"
 #include "ledger/period.h"
 #include "ledger/timefmt.h"
-#include "reconcile/html.h"
 #include "reconcile/reconcile.h"
 #include "reconcile/summary.h"
+#include "report/csvout.h"
+#include "report/html.h"
 
 enum { MAX_SHOWN_REJECTS = 20, MAX_PROVIDERS = 16 };
 

@@ -11,8 +11,8 @@
 #include "ledger/period.h"
 #include "ledger/timefmt.h"
 #include "reconcile/budget.h"
-#include "reconcile/html.h"
 #include "reconcile/summary.h"
+#include "report/html.h"
 
 /* Options of report summary. */
 typedef struct report_opts {

@@ -6,9 +6,9 @@
 
 #include <jansson.h>
 
-#include "ledger/csvout.h"
 #include "ledger/money.h"
 #include "ledger/timefmt.h"
+#include "report/csvout.h"
 
 struct sb_out {
 	sb_format fmt;        /* output format */

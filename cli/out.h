@@ -9,7 +9,7 @@
  * left, money with 6 decimals and rates with 9, token and byte counts with
  * thousands separators (1,234,567), absent values "-".  Table rows are kept
  * until the end to size the columns; CSV and JSON rows are written as they
- * come.  CSV cells go through the one CSV writer (ledger/csvout.h): text
+ * come.  CSV cells go through the one CSV writer (report/csvout.h): text
  * columns as free text (guarded against spreadsheet formulas unless
  * --raw), the others as values the program writes.
  */

@@ -54,10 +54,10 @@
 #include "importers/import.h"
 #include "ledger/money.h"
 #include "ledger/period.h"
-#include "reconcile/export_focus.h"
-#include "reconcile/html.h"
 #include "reconcile/invoice.h"
 #include "reconcile/reconcile.h"
+#include "report/export_focus.h"
+#include "report/html.h"
 
 #define SAMPLES "examples/samples/"
 /* An amount in cents as nanodollars. */

@@ -1,5 +1,5 @@
 /* html.c: self-contained HTML pages (see html.h). */
-#include "reconcile/html.h"
+#include "report/html.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
