@@ -42,6 +42,7 @@
 #include "reconcile/summary.h"
 #include "report/csvout.h"
 #include "report/html.h"
+#include "report/recon_json.h"
 
 enum { MAX_SHOWN_REJECTS = 20, MAX_PROVIDERS = 16 };
 
@@ -748,6 +749,7 @@ static void judge(nightly *n, sb_db *db, const sb_period *p, bool store_empty, s
 	sb_recon_opts ro;
 	sb_summary *s = NULL;
 	sb_recon *r = NULL;
+	char *text = NULL;
 
 	*out = NULL;
 	*reports_ok = false;
@@ -766,13 +768,16 @@ static void judge(nightly *n, sb_db *db, const sb_period *p, bool store_empty, s
 		*out = r;
 		return;
 	}
-	if (sb_recon_store(db, r, &n->cli->err) != SB_OK ||
+	text = sb_recon_json_text(r, JSON_COMPACT);
+	if (sb_recon_store(db, r, text, &n->cli->err) != SB_OK ||
 	    sb_summary_build(db, p, "backend", &s, &n->cli->err) != SB_OK) {
 		note(n, cli_report(&n->cli->err));
+		free(text);
 		sb_summary_free(s);
 		sb_recon_free(r);
 		return;
 	}
+	free(text);
 	*reports_ok = write_reports(n, p, r, s, dir, cap);
 	if (!*reports_ok)
 		note(n, SB_EIO);

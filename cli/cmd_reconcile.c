@@ -11,6 +11,8 @@
 #include "ledger/period.h"
 #include "ledger/timefmt.h"
 #include "reconcile/reconcile.h"
+#include "report/recon_json.h"
+#include "report/recon_words.h"
 
 /* Options of the reconciliation commands. */
 typedef struct recon_cli {
@@ -289,6 +291,17 @@ static int parse_reconcile(sb_cli *cli, int argc, char **argv, void *opts)
 	return 0;
 }
 
+/* Store r with its JSON text (rendered first: the ledger keeps the result
+ * as 'reconcile --format json' prints it). */
+static int store(sb_db *db, sb_recon *r, sb_err *e)
+{
+	char *text = sb_recon_json_text(r, JSON_COMPACT);
+	int rc = sb_recon_store(db, r, text, e);
+
+	free(text);
+	return rc;
+}
+
 /* reconcile: computed against billed for a period. */
 static int run_reconcile(sb_cli *cli, sb_db *db, void *opts)
 {
@@ -296,8 +309,7 @@ static int run_reconcile(sb_cli *cli, sb_db *db, void *opts)
 	sb_recon *r = NULL;
 	int status;
 
-	if (sb_reconcile(db, &rc->o, &r, &cli->err) != SB_OK ||
-	    (!rc->dry_run && sb_recon_store(db, r, &cli->err) != SB_OK)) {
+	if (sb_reconcile(db, &rc->o, &r, &cli->err) != SB_OK || (!rc->dry_run && store(db, r, &cli->err) != SB_OK)) {
 		sb_recon_free(r);
 		return cli_report(&cli->err);
 	}
