@@ -125,9 +125,9 @@ static int run_lines(sb_cli *cli, sb_db *db, void *opts)
 	sb_bind_text_opt(db, st, ":session_id", bo->session);
 	sb_bind_i64_opt(db, st, ":batch_id", bo->has_batch, bo->batch);
 	if (bo->fmt == FMT_TABLE)
-		o = sb_out_new(bo->fmt, table_cols, sizeof table_cols / sizeof table_cols[0]);
+		o = sb_out_new(stdout, bo->fmt, cli->csv_raw, table_cols, sizeof table_cols / sizeof table_cols[0]);
 	else
-		o = sb_out_new(bo->fmt, cols, sizeof cols / sizeof cols[0]);
+		o = sb_out_new(stdout, bo->fmt, cli->csv_raw, cols, sizeof cols / sizeof cols[0]);
 	while (o != NULL && (rc = sb_db_step(db, st, &cli->err)) == SQLITE_ROW) {
 		bool live = sb_col_is_null(st, 22);
 		if (bo->fmt == FMT_TABLE) {
@@ -183,7 +183,7 @@ static int run_lines(sb_cli *cli, sb_db *db, void *opts)
 	}
 	if (o == NULL)
 		sb_fail(&cli->err, SB_EINTERNAL, "out of memory");
-	sb_out_end(o);
+	sb_out_end(o, &cli->err);
 	return cli_report(&cli->err);
 }
 
@@ -219,7 +219,7 @@ static int run_fx(sb_cli *cli, sb_db *db, void *opts)
 
 	if ((st = sb_db_stmt(db, "fx_rate_list", &cli->err)) == NULL)
 		return cli_report(&cli->err);
-	o = sb_out_new(bo->fmt, cols, sizeof cols / sizeof cols[0]);
+	o = sb_out_new(stdout, bo->fmt, cli->csv_raw, cols, sizeof cols / sizeof cols[0]);
 	while (o != NULL && sb_db_step(db, st, &cli->err) == SQLITE_ROW) {
 		sb_out_text(o, sb_col_text(st, 0));
 		sb_out_time(o, sqlite3_column_int64(st, 1));
@@ -228,7 +228,7 @@ static int run_fx(sb_cli *cli, sb_db *db, void *opts)
 	}
 	if (o == NULL)
 		sb_fail(&cli->err, SB_EINTERNAL, "out of memory");
-	sb_out_end(o);
+	sb_out_end(o, &cli->err);
 	return cli_report(&cli->err);
 }
 

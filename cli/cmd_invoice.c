@@ -132,7 +132,7 @@ static void table_lines(const sb_invoice_line *lines, size_t n, const char *tota
 		{"rate", COL_NUMBER, 0}, {"amount", COL_NUMBER, 0},
 	};
 	char q[80], r[80], a[SB_MONEY_BUFSZ];
-	sb_out *o = sb_out_new(FMT_TABLE, cols, sizeof cols / sizeof cols[0]);
+	sb_out *o = sb_out_new(stdout, FMT_TABLE, false, cols, sizeof cols / sizeof cols[0]);
 
 	if (o == NULL)
 		return;
@@ -153,7 +153,7 @@ static void table_lines(const sb_invoice_line *lines, size_t n, const char *tota
 	sb_out_text(o, "");
 	sb_out_text(o, total != NULL ? cents(*total, a) : "unknown");
 	sb_out_row(o);
-	sb_out_end(o);
+	sb_out_end(o, &(sb_err){0});
 }
 
 /* The invoices as text on stdout. */

@@ -216,12 +216,12 @@ static void print_table(const sb_recon *r)
 		puts("no runs and no billing lines in the period");
 		return;
 	}
-	o = sb_out_new(FMT_TABLE, cols, sizeof cols / sizeof cols[0]);
+	o = sb_out_new(stdout, FMT_TABLE, false, cols, sizeof cols / sizeof cols[0]);
 	for (int rank = 0; rank < 3; rank++)
 		for (size_t i = 0; i < r->n_backends; i++)
 			if (table_rank(&r->backends[i]) == rank)
 				out_backend(o, &r->backends[i]);
-	sb_out_end(o);
+	sb_out_end(o, &(sb_err){0});
 	first = true;
 	for (size_t i = 0; i < r->n_backends; i++) {
 		const sb_recon_backend *b = &r->backends[i];
@@ -244,7 +244,7 @@ static void print_table(const sb_recon *r)
 		}
 	if (r->n_sessions > 0) {
 		puts("");
-		o = sb_out_new(FMT_TABLE, scols, sizeof scols / sizeof scols[0]);
+		o = sb_out_new(stdout, FMT_TABLE, false, scols, sizeof scols / sizeof scols[0]);
 		for (size_t i = 0; i < r->n_sessions; i++) {
 			const sb_recon_session *s = &r->sessions[i];
 			int64_t drift = 0;
@@ -264,7 +264,7 @@ static void print_table(const sb_recon *r)
 				sb_out_null(o);
 			sb_out_row(o);
 		}
-		sb_out_end(o);
+		sb_out_end(o, &(sb_err){0});
 	}
 	printf("\n%s", flag_counts(r, counts));
 	if (r->pending > 0)

@@ -195,12 +195,12 @@ static int run_report_summary(sb_cli *cli, sb_db *db, void *opts)
 	} else if (ro->fmt == FMT_HTML) {
 		sb_html_summary(stdout, s, sb_now_ms(), &cli->err);
 	} else {
-		sb_out *o = sb_out_new(ro->fmt, summary_cols, sizeof summary_cols / sizeof summary_cols[0]);
+		sb_out *o = sb_out_new(stdout, ro->fmt, cli->csv_raw, summary_cols, sizeof summary_cols / sizeof summary_cols[0]);
 		for (size_t i = 0; i < s->n_rows; i++)
 			out_usage(o, s->rows[i].key, &s->rows[i].u);
 		if (ro->fmt == FMT_TABLE)
 			out_usage(o, "total", &s->total);
-		sb_out_end(o);
+		sb_out_end(o, &cli->err);
 	}
 	for (size_t i = 0; i < s->n_unpriced; i++)
 		cli_warn("token cost unknown: model '%s' has no price (sbledger prices set '%s' --input-per-m X --output-per-m Y)",
@@ -307,7 +307,7 @@ static void print_budget_table(const sb_budget *b)
 
 	printf("Budget %s: %zu run%s, %lld with a budget\n", sb_period_name(&b->period, name), b->n_runs,
 	       b->n_runs == 1 ? "" : "s", (long long)b->budgeted_runs);
-	o = sb_out_new(FMT_TABLE, totals, sizeof totals / sizeof totals[0]);
+	o = sb_out_new(stdout, FMT_TABLE, false, totals, sizeof totals / sizeof totals[0]);
 	sb_out_indent(o, 2);
 	sb_out_no_heading(o);
 	sb_out_text(o, "token cost");
@@ -332,23 +332,23 @@ static void print_budget_table(const sb_budget *b)
 	sb_out_text(o, strcat(sb_money_format(b->total_nanos, 6, a), " USD"));
 	sb_out_text(o, note);
 	sb_out_row(o);
-	sb_out_end(o);
+	sb_out_end(o, &(sb_err){0});
 	printf("\nRuns over budget: %lld\n", (long long)b->over_budget);
 	if (b->over_budget > 0) {
-		o = sb_out_new(FMT_TABLE, budget_cols, ncols);
+		o = sb_out_new(stdout, FMT_TABLE, false, budget_cols, ncols);
 		for (size_t i = 0; i < b->n_runs; i++)
 			if (b->runs[i].over_budget)
 				out_budget_run(o, &b->runs[i]);
-		sb_out_end(o);
+		sb_out_end(o, &(sb_err){0});
 	}
 	printf("\nRuns whose lifetime passed %lld min: %lld\n", (long long)(b->max_lifetime_ms / 60000),
 	       (long long)b->over_lifetime);
 	if (b->over_lifetime > 0) {
-		o = sb_out_new(FMT_TABLE, budget_cols, ncols);
+		o = sb_out_new(stdout, FMT_TABLE, false, budget_cols, ncols);
 		for (size_t i = 0; i < b->n_runs; i++)
 			if (b->runs[i].over_lifetime)
 				out_budget_run(o, &b->runs[i]);
-		sb_out_end(o);
+		sb_out_end(o, &(sb_err){0});
 	}
 	printf("\nA lifetime cap at %lld min would have saved %s USD.\n", (long long)(b->max_lifetime_ms / 60000),
 	       sb_money_format(b->savings_nanos, 6, a));
@@ -387,10 +387,10 @@ static int run_report_budget(sb_cli *cli, sb_db *db, void *opts)
 		free(text);
 		json_decref(root);
 	} else if (bo->fmt == FMT_CSV) {
-		sb_out *o = sb_out_new(FMT_CSV, budget_cols, sizeof budget_cols / sizeof budget_cols[0]);
+		sb_out *o = sb_out_new(stdout, FMT_CSV, cli->csv_raw, budget_cols, sizeof budget_cols / sizeof budget_cols[0]);
 		for (size_t i = 0; i < b->n_runs; i++)
 			out_budget_run(o, &b->runs[i]);
-		sb_out_end(o);
+		sb_out_end(o, &cli->err);
 	} else {
 		print_budget_table(b);
 	}

@@ -1,27 +1,11 @@
 /* recon_json.c: a reconciliation as JSON (see recon_json.h). */
 #include "report/recon_json.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "ledger/money.h"
 #include "ledger/timefmt.h"
-
-/* Set member key of o to v, a new reference that is consumed; *ok becomes
- * false when v or o is NULL or the member cannot be added (out of memory),
- * so that a result is never printed or stored with members missing. */
-static void put(json_t *o, const char *key, json_t *v, bool *ok)
-{
-	if (json_object_set_new(o, key, v) != 0)
-		*ok = false;
-}
-
-/* Append v (consumed) to the array list, as put does. */
-static void append(json_t *list, json_t *v, bool *ok)
-{
-	if (json_array_append_new(list, v) != 0)
-		*ok = false;
-}
+#include "report/json.h"
 
 /* A money member: 9 decimals, or null. */
 static json_t *money(bool has, int64_t nanos)
@@ -63,14 +47,14 @@ static json_t *explain(const sb_recon_backend *b, bool *ok)
 	if (!x->has)
 		return json_null();
 	o = json_object();
-	put(o, "exec_minutes", minutes(x->exec_ms), ok);
-	put(o, "lifetime_minutes", minutes(x->lifetime_ms), ok);
-	put(o, "lifetime_cost_usd", money(x->has_lifetime_cost, x->lifetime_nanos), ok);
-	put(o, "idle_cost_usd", money(x->has_idle, x->idle_nanos), ok);
-	put(o, "card_usd_per_minute", money(x->has_card_rate, x->card_rate_nanos), ok);
-	put(o, "implied_usd_per_minute", money(x->has_implied, x->implied_rate_nanos), ok);
-	put(o, "verdict", x->verdict != SB_VERDICT_NONE ? json_string(sb_verdict_name(x->verdict)) : json_null(),
-	    ok);
+	sb_json_put(o, "exec_minutes", minutes(x->exec_ms), ok);
+	sb_json_put(o, "lifetime_minutes", minutes(x->lifetime_ms), ok);
+	sb_json_put(o, "lifetime_cost_usd", money(x->has_lifetime_cost, x->lifetime_nanos), ok);
+	sb_json_put(o, "idle_cost_usd", money(x->has_idle, x->idle_nanos), ok);
+	sb_json_put(o, "card_usd_per_minute", money(x->has_card_rate, x->card_rate_nanos), ok);
+	sb_json_put(o, "implied_usd_per_minute", money(x->has_implied, x->implied_rate_nanos), ok);
+	sb_json_put(o, "verdict",
+	            x->verdict != SB_VERDICT_NONE ? json_string(sb_verdict_name(x->verdict)) : json_null(), ok);
 	return o;
 }
 
@@ -106,25 +90,26 @@ static json_t *backend(const sb_recon_backend *b, bool *ok)
 	json_t *o = json_object();
 	char rel[SB_MONEY_BUFSZ];
 
-	put(o, "backend", json_string(b->backend), ok);
-	put(o, "status", json_string(sb_recon_status_name(b->status)), ok);
-	put(o, "flagged", json_boolean(b->flagged), ok);
-	put(o, "basis", b->basis != SB_RBASIS_NONE ? json_string(sb_recon_basis_name(b->basis)) : json_null(),
-	    ok);
-	put(o, "runs", json_integer(b->runs), ok);
-	put(o, "window", span(&b->window), ok);
-	put(o, "sessions", json_integer(b->sessions), ok);
-	put(o, "flagged_sessions", json_integer(b->sessions_flagged), ok);
-	put(o, "exec_count", json_integer(b->exec_count), ok);
-	put(o, "computed_cost_usd", money(true, b->computed_nanos), ok);
-	put(o, "billed_cost_usd", money(b->has_billed, b->billed_nanos), ok);
-	put(o, "tax_usd", money(b->has_tax, b->tax_nanos), ok);
-	put(o, "drift_usd", money(b->has_drift, b->drift_nanos), ok);
-	put(o, "drift_rel", b->has_drift_rel && b->drift_rel_micro < INT64_MAX / 1000 &&
-	                                            b->drift_rel_micro > INT64_MIN / 1000
-	                                        ? json_string(sb_money_format(b->drift_rel_micro * 1000, 6, rel))
-	                                        : json_null(), ok);
-	put(o, "explain", explain(b, ok), ok);
+	sb_json_put(o, "backend", json_string(b->backend), ok);
+	sb_json_put(o, "status", json_string(sb_recon_status_name(b->status)), ok);
+	sb_json_put(o, "flagged", json_boolean(b->flagged), ok);
+	sb_json_put(o, "basis",
+	            b->basis != SB_RBASIS_NONE ? json_string(sb_recon_basis_name(b->basis)) : json_null(), ok);
+	sb_json_put(o, "runs", json_integer(b->runs), ok);
+	sb_json_put(o, "window", span(&b->window), ok);
+	sb_json_put(o, "sessions", json_integer(b->sessions), ok);
+	sb_json_put(o, "flagged_sessions", json_integer(b->sessions_flagged), ok);
+	sb_json_put(o, "exec_count", json_integer(b->exec_count), ok);
+	sb_json_put(o, "computed_cost_usd", money(true, b->computed_nanos), ok);
+	sb_json_put(o, "billed_cost_usd", money(b->has_billed, b->billed_nanos), ok);
+	sb_json_put(o, "tax_usd", money(b->has_tax, b->tax_nanos), ok);
+	sb_json_put(o, "drift_usd", money(b->has_drift, b->drift_nanos), ok);
+	sb_json_put(o, "drift_rel",
+	            b->has_drift_rel && b->drift_rel_micro < INT64_MAX / 1000 && b->drift_rel_micro > INT64_MIN / 1000
+	                ? json_string(sb_money_format(b->drift_rel_micro * 1000, 6, rel))
+	                : json_null(),
+	            ok);
+	sb_json_put(o, "explain", explain(b, ok), ok);
 	return o;
 }
 
@@ -135,13 +120,13 @@ static json_t *session(const sb_recon_session *s, bool *ok)
 	int64_t drift = 0;
 	bool has_drift = s->has_billed && sb_money_sub(s->billed_nanos, s->computed_nanos, &drift) == SB_MONEY_OK;
 
-	put(o, "session_id", s->session_id != NULL ? json_string(s->session_id) : json_null(), ok);
-	put(o, "backend", json_string(s->backend), ok);
-	put(o, "status", json_string(sb_recon_status_name(s->status)), ok);
-	put(o, "flagged", json_boolean(s->flagged), ok);
-	put(o, "computed_cost_usd", money(true, s->computed_nanos), ok);
-	put(o, "billed_cost_usd", money(s->has_billed, s->billed_nanos), ok);
-	put(o, "drift_usd", money(has_drift, drift), ok);
+	sb_json_put(o, "session_id", s->session_id != NULL ? json_string(s->session_id) : json_null(), ok);
+	sb_json_put(o, "backend", json_string(s->backend), ok);
+	sb_json_put(o, "status", json_string(sb_recon_status_name(s->status)), ok);
+	sb_json_put(o, "flagged", json_boolean(s->flagged), ok);
+	sb_json_put(o, "computed_cost_usd", money(true, s->computed_nanos), ok);
+	sb_json_put(o, "billed_cost_usd", money(s->has_billed, s->billed_nanos), ok);
+	sb_json_put(o, "drift_usd", money(has_drift, drift), ok);
 	return o;
 }
 
@@ -151,23 +136,24 @@ json_t *sb_recon_json(const sb_recon *r)
 	char at[SB_TIME_BUFSZ];
 	bool ok = true;
 
-	put(root, "period", span(&r->opts.period), &ok);
-	put(root, "tolerance", json_pack("{s:o, s:o}",
-	        "abs_usd", money(true, r->opts.abs_nanos), "rel", ratio(r->opts.rel_ppb)), &ok);
-	put(root, "judged_at", json_string(sb_time_format(r->opts.now_ms, at)), &ok);
-	put(root, "billing_lag", duration(r->opts.billing_lag_ms), &ok);
+	sb_json_put(root, "period", span(&r->opts.period), &ok);
+	sb_json_put(root, "tolerance",
+	            json_pack("{s:o, s:o}", "abs_usd", money(true, r->opts.abs_nanos), "rel", ratio(r->opts.rel_ppb)),
+	            &ok);
+	sb_json_put(root, "judged_at", json_string(sb_time_format(r->opts.now_ms, at)), &ok);
+	sb_json_put(root, "billing_lag", duration(r->opts.billing_lag_ms), &ok);
 	list = json_array();
 	for (size_t i = 0; i < r->n_backends; i++)
-		append(list, backend(&r->backends[i], &ok), &ok);
-	put(root, "backends", list, &ok);
+		sb_json_append(list, backend(&r->backends[i], &ok), &ok);
+	sb_json_put(root, "backends", list, &ok);
 	list = json_array();
 	for (size_t i = 0; i < r->n_sessions; i++)
-		append(list, session(&r->sessions[i], &ok), &ok);
-	put(root, "sessions", list, &ok);
-	put(root, "flagged", json_integer(r->flagged), &ok);
-	put(root, "flagged_backends", json_integer(r->flagged_backends), &ok);
-	put(root, "flagged_sessions", json_integer(r->flagged_sessions), &ok);
-	put(root, "pending", json_integer(r->pending), &ok);
+		sb_json_append(list, session(&r->sessions[i], &ok), &ok);
+	sb_json_put(root, "sessions", list, &ok);
+	sb_json_put(root, "flagged", json_integer(r->flagged), &ok);
+	sb_json_put(root, "flagged_backends", json_integer(r->flagged_backends), &ok);
+	sb_json_put(root, "flagged_sessions", json_integer(r->flagged_sessions), &ok);
+	sb_json_put(root, "pending", json_integer(r->pending), &ok);
 	if (!ok) {
 		json_decref(root);
 		return NULL;
@@ -175,54 +161,11 @@ json_t *sb_recon_json(const sb_recon *r)
 	return root;
 }
 
-/* Text being dumped by jansson into memory.  jansson 2.14 does not check
- * every write of its own dump (an object's keys), so a failure is kept
- * here, where it cannot be lost. */
-typedef struct text_buf {
-	char *text;        /* what was written, NUL-terminated */
-	size_t len;        /* its length */
-	size_t cap;        /* allocated */
-	bool failed;       /* a write failed: the text is not whole */
-} text_buf;
-
-/* json_dump_callback's writer: append size bytes of buf. */
-static int text_write(const char *buf, size_t size, void *data)
-{
-	text_buf *t = data;
-
-	if (t->failed)
-		return -1;
-	if (t->len + size + 1 > t->cap) {
-		size_t cap = t->cap ? t->cap : 4096;
-		char *more;
-		while (cap < t->len + size + 1)
-			cap *= 2;
-		if ((more = realloc(t->text, cap)) == NULL) {
-			t->failed = true;
-			return -1;
-		}
-		t->text = more;
-		t->cap = cap;
-	}
-	memcpy(t->text + t->len, buf, size);
-	t->len += size;
-	t->text[t->len] = '\0';
-	return 0;
-}
-
 char *sb_recon_json_text(const sb_recon *r, size_t flags)
 {
 	json_t *json = sb_recon_json(r);
-	text_buf t = {NULL, 0, 0, false};
-	int rc;
+	char *text = sb_json_text(json, flags);
 
-	if (json == NULL)
-		return NULL;
-	rc = json_dump_callback(json, text_write, &t, flags);
 	json_decref(json);
-	if (rc != 0 || t.failed || t.text == NULL) {
-		free(t.text);
-		return NULL;
-	}
-	return t.text;
+	return text;
 }
