@@ -66,7 +66,7 @@ static int print_table(FILE *f, const sb_budget *b, sb_err *e)
 	char note[160];
 
 	fprintf(f, "Budget %s: %zu run%s, %lld with a budget\n", sb_period_name(&b->period, name), b->n_runs,
-	        b->n_runs == 1 ? "" : "s", (long long)b->budgeted_runs);
+	           b->n_runs == 1 ? "" : "s", (long long)b->budgeted_runs);
 	o = sb_out_new(f, FMT_TABLE, false, totals, sizeof totals / sizeof totals[0]);
 	sb_out_indent(o, 2);
 	sb_out_no_heading(o);
@@ -102,7 +102,7 @@ static int print_table(FILE *f, const sb_budget *b, sb_err *e)
 		sb_out_end(o, e);
 	}
 	fprintf(f, "\nRuns whose lifetime passed %lld min: %lld\n", (long long)(b->max_lifetime_ms / 60000),
-	        (long long)b->over_lifetime);
+	           (long long)b->over_lifetime);
 	if (b->over_lifetime > 0) {
 		o = sb_out_new(f, FMT_TABLE, false, budget_cols, ncols);
 		for (size_t i = 0; i < b->n_runs; i++)
@@ -111,7 +111,7 @@ static int print_table(FILE *f, const sb_budget *b, sb_err *e)
 		sb_out_end(o, e);
 	}
 	fprintf(f, "\nA lifetime cap at %lld min would have saved %s USD.\n", (long long)(b->max_lifetime_ms / 60000),
-	        sb_money_format(b->savings_nanos, 6, a));
+	           sb_money_format(b->savings_nanos, 6, a));
 	return e->code;
 }
 
