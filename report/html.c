@@ -8,6 +8,7 @@
 #include "ledger/money.h"
 #include "ledger/period.h"
 #include "ledger/timefmt.h"
+#include "report/invoice_out.h"
 
 /* The chart's geometry, in SVG user units (the SVG scales to its box). */
 #define CHART_W 420        /* whole width */

@@ -58,6 +58,7 @@
 #include "reconcile/reconcile.h"
 #include "report/export_focus.h"
 #include "report/html.h"
+#include "report/invoice_out.h"
 
 #define SAMPLES "examples/samples/"
 /* An amount in cents as nanodollars. */
