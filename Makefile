@@ -37,7 +37,7 @@ OPTFLAGS := -O2 -g
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
             -fno-omit-frame-pointer
 
-LIB_SRC  := $(sort $(wildcard ledger/*.c importers/*.c reconcile/*.c report/*.c))
+LIB_SRC  := $(sort $(wildcard ledger/*.c importers/*.c reconcile/*.c nightly/*.c report/*.c))
 CLI_SRC  := $(sort $(wildcard cli/*.c))
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 SUP_SRC  := $(sort $(wildcard tests/support/*.c))
@@ -122,6 +122,7 @@ $(BUILD)/san/tests/%: $(BUILD)/san/tests/%.o $(SAN_SUP) $(SAN_LIB)
 # command table)
 $(TESTS:%=%.o) $(SAN_SUP): $(TEST_DEPS)
 $(BUILD)/san/tests/test_help: $(SAN_CLI_LIB)
+$(BUILD)/san/tests/test_words: $(SAN_CLI_LIB)
 
 # Unit tests (cmocka), then the command-line tests, then the provider APIs
 # and the nightly job against a fake provider and a fake proxy on 127.0.0.1

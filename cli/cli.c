@@ -12,18 +12,54 @@
 #include <unistd.h>
 
 #include "cli/help.h"
+#include "cli/words.h"
 #include "ledger/money.h"
 #include "ledger/period.h"
+#include "ledger/timefmt.h"
+
+/* Write the message fmt, ap as one line on f after prefix: a control
+ * character that reached it all the same (names are quoted where they
+ * are put in: ledger/quote.h) is written escaped (\n, \t, \r, \e, \xHH),
+ * so that a message is always one line and never drives the terminal. */
+static void put_line(FILE *f, const char *prefix, const char *fmt, va_list ap)
+{
+	char small[1024], *text = small;
+	va_list again;
+	int n;
+
+	va_copy(again, ap);
+	n = vsnprintf(small, sizeof small, fmt, ap);
+	if (n >= (int)sizeof small && (text = malloc((size_t)n + 1)) != NULL)
+		vsnprintf(text, (size_t)n + 1, fmt, again);
+	else if (text == NULL)
+		text = small;
+	va_end(again);
+	fputs(prefix, f);
+	for (const unsigned char *p = (const unsigned char *)text; *p != '\0'; p++) {
+		if (*p >= 0x20 && *p != 0x7F) {
+			fputc(*p, f);
+			continue;
+		}
+		switch (*p) {
+		case '\n': fputs("\\n", f); break;
+		case '\t': fputs("\\t", f); break;
+		case '\r': fputs("\\r", f); break;
+		case 0x1B: fputs("\\e", f); break;
+		default: fprintf(f, "\\x%02X", *p); break;
+		}
+	}
+	fputc('\n', f);
+	if (text != small)
+		free(text);
+}
 
 void cli_warn(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("sbledger: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	put_line(stderr, "sbledger: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void cli_info(sb_cli *cli, const char *fmt, ...)
@@ -33,9 +69,30 @@ void cli_info(sb_cli *cli, const char *fmt, ...)
 	if (cli->quiet)
 		return;
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	put_line(stdout, "", fmt, ap);
 	va_end(ap);
-	putchar('\n');
+}
+
+int64_t cli_now_ms(void)
+{
+	const char *fixed = getenv("SBLEDGER_NOW");
+	int64_t ms;
+
+	if (fixed != NULL && sb_time_parse(fixed, strlen(fixed), 0, &ms) == SB_TIME_OK)
+		return ms;
+	return sb_clock_system_ms();
+}
+
+/* cli_now_ms as a clock function. */
+static int64_t now_ms(void *ctx)
+{
+	(void)ctx;
+	return cli_now_ms();
+}
+
+sb_clock cli_clock(void)
+{
+	return (sb_clock){now_ms, NULL};
 }
 
 const char *cli_test_pause(void)
@@ -65,10 +122,15 @@ void cli_test_wait(const char *path)
 
 int cli_report(const sb_err *e)
 {
+	char msg[SB_ERR_MSG_MAX + 256];
+
 	if (e->code == SB_OK)
 		return 0;
-	if (e->msg[0] != '\0')
-		cli_warn("%s", e->msg);
+	if (e->msg[0] != '\0') {
+		snprintf(msg, sizeof msg, "%s", e->msg);
+		cli_words(msg, sizeof msg);
+		cli_warn("%s", msg);
+	}
 	return e->code;
 }
 
@@ -115,7 +177,7 @@ int cli_period(sb_cli *cli, const char *arg, sb_period *out)
 	sb_err e;
 
 	sb_err_clear(&e);
-	if (sb_period_parse(arg, sb_now_ms(), out, &e) != SB_OK)
+	if (sb_period_parse(arg, cli_now_ms(), out, &e) != SB_OK)
 		return cli_usage(cli, "%s", e.msg);
 	return SB_OK;
 }
@@ -213,6 +275,22 @@ static int unknown_option(sb_cli *cli, const char *arg)
 	return cli_usage(cli, "unknown option %.*s (%s %s it)", (int)(len + 2), arg, others, n == 1 ? "takes" : "take");
 }
 
+/* Is word "--NAME=VALUE" for an option NAME (of value val) that takes no
+ * value?  getopt_long then sets optopt to val, as for an unknown short
+ * option. */
+static bool long_with_value(const struct option *opts, const char *word, int val)
+{
+	size_t len = strcspn(word, "=");
+
+	if (strncmp(word, "--", 2) != 0 || word[len] != '=')
+		return false;
+	for (; opts->name != NULL; opts++)
+		if (opts->val == val && opts->has_arg == no_argument && strlen(opts->name) == len - 2 &&
+		    strncmp(opts->name, word + 2, len - 2) == 0)
+			return true;
+	return false;
+}
+
 int cli_getopt(sb_cli *cli, int argc, char **argv, const struct option *longopts,
                int (*on_opt)(sb_cli *cli, void *ctx, int val, const char *arg),
                void *ctx, int *first)
@@ -239,6 +317,15 @@ int cli_getopt(sb_cli *cli, int argc, char **argv, const struct option *longopts
 			cli_help_command(stdout, cli->cmd);
 			return -1;
 		}
+		if (c == '?' && optopt != 0 && !long_with_value(opts, argv[optind - 1], optopt)) {
+			/* a short option, perhaps inside a cluster ("-xy", a name
+			 * such as "-2+3"): optind may still point at its word */
+			char shown[3] = {'-', (char)optopt, '\0'};
+			return unknown_option(cli, shown);
+		}
+		if (c == '?' && optopt != 0)
+			return cli_usage(cli, "option %.*s takes no value", (int)strcspn(argv[optind - 1], "="),
+			                 argv[optind - 1]);
 		if (c == '?')
 			return unknown_option(cli, argv[optind - 1]);
 		if (c == ':')

@@ -100,10 +100,12 @@ bool cli_takes(const sb_command *cmd, const char *name, size_t len);
  * line on stderr) and return 64. */
 int cli_usage(sb_cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Print "sbledger: MESSAGE" on stderr (warnings, rejected lines). */
+/* Print "sbledger: MESSAGE" on stderr (warnings, rejected lines), one
+ * line: a control character in it is written escaped (\n, \xHH). */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Print an informational line on stdout unless --quiet. */
+/* Print an informational line on stdout unless --quiet (one line, as
+ * cli_warn). */
 void cli_info(sb_cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Parse the common options of a command with getopt_long.  `longopts`
@@ -145,6 +147,16 @@ int cli_duration(sb_cli *cli, const char *name, const char *arg, int64_t *ms);
  * after recording the error in cli->err and printing it. */
 int cli_batch_known(sb_cli *cli, sb_db *db, int64_t batch_id);
 
+/* The time now in UTC ms: $SBLEDGER_NOW (an RFC 3339 timestamp) when
+ * set, for reproducible tests, else the system clock.  The command line
+ * reads it; the library is handed it (cli_clock). */
+int64_t cli_now_ms(void);
+
+/* cli_now_ms as the clock of a ledger (ledger/clock.h): main gives it to
+ * every ledger it opens for a command, and a command that opens its own
+ * (CMD_OWN_LEDGER) gives it to each of them. */
+sb_clock cli_clock(void);
+
 /* The test hook of imports ($SBLEDGER_TEST_PAUSE: a file an import
  * creates after its first chunk's commit, then waits until it is gone;
  * importers/import.h), or NULL. */
@@ -159,7 +171,8 @@ const char *cli_test_pause_checked(void);
  * test hooks. */
 void cli_test_wait(const char *path);
 
-/* Map e to its exit status, printing "sbledger: MESSAGE"; 0 when clear. */
+/* Map e to its exit status, printing "sbledger: MESSAGE" with the ways
+ * out it names in the command line's words (cli/words.h); 0 when clear. */
 int cli_report(const sb_err *e);
 
 #endif

@@ -267,7 +267,7 @@ static int parse_fx_set(sb_cli *cli, int argc, char **argv, void *opts)
 	if (sb_time_parse(bo->from, strlen(bo->from), 0, &from.from_ms) != SB_TIME_OK) {
 		sb_err pe;
 		sb_err_clear(&pe);
-		if (strstr(bo->from, "..") != NULL || sb_period_parse(bo->from, sb_now_ms(), &from, &pe) != SB_OK)
+		if (strstr(bo->from, "..") != NULL || sb_period_parse(bo->from, cli_now_ms(), &from, &pe) != SB_OK)
 			return cli_usage(cli, "--from '%s' is not a date (2026-11-01) or an RFC 3339 timestamp",
 			                 bo->from);
 	}

@@ -1,5 +1,6 @@
 /* cmd_fetch.c: fetch catalog, fetch usage, fetch billing: provider APIs
  * into the ledger (docs/providers.md). */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -11,6 +12,7 @@
 
 #include "cli/cli.h"
 #include "cli/fetch.h"
+#include "cli/words.h"
 #include "importers/provider.h"
 #include "importers/rates_json.h"
 #include "ledger/period.h"
@@ -48,49 +50,130 @@ static void on_reject(void *ctx, const char *source, int64_t line_no, const char
 		cli_warn("%s:%lld: %s", source, (long long)line_no, reason);
 }
 
+/* A whole number from the environment into *out (unchanged when unset). */
+static int env_long(const char *name, long *out, sb_err *e)
+{
+	const char *v = getenv(name);
+	char *end = NULL;
+	long n;
+
+	if (v == NULL || v[0] == '\0')
+		return SB_OK;
+	errno = 0;
+	n = strtol(v, &end, 10);
+	if (errno != 0 || end == v || *end != '\0' || n < 0)
+		return sb_fail(e, SB_EUSAGE, "%s='%s' is not a non-negative whole number", name, v);
+	*out = n;
+	return SB_OK;
+}
+
+int cli_http_opts(sb_http_opts *o, sb_err *e)
+{
+	long retries = SB_HTTP_RETRIES;
+
+	sb_http_opts_init(o);
+	if (env_long("SBLEDGER_HTTP_BACKOFF_MS", &o->backoff_ms, e) != SB_OK ||
+	    env_long("SBLEDGER_HTTP_RETRIES", &retries, e) != SB_OK ||
+	    env_long("SBLEDGER_HTTP_TIMEOUT_MS", &o->timeout_ms, e) != SB_OK)
+		return e->code;
+	o->retries = retries > 100 ? 100 : (int)retries;
+	o->ca_file = getenv("SBLEDGER_CA_BUNDLE");
+	if (o->ca_file != NULL && o->ca_file[0] == '\0')
+		o->ca_file = NULL;
+	return SB_OK;
+}
+
+void cli_fetch_env(const sb_provider *p, sb_fetch_opts *o, const char **params)
+{
+	char var[96];
+	const char *v;
+	size_t n = 0;
+
+	if (o->base_url == NULL || o->base_url[0] == '\0') {
+		n = (size_t)snprintf(var, sizeof var, "SBLEDGER_");
+		for (const char *c = p->name; *c != '\0' && n + 5 < sizeof var; c++)
+			var[n++] = isalnum((unsigned char)*c) ? (char)toupper((unsigned char)*c) : '_';
+		snprintf(var + n, sizeof var - n, "_URL");
+		v = getenv(var);
+		o->base_url = v != NULL && v[0] != '\0' ? v : NULL;
+	}
+	n = 0;
+	for (size_t i = 0; p->env_params != NULL && p->env_params[i] != NULL && n < 2 * CLI_FETCH_PARAMS;
+	     i += 2) {
+		params[n++] = p->env_params[i];
+		params[n++] = getenv(p->env_params[i + 1]);
+	}
+	params[n] = NULL;
+	o->params = params;
+	o->tmp_dir = getenv("TMPDIR");
+	o->key = getenv(p->key_env);   /* not set: sb_fetch says so */
+	o->words = cli_words;
+}
+
 void cli_fetch_events(cli_fetch *cf, sb_fetch_opts *o)
 {
 	o->http.events = (sb_http_events){on_retry, on_trace, cf};
 	o->events = (sb_import_events){on_reject, NULL, cf};
 }
 
-int cli_fetch_run(cli_fetch *cf, sb_db *db, const sb_provider *p, const sb_endpoint *ep,
-                  const sb_fetch_opts *o)
+int cli_fetch_guarded(void *ctx, sb_db *db, const sb_provider *p, const sb_endpoint *ep,
+                      const sb_fetch_opts *o, sb_fetch_result *r, sb_err *e)
 {
-	sb_fetch_result r;
+	cli_fetch *cf = ctx;
 	struct sigaction old_pipe;
-	sb_err e;
 	int rc;
-	const char *noun;
-	char pages[64] = "";
 
-	sb_err_clear(&e);
 	cf->shown = 0;
 	/* a provider that closes its end while a request is sent must not
 	 * kill sbledger by SIGPIPE (libcurl avoids it where the system can;
 	 * main leaves SIGPIPE at its default for standard output) */
 	sigaction(SIGPIPE, &(struct sigaction){.sa_handler = SIG_IGN}, &old_pipe);
-	rc = sb_fetch(db, p, ep, o, &r, &e);
+	rc = sb_fetch(db, p, ep, o, r, e);
 	sigaction(SIGPIPE, &old_pipe, NULL);
+	return rc;
+}
+
+int cli_fetch_print(cli_fetch *cf, const sb_provider *p, const sb_endpoint *ep, int rc,
+                    const sb_fetch_result *r, const sb_err *e)
+{
+	const char *noun;
+	char pages[64] = "";
+
 	if (cf->shown > MAX_SHOWN_REJECTS)
-		cli_warn("%s: ... and %ld more rejected records", r.url, cf->shown - MAX_SHOWN_REJECTS);
-	noun = ep->format != NULL ? (r.accepted == 1 ? "line" : "lines") :
-	                            (r.accepted == 1 ? "plan" : "plans");
-	if (r.pages > 1)
-		snprintf(pages, sizeof pages, ", %d pages", r.pages);
-	if (rc == SB_OK && r.already > 0)
+		cli_warn("%s: ... and %ld more rejected records", r->url, cf->shown - MAX_SHOWN_REJECTS);
+	noun = ep->format != NULL ? (r->accepted == 1 ? "line" : "lines") :
+	                            (r->accepted == 1 ? "plan" : "plans");
+	if (r->pages > 1)
+		snprintf(pages, sizeof pages, ", %d pages", r->pages);
+	if (rc == SB_OK && r->already > 0)
 		cli_info(cf->cli, "fetch %s %s: %s: the same response was imported as batch %lld", p->name,
-		         ep->what, r.url, (long long)r.already);
+		         ep->what, r->url, (long long)r->already);
 	else if (rc == SB_OK && ep->format != NULL)
 		cli_info(cf->cli, "batch %lld: fetch %s %s: %s: %lld %s stored, %lld duplicates, %lld "
-		         "superseded (%lld bytes%s)", (long long)r.batch_id, p->name, ep->what, r.url,
-		         (long long)r.accepted, noun, (long long)r.duplicates, (long long)r.superseded,
-		         (long long)r.bytes, pages);
+		         "superseded (%lld bytes%s)", (long long)r->batch_id, p->name, ep->what, r->url,
+		         (long long)r->accepted, noun, (long long)r->duplicates, (long long)r->superseded,
+		         (long long)r->bytes, pages);
 	else if (rc == SB_OK)
 		cli_info(cf->cli, "batch %lld: fetch %s %s: %s: %lld %s stored, %lld unchanged",
-		         (long long)r.batch_id, p->name, ep->what, r.url, (long long)r.accepted, noun,
-		         (long long)r.duplicates);
-	return cli_report(&e);
+		         (long long)r->batch_id, p->name, ep->what, r->url, (long long)r->accepted, noun,
+		         (long long)r->duplicates);
+	return cli_report(e);
+}
+
+int cli_fetch_run(cli_fetch *cf, sb_db *db, const sb_provider *p, const sb_endpoint *ep,
+                  const sb_fetch_opts *o)
+{
+	sb_fetch_result r;
+	sb_fetch_opts fo = *o;
+	const char *params[2 * CLI_FETCH_PARAMS + 1];
+	sb_err e;
+	int rc;
+
+	sb_err_clear(&e);
+	memset(&r, 0, sizeof r);
+	cli_fetch_env(p, &fo, params);
+	rc = cli_fetch_guarded(cf, db, p, ep, &fo, &r, &e);
+	return cli_fetch_print(cf, p, ep, rc, &r, &e);
 }
 
 /* Options of the fetch commands. */
@@ -187,7 +270,7 @@ static int parse_fetch(sb_cli *cli, int argc, char **argv, void *opts)
 	int first = 0, status;
 
 	fc->cf.cli = cli;
-	if (sb_http_opts_init(&fc->o.http, &cli->err) != SB_OK)
+	if (cli_http_opts(&fc->o.http, &cli->err) != SB_OK)
 		return cli_report(&cli->err);
 	if ((status = cli_getopt(cli, argc, argv, cli->cmd->options, on_fetch_opt, fc, &first)) != 0)
 		return status;

@@ -4,9 +4,11 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/words.h"
 #include "importers/billing.h"
 #include "importers/import.h"
 #include "ledger/period.h"
+#include "ledger/quote.h"
 #include "ledger/timefmt.h"
 
 enum { MAX_SHOWN_REJECTS = 20 };
@@ -28,21 +30,26 @@ static void on_reject(void *ctx, const char *source, int64_t line_no, const char
 {
 	import_cli *ic = ctx;
 
+	char name[SB_QUOTE_BUFSZ];
+
 	if (ic->shown++ < MAX_SHOWN_REJECTS)
-		cli_warn("%s:%lld: %s", source, (long long)line_no, reason);
+		cli_warn("%s:%lld: %s", sb_quote(source, SB_QUOTE_IF_NEEDED, name, sizeof name),
+		         (long long)line_no, reason);
 }
 
 /* A progress line on a terminal. */
 static void on_progress(void *ctx, const char *source, int64_t done, int64_t total)
 {
 	import_cli *ic = ctx;
+	char name[SB_QUOTE_BUFSZ];
 
 	if (!ic->progress)
 		return;
+	sb_quote(source, SB_QUOTE_IF_NEEDED, name, sizeof name);
 	if (total > 0)
-		fprintf(stderr, "\rsbledger: %s: %lld%%", source, (long long)(done * 100 / total));
+		fprintf(stderr, "\rsbledger: %s: %lld%%", name, (long long)(done * 100 / total));
 	else
-		fprintf(stderr, "\rsbledger: %s: %lld MB", source, (long long)(done >> 20));
+		fprintf(stderr, "\rsbledger: %s: %lld MB", name, (long long)(done >> 20));
 }
 
 /* Handle one option of import runs. */
@@ -73,8 +80,9 @@ static const struct option import_options[] = {
 static void print_result(sb_cli *cli, const char *path, const sb_import_result *r)
 {
 	const sb_batch *b = &r->batch;
-	char replaced[48] = "";
+	char replaced[48] = "", name[SB_QUOTE_BUFSZ];
 
+	path = sb_quote(path, SB_QUOTE_IF_NEEDED, name, sizeof name);
 	if (r->already > 0) {
 		cli_info(cli, "%s: already imported as batch %lld (--force reads it again)", path,
 		         (long long)r->already);
@@ -102,6 +110,7 @@ static int parse_import_runs(sb_cli *cli, int argc, char **argv, void *opts)
 		return cli_usage(cli, "no FILE given (use - for standard input)");
 	ic->opts.events = (sb_import_events){on_reject, on_progress, ic};
 	ic->opts.pause_path = cli_test_pause();
+	ic->opts.words = cli_words;
 	ic->files = argv + first;
 	ic->n_files = argc - first;
 	return 0;
@@ -116,6 +125,7 @@ static int run_import_runs(sb_cli *cli, sb_db *db, void *opts)
 	for (int i = 0; i < ic->n_files; i++) {
 		sb_import_result r;
 		sb_err e;
+		char name[SB_QUOTE_BUFSZ];
 		int rc;
 		sb_err_clear(&e);
 		ic->shown = 0;
@@ -123,7 +133,8 @@ static int run_import_runs(sb_cli *cli, sb_db *db, void *opts)
 		if (ic->progress)
 			fputs("\r\033[K", stderr);
 		if (ic->shown > MAX_SHOWN_REJECTS)
-			cli_warn("%s: ... and %lld more rejected lines", ic->files[i],
+			cli_warn("%s: ... and %lld more rejected lines",
+			         sb_quote(ic->files[i], SB_QUOTE_IF_NEEDED, name, sizeof name),
 			         (long long)(ic->shown - MAX_SHOWN_REJECTS));
 		if (rc == SB_OK || (rc == SB_EDATA && (r.batch.id > 0)))
 			print_result(cli, ic->files[i], &r);
@@ -178,8 +189,9 @@ static void print_billing_result(sb_cli *cli, const char *path, const sb_import_
                                  bool supersede)
 {
 	const sb_batch *b = &r->batch;
-	char skipped[48] = "", superseded[64] = "";
+	char skipped[48] = "", superseded[64] = "", name[SB_QUOTE_BUFSZ];
 
+	path = sb_quote(path, SB_QUOTE_IF_NEEDED, name, sizeof name);
 	if (r->already > 0) {
 		cli_info(cli, "%s: already imported as batch %lld (--force reads it again)", path,
 		         (long long)r->already);
@@ -235,6 +247,7 @@ static int parse_import_billing(sb_cli *cli, int argc, char **argv, void *opts)
 		return cli_usage(cli, "no FILE given (use - for standard input)");
 	ic->opts.events = (sb_import_events){on_reject, on_progress, ic};
 	ic->opts.pause_path = cli_test_pause();
+	ic->opts.words = cli_words;
 	ic->files = argv + first;
 	ic->n_files = argc - first;
 	return 0;
@@ -249,6 +262,7 @@ static int run_import_billing(sb_cli *cli, sb_db *db, void *opts)
 	for (int i = 0; i < ic->n_files; i++) {
 		sb_import_result r;
 		sb_err e;
+		char name[SB_QUOTE_BUFSZ];
 		int rc;
 		sb_err_clear(&e);
 		ic->shown = 0;
@@ -256,7 +270,8 @@ static int run_import_billing(sb_cli *cli, sb_db *db, void *opts)
 		if (ic->progress)
 			fputs("\r\033[K", stderr);
 		if (ic->shown > MAX_SHOWN_REJECTS)
-			cli_warn("%s: ... and %lld more rejected records", ic->files[i],
+			cli_warn("%s: ... and %lld more rejected records",
+			         sb_quote(ic->files[i], SB_QUOTE_IF_NEEDED, name, sizeof name),
 			         (long long)(ic->shown - MAX_SHOWN_REJECTS));
 		if (rc == SB_OK || (rc == SB_EDATA && (r.batch.id > 0)))
 			print_billing_result(cli, ic->files[i], &r, ic->opts.supersede);

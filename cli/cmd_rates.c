@@ -133,7 +133,7 @@ static void bind_rates(sb_db *db, sqlite3_stmt *st, const void *ctx)
 	const rates_opts *ro = ctx;
 
 	sb_bind_i64(db, st, ":all", ro->all);
-	sb_bind_i64(db, st, ":at_ms", ro->has_at ? ro->at_ms : sb_now_ms());
+	sb_bind_i64(db, st, ":at_ms", ro->has_at ? ro->at_ms : cli_now_ms());
 }
 
 /* rates, backends, prices: their options, no operands. */
@@ -170,7 +170,7 @@ static int parse_rates_set(sb_cli *cli, int argc, char **argv, void *opts)
 		return cli_usage(cli, "give either --usd-per-minute X or --free");
 	sb_err_clear(&e);
 	if (sb_card_from_text(&ro->card, ro->arg, ro->plan, ro->per_minute, ro->free, ro->per_cpu_second,
-	                      ro->per_gb_second, ro->from, sb_now_ms(), &e) != SB_OK)
+	                      ro->per_gb_second, ro->from, cli_now_ms(), &e) != SB_OK)
 		return cli_usage(cli, "%s", e.msg);
 	return 0;
 }
@@ -225,7 +225,7 @@ static void bind_backends(sb_db *db, sqlite3_stmt *st, const void *ctx)
 {
 	const rates_opts *ro = ctx;
 
-	sb_bind_i64(db, st, ":at_ms", sb_now_ms());
+	sb_bind_i64(db, st, ":at_ms", cli_now_ms());
 	sb_bind_i64(db, st, ":network", ro->network);
 	sb_bind_i64(db, st, ":persistent", ro->persistent);
 	sb_bind_i64_opt(db, st, ":min_cpu", ro->has_min_cpu, ro->min_cpu);
@@ -285,7 +285,7 @@ static int run_prices_set(sb_cli *cli, sb_db *db, void *opts)
 	sb_bind_text(db, st, ":model", ro->arg);
 	sb_bind_i64(db, st, ":input_per_m_nanos", ro->in_nanos);
 	sb_bind_i64(db, st, ":output_per_m_nanos", ro->out_nanos);
-	sb_bind_i64(db, st, ":updated_ms", sb_now_ms());
+	sb_bind_i64(db, st, ":updated_ms", cli_now_ms());
 	if (sb_db_run(db, st, &cli->err) == SB_OK)
 		cli_info(cli, "price: %s: %s input, %s output per million tokens", ro->arg,
 		         ro->input_per_m, ro->output_per_m);

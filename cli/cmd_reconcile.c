@@ -9,13 +9,16 @@
 #include "importers/runs_jsonl.h"
 #include "ledger/money.h"
 #include "ledger/period.h"
+#include "reconcile/recon_detail.h"
 #include "reconcile/reconcile.h"
 #include "report/recon_json.h"
 #include "report/recon_out.h"
+#include "report/recon_page.h"
 
 /* Options of the reconciliation commands. */
 typedef struct recon_cli {
 	sb_format fmt;           /* --format */
+	unsigned formats;        /* the formats the command takes (1 << FMT_*) */
 	bool has_period;         /* --period given */
 	sb_recon_opts o;         /* what to reconcile */
 	bool has_abs, has_rel;   /* --abs-tol, --rel-tol given */
@@ -38,7 +41,7 @@ static int on_recon_opt(sb_cli *cli, void *ctx, int val, const char *arg)
 
 	switch (val) {
 	case 'f':
-		return cli_format(cli, arg, 1u << FMT_TABLE | 1u << FMT_CSV | 1u << FMT_JSON, &rc->fmt);
+		return cli_format(cli, arg, rc->formats, &rc->fmt);
 	case 'p':
 		rc->has_period = true;
 		return cli_period(cli, arg, &rc->o.period);
@@ -95,13 +98,20 @@ static const struct option tolerance_set_options[] = {
 	{NULL, 0, NULL, 0},
 };
 
-/* Parse the options of the running command (its table row's); refuse
- * operands beyond `want`. */
-static int parse_args(sb_cli *cli, int argc, char **argv, recon_cli *rc, int want, int *first)
+/* The formats of the listings, and those of reconcile and report drift. */
+#define LIST_FORMATS (1u << FMT_TABLE | 1u << FMT_CSV | 1u << FMT_JSON)
+#define RECON_FORMATS (1u << FMT_TABLE | 1u << FMT_JSON | 1u << FMT_HTML)
+#define DRIFT_FORMATS (LIST_FORMATS | 1u << FMT_HTML)
+
+/* Parse the options of the running command (its table row's), --format
+ * one of `formats`; refuse operands beyond `want`. */
+static int parse_args(sb_cli *cli, int argc, char **argv, recon_cli *rc, unsigned formats, int want,
+                      int *first)
 {
 	int status;
 
 	rc->fmt = FMT_TABLE;
+	rc->formats = formats;
 	rc->o.abs_nanos = SB_DEFAULT_ABS_NANOS;
 	rc->o.rel_ppb = SB_DEFAULT_REL_PPB;
 	if ((status = cli_getopt(cli, argc, argv, cli->cmd->options, on_recon_opt, rc, first)) != 0)
@@ -118,12 +128,10 @@ static int parse_args(sb_cli *cli, int argc, char **argv, recon_cli *rc, int wan
 static int parse_reconcile(sb_cli *cli, int argc, char **argv, void *opts)
 {
 	recon_cli *rc = opts;
-	int first = 0, status = parse_args(cli, argc, argv, rc, 0, &first);
+	int first = 0, status = parse_args(cli, argc, argv, rc, RECON_FORMATS, 0, &first);
 
 	if (status != 0)
 		return status;
-	if (rc->fmt == FMT_CSV)
-		return cli_usage(cli, "--format is table or json");
 	if (!rc->has_period)
 		return cli_usage(cli, "--period is required (yesterday, 2026-11, FROM..TO, ...)");
 	if (rc->dry_run)
@@ -153,7 +161,18 @@ static int run_reconcile(sb_cli *cli, sb_db *db, void *opts)
 		sb_recon_free(r);
 		return cli_report(&cli->err);
 	}
-	if (sb_report_recon(stdout, rc->fmt, r, &cli->err) != SB_OK) {
+	if (rc->fmt == FMT_HTML) {
+		sb_page_opts po = {cli->db_path, cli_now_ms(), NULL, NULL};
+		sb_recon_detail *d = NULL;
+		/* (a page stdout could not take is main's to report, as every output) */
+		if (sb_recon_detail_load(db, r, &d, &cli->err) != SB_OK ||
+		    (sb_recon_page(stdout, r, d, &po, &cli->err) != SB_OK && cli->err.code != SB_EIO)) {
+			sb_recon_detail_free(d);
+			sb_recon_free(r);
+			return cli_report(&cli->err);
+		}
+		sb_recon_detail_free(d);
+	} else if (sb_report_recon(stdout, rc->fmt, r, &cli->err) != SB_OK) {
 		if (r->recon_id > 0) {
 			size_t len = strlen(cli->err.msg);
 			snprintf(cli->err.msg + len, sizeof cli->err.msg - len,
@@ -174,7 +193,7 @@ static int parse_list(sb_cli *cli, int argc, char **argv, void *opts)
 {
 	int first = 0;
 
-	return parse_args(cli, argc, argv, opts, 0, &first);
+	return parse_args(cli, argc, argv, opts, LIST_FORMATS, 0, &first);
 }
 
 /* reconciliations: list the stored reconciliations. */
@@ -205,12 +224,14 @@ static void bind_drift(sb_db *db, sqlite3_stmt *st, const void *ctx)
 static int parse_report_drift(sb_cli *cli, int argc, char **argv, void *opts)
 {
 	recon_cli *rc = opts;
-	int first = 0, status = parse_args(cli, argc, argv, rc, 0, &first);
+	int first = 0, status = parse_args(cli, argc, argv, rc, DRIFT_FORMATS, 0, &first);
 
 	if (status != 0)
 		return status;
 	if (!rc->has_period)
 		return cli_usage(cli, "--period is required");
+	if (rc->fmt == FMT_HTML && rc->by_period)
+		return cli_usage(cli, "--format html draws the drift per day: it takes --by day only");
 	return 0;
 }
 
@@ -223,15 +244,25 @@ static int run_report_drift(sb_cli *cli, sb_db *db, void *opts)
 		{"drift_usd", COL_MONEY, 0}, {"reconciliation", COL_INT, 0},
 	};
 	const recon_cli *rc = opts;
+	sb_page_opts po = {cli->db_path, cli_now_ms(), NULL, NULL};
+	sb_trend *t = NULL;
 
-	return cli_list(cli, db, rc->fmt, cols, sizeof cols / sizeof cols[0], "recon_drift", bind_drift, rc);
+	if (rc->fmt != FMT_HTML)
+		return cli_list(cli, db, rc->fmt, cols, sizeof cols / sizeof cols[0], "recon_drift", bind_drift, rc);
+	if (sb_trend_load(db, &rc->o.period, &t, &cli->err) != SB_OK ||
+	    (sb_drift_page(stdout, t, &po, &cli->err) != SB_OK && cli->err.code != SB_EIO)) {
+		sb_trend_free(t);
+		return cli_report(&cli->err);
+	}
+	sb_trend_free(t);
+	return 0;
 }
 
 /* tolerance set BACKEND: both tolerances and the backend, checked. */
 static int parse_tolerance_set(sb_cli *cli, int argc, char **argv, void *opts)
 {
 	recon_cli *rc = opts;
-	int first = 0, status = parse_args(cli, argc, argv, rc, 1, &first);
+	int first = 0, status = parse_args(cli, argc, argv, rc, LIST_FORMATS, 1, &first);
 
 	if (status != 0)
 		return status;
@@ -271,7 +302,7 @@ static int run_tolerance(sb_cli *cli, sb_db *db, void *opts)
 const sb_command sb_reconcile_commands[] = {
 	{"reconcile", parse_reconcile, run_reconcile, sizeof(recon_cli), CMD_WRITES,
 	 "--period P [--abs-tol X] [--rel-tol Y] [--billing-lag D] [--all-sessions] [--dry-run]"
-	 " [--fail-on-drift] [--format table|json]",
+	 " [--fail-on-drift] [--format table|json|html]",
 	 "Reconcile computed (the runs' own estimate) against billed (the providers'\n"
 	 "lines) per backend and per session for period P, explain the drift, and\n"
 	 "store the result (not with --dry-run).  A backend billed on days or hours\n"
@@ -297,12 +328,15 @@ const sb_command sb_reconcile_commands[] = {
 	 "  --all-sessions    list every session, not only those that are not ok\n"
 	 "  --dry-run         do not store the result (and take no write lock)\n"
 	 "  --fail-on-drift   exit 1 when a backend or session is flagged\n"
-	 "  --format F        table (default) or json\n",
+	 "  --format F        table (default), json, or html: the reconciliation page\n"
+	 "                    (verdict, money at stake, backends, chart, flagged\n"
+	 "                    sessions, 30-day drift trend; docs/reports.md)\n",
 	 "reconcile computed against billed for a period", recon_options,
 	 "sbledger reconcile --period yesterday --fail-on-drift\n"
 	 "sbledger reconcile --period 2026-11 --dry-run --format json\n"
 	 "sbledger reconcile --period 2026-11 --billing-lag 5d\n"
-	 "sbledger reconcile --period 2026-11-29 --abs-tol 0.05 --rel-tol 0.10 --all-sessions\n"},
+	 "sbledger reconcile --period 2026-11-29 --abs-tol 0.05 --rel-tol 0.10 --all-sessions\n"
+	 "sbledger reconcile --period yesterday --dry-run --format html > reconcile.html\n"},
 	{"reconciliations", parse_list, run_reconciliations, sizeof(recon_cli), CMD_READS | CMD_CSV,
 	 "[--format table|csv|json] [--raw]",
 	 "List the stored reconciliations, oldest first: when each was made, its\n"
@@ -315,7 +349,7 @@ const sb_command sb_reconcile_commands[] = {
 	 "sbledger reconciliations\n"
 	 "sbledger reconciliations --format json\n"},
 	{"report drift", parse_report_drift, run_report_drift, sizeof(recon_cli), CMD_READS | CMD_CSV,
-	 "--period P [--by day|period] [--format table|csv|json] [--raw]",
+	 "--period P [--by day|period] [--format table|csv|json|html] [--raw]",
 	 "Drift per backend over time, from the stored reconciliations whose period\n"
 	 "lies inside P (the latest one of each period): computed, billed and drift\n"
 	 "of each backend, period by period.\n"
@@ -323,11 +357,13 @@ const sb_command sb_reconcile_commands[] = {
 	 "  --period P    the reconciled periods lying inside P (required)\n"
 	 "  --by day      only the reconciliations of one UTC day each (default)\n"
 	 "  --by period   the reconciliations of every period (months, spans...)\n"
-	 "  --format F    table (default), csv or json\n"
+	 "  --format F    table (default), csv, json, or html: a page with the\n"
+	 "                drift per day as a line chart per backend (--by day)\n"
 	 "  --raw         CSV: no ' before free text starting with = + - @ tab CR\n",
 	 "drift per backend over time, from stored reconciliations", drift_options,
 	 "sbledger report drift --period 2026-11\n"
-	 "sbledger report drift --period 2026 --by period --format csv\n"},
+	 "sbledger report drift --period 2026 --by period --format csv\n"
+	 "sbledger report drift --period 2026-11 --format html > drift.html\n"},
 	{"tolerance", parse_list, run_tolerance, sizeof(recon_cli), CMD_READS | CMD_CSV,
 	 "[--format table|csv|json] [--raw]",
 	 "List the per-backend drift tolerances that 'tolerance set' stored (the\n"

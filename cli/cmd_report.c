@@ -3,7 +3,9 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
+#include "cli/words.h"
 #include "ledger/period.h"
+#include "ledger/quote.h"
 #include "reconcile/budget.h"
 #include "reconcile/summary.h"
 #include "report/budget_out.h"
@@ -45,6 +47,16 @@ static const struct option report_options[] = {
 	{"by", required_argument, NULL, 'b'},
 	{NULL, 0, NULL, 0},
 };
+
+/* The warning for a model without a price, with the command that prices
+ * it (runs as printed once X and Y are filled in). */
+static void warn_unpriced(const char *model)
+{
+	char name[SB_QUOTE_BUFSZ], cmd[2 * SB_QUOTE_BUFSZ];
+
+	cli_warn("token cost unknown: model %s has no price (%s)",
+	         sb_quote(model, SB_QUOTE_ALWAYS, name, sizeof name), cli_price_command(model, cmd, sizeof cmd));
+}
 
 /* Say that n runs have tokens but no model, naming the first named[0,
  * n_named) of them. */
@@ -88,10 +100,9 @@ static int run_report_summary(sb_cli *cli, sb_db *db, void *opts)
 
 	if (sb_summary_build(db, &ro->period, ro->by, &s, &cli->err) != SB_OK)
 		return cli_report(&cli->err);
-	sb_report_summary(stdout, ro->fmt, cli->csv_raw, s, sb_now_ms(), &cli->err);
+	sb_report_summary(stdout, ro->fmt, cli->csv_raw, s, cli_now_ms(), &cli->err);
 	for (size_t i = 0; i < s->n_unpriced; i++)
-		cli_warn("token cost unknown: model '%s' has no price (sbledger prices set '%s' --input-per-m X --output-per-m Y)",
-		         s->unpriced[i], s->unpriced[i]);
+		warn_unpriced(s->unpriced[i]);
 	if (s->unpriced_no_model)
 		warn_no_model(s->no_model_runs, (const char *const *)s->no_model_named, s->n_no_model_named);
 	sb_summary_free(s);
@@ -162,8 +173,7 @@ static int run_report_budget(sb_cli *cli, sb_db *db, void *opts)
 		return cli_report(&cli->err);
 	sb_report_budget(stdout, bo->fmt, cli->csv_raw, b, &cli->err);
 	for (size_t i = 0; i < b->n_unpriced; i++)
-		cli_warn("token cost unknown: model '%s' has no price (sbledger prices set '%s' --input-per-m X --output-per-m Y)",
-		         b->unpriced[i], b->unpriced[i]);
+		warn_unpriced(b->unpriced[i]);
 	if (b->tokens_without_model > 0) {
 		const char *named[SB_SUMMARY_NAMED];
 		size_t n_named = 0;

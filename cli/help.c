@@ -351,7 +351,7 @@ void cli_help_man(FILE *f)
 	fputs(".SH ENVIRONMENT\n", f);
 	roff_text(f, environment);
 	fputs(".SH FILES\n"
-	      ".TP\n./sbledger.db\n"
+	      ".TP\n\\&./sbledger.db\n"
 	      "the ledger when neither \\-\\-db nor SBLEDGER_DB names one; beside it\n"
 	      "its \\-wal, \\-shm and \\-lock files (all mode 0600)\n"
 	      ".SH SEE ALSO\n"

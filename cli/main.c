@@ -58,6 +58,10 @@ static int global_options(sb_cli *cli, int *argc, char **argv)
 			continue;
 		}
 		if (strncmp(a, "--db", 4) == 0) {
+			/* an empty path names no ledger: opened, it made "-lock"
+			 * here and took the directory for a ledger of many links */
+			if (value[0] == '\0')
+				return cli_usage(cli, "--db needs a path: an empty one names no ledger");
 			cli->db_path = value;
 		} else {
 			int64_t ms = 0;
@@ -142,7 +146,8 @@ static bool reserve_std_fds(void)
 }
 
 /* Open the ledger as cli->ledger says into *db (NULL when the command
- * needs none, or opens its own): SB_OK, or the error in cli->err. */
+ * needs none, or opens its own), its clock the command line's
+ * (cli_clock: SBLEDGER_NOW when set): SB_OK, or the error in cli->err. */
 static int open_ledger(sb_cli *cli, sb_db **db)
 {
 	int flags = 0;
@@ -154,7 +159,10 @@ static int open_ledger(sb_cli *cli, sb_db **db)
 		flags |= SB_DB_WRITE;
 	if (cli->ledger & CMD_CREATES)
 		flags |= SB_DB_CREATE;
-	return sb_db_open(cli->db_path, flags, cli->busy_ms, db, &cli->err);
+	if (sb_db_open(cli->db_path, flags, cli->busy_ms, db, &cli->err) != SB_OK)
+		return cli->err.code;
+	sb_db_set_clock(*db, cli_clock());
+	return SB_OK;
 }
 
 /* Run cmd (its own arguments in argv, argv[0] its name): parse them, open

@@ -12,6 +12,7 @@
 #include "importers/runs_jsonl.h"
 #include "ledger/fx.h"
 #include "ledger/money.h"
+#include "ledger/quote.h"
 #include "ledger/timefmt.h"
 
 /* Every format: adding a provider is one file and one row here. */
@@ -553,9 +554,11 @@ int sb_bill_check_header(const sb_bill_format *f, const sb_csv *csv, sb_err *why
 		/* one column: a file separated by the other character */
 		const char *name = sb_csv_column_name(csv, 0);
 		char delim = sb_csv_delimiter(csv), other = delim == ',' ? ';' : ',';
+		char shown[66], given[4] = {'\'', other, '\'', '\0'};
 		if (strchr(name, other) != NULL)
-			return sb_fail(why, SB_EDATA, "the header did not split into columns at '%c': it is the one column '%.60s%s'; if the file is separated by '%c', give --delimiter '%c'",
-			               delim, name, strlen(name) > 60 ? "..." : "", other, other);
+			return sb_fail_hint(why, SB_EDATA, SB_HINT_DELIMITER,
+			                    "the header did not split into columns at '%c': it is the one column %s; if the file is separated by '%c', " SB_WORDS_DELIMITER,
+			                    delim, sb_quote(name, SB_QUOTE_ALWAYS, shown, sizeof shown), other, given);
 	}
 	for (const char *const *c = f->required; c != NULL && *c != NULL && missing == NULL; c++)
 		if (sb_csv_column(csv, *c) < 0)
@@ -565,8 +568,9 @@ int sb_bill_check_header(const sb_bill_format *f, const sb_csv *csv, sb_err *why
 	if (missing == NULL && any)
 		return SB_OK;
 	for (size_t i = 0; i < n; i++) {
+		char shown[SB_QUOTE_BUFSZ];
 		int w = snprintf(cols + used, sizeof cols - used, "%s%s", i > 0 ? ", " : "",
-		                 sb_csv_column_name(csv, i));
+		                 sb_quote(sb_csv_column_name(csv, i), SB_QUOTE_IF_NEEDED, shown, sizeof shown));
 		if (w < 0 || (size_t)w >= sizeof cols - used) {
 			snprintf(cols + (used < sizeof cols - 6 ? used : sizeof cols - 6), 6, ", ...");
 			break;
@@ -574,10 +578,12 @@ int sb_bill_check_header(const sb_bill_format *f, const sb_csv *csv, sb_err *why
 		used += (size_t)w;
 	}
 	if (missing != NULL)
-		return sb_fail(why, SB_EDATA, "the header has no column %s (required by --format %s); its columns are %s",
-		               missing, f->name, cols);
-	return sb_fail(why, SB_EDATA, "the header has none of the columns %s or %s (required by --format %s); its columns are %s",
-	               f->one_of[0], f->one_of[1], f->name, cols);
+		return sb_fail_hint(why, SB_EDATA, SB_HINT_FORMAT,
+		                    "the header has no column %s " SB_WORDS_FORMAT "; its columns are %s",
+		                    missing, f->name, cols);
+	return sb_fail_hint(why, SB_EDATA, SB_HINT_FORMAT,
+	                    "the header has none of the columns %s or %s " SB_WORDS_FORMAT "; its columns are %s",
+	                    f->one_of[0], f->one_of[1], f->name, cols);
 }
 
 int sb_bill_parse(sb_bill_parser *p, const sb_rec *rec, const sb_bill_line **lines, size_t *n,

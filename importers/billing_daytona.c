@@ -70,19 +70,19 @@ static int parse_daytona(sb_bill_parser *p, const sb_scope *s, sb_err *why)
 		return SB_OK;   /* nothing to charge */
 	}
 	if ((!has_start || !has_end) && !o->has_period)
-		return sb_fail(why, SB_EDATA, "%s: give the import --period P, the period the usage report covers",
-		               !has_start && !has_end ? "firstStart and lastEnd are missing" :
-		               !has_end ? "lastEnd is missing (the sandbox is still running)" :
-		                          "firstStart is missing");
+		return sb_fail_hint(why, SB_EDATA, SB_HINT_PERIOD_USAGE, "%s: " SB_WORDS_PERIOD_USAGE,
+		                    !has_start && !has_end ? "firstStart and lastEnd are missing" :
+		                    !has_end ? "lastEnd is missing (the sandbox is still running)" :
+		                               "firstStart is missing");
 	if (!has_start)
 		start = o->period_from_ms;
 	if (!has_end) {
 		end = o->period_to_ms;
 		if (has_start && start >= end)
-			return sb_fail(why, SB_EDATA, "firstStart is not before the end of --period, so the running sandbox has no charge period in it");
+			return sb_fail_hint(why, SB_EDATA, SB_HINT_PERIOD_END, "firstStart is not before " SB_WORDS_PERIOD_END ", so the running sandbox has no charge period in it");
 	}
 	if (has_end && !has_start && end < start)
-		return sb_fail(why, SB_EDATA, "lastEnd precedes the start of --period");
+		return sb_fail_hint(why, SB_EDATA, SB_HINT_PERIOD_START, "lastEnd precedes " SB_WORDS_PERIOD_START);
 	if (sb_bill_check_period(s, "firstStart", "lastEnd", start, end, why) != SB_OK)
 		return why->code;
 	if ((line = sb_bill_emit(p)) == NULL)

@@ -76,7 +76,7 @@ static int parse_modal(sb_bill_parser *p, const sb_scope *s, sb_err *why)
 		return why->code;
 	if (start % interval != 0) {
 		if (interval == SB_MS_PER_DAY)
-			return sb_fail(why, SB_EDATA, "interval_start is not at midnight UTC, so not the start of a day (an hourly report needs --interval h)");
+			return sb_fail_hint(why, SB_EDATA, SB_HINT_INTERVAL, "interval_start is not at midnight UTC, so not the start of a day " SB_WORDS_INTERVAL);
 		return sb_fail(why, SB_EDATA, "interval_start is not at the start of an hour");
 	}
 	if ((line = sb_bill_emit(p)) == NULL)

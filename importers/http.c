@@ -103,42 +103,15 @@ static int done_err(const sb_http_req *req, sb_err *e)
 	return e->code;
 }
 
-/* A whole number from the environment into *out (unchanged when unset). */
-static int env_long(const char *name, long *out, sb_err *e)
+void sb_http_opts_init(sb_http_opts *o)
 {
-	const char *v = getenv(name);
-	char *end = NULL;
-	long n;
-
-	if (v == NULL || v[0] == '\0')
-		return SB_OK;
-	errno = 0;
-	n = strtol(v, &end, 10);
-	if (errno != 0 || end == v || *end != '\0' || n < 0)
-		return sb_fail(e, SB_EUSAGE, "%s='%s' is not a non-negative whole number", name, v);
-	*out = n;
-	return SB_OK;
-}
-
-int sb_http_opts_init(sb_http_opts *o, sb_err *e)
-{
-	long retries = SB_HTTP_RETRIES;
-
 	memset(o, 0, sizeof *o);
 	o->connect_timeout_ms = SB_HTTP_CONNECT_TIMEOUT_MS;
 	o->timeout_ms = SB_HTTP_TIMEOUT_MS;
+	o->retries = SB_HTTP_RETRIES;
 	o->backoff_ms = SB_HTTP_BACKOFF_MS;
 	o->max_wait_ms = SB_HTTP_MAX_WAIT_MS;
 	o->max_bytes = SB_HTTP_MAX_BYTES;
-	if (env_long("SBLEDGER_HTTP_BACKOFF_MS", &o->backoff_ms, e) != SB_OK ||
-	    env_long("SBLEDGER_HTTP_RETRIES", &retries, e) != SB_OK ||
-	    env_long("SBLEDGER_HTTP_TIMEOUT_MS", &o->timeout_ms, e) != SB_OK)
-		return e->code;
-	o->retries = retries > 100 ? 100 : (int)retries;
-	o->ca_file = getenv("SBLEDGER_CA_BUNDLE");
-	if (o->ca_file != NULL && o->ca_file[0] == '\0')
-		o->ca_file = NULL;
-	return SB_OK;
 }
 
 /* Fill the defaults of the zero fields of o. */
@@ -790,8 +763,9 @@ static int fail_transport(sb_http *h, sb_err *e)
 	CURLcode rc = h->result;
 
 	if (h->too_big || rc == CURLE_FILESIZE_EXCEEDED)
-		return sb_fail(e, SB_EDATA, "%s: the response is larger than the limit of %lld bytes "
-		               "(--max-bytes)", h->page_url, (long long)h->o.max_bytes);
+		return sb_fail_hint(e, SB_EDATA, SB_HINT_MAX_BYTES, "%s: the response is larger than the "
+		                    "limit of %lld bytes " SB_WORDS_MAX_BYTES, h->page_url,
+		                    (long long)h->o.max_bytes);
 	switch (rc) {
 	case CURLE_PEER_FAILED_VERIFICATION:
 	case CURLE_SSL_CACERT_BADFILE:
@@ -799,9 +773,8 @@ static int fail_transport(sb_http *h, sb_err *e)
 	case CURLE_SSL_CERTPROBLEM:
 	case CURLE_SSL_ISSUER_ERROR:
 	case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
-		return sb_fail(e, SB_EREFUSED, "%s: TLS: %s (the certificate is always verified; "
-		               "--cacert FILE or SBLEDGER_CA_BUNDLE trusts another CA)", h->page_url,
-		               curl_reason(h));
+		return sb_fail_hint(e, SB_EREFUSED, SB_HINT_CA, "%s: TLS: %s (the certificate is always "
+		                    "verified; " SB_WORDS_CA ")", h->page_url, curl_reason(h));
 	case CURLE_BAD_CONTENT_ENCODING:
 	case CURLE_WEIRD_SERVER_REPLY:
 		return sb_fail(e, SB_EDATA, "%s: the response does not decode: %s", h->page_url,
@@ -904,9 +877,9 @@ static int fail_status(sb_http *h, sb_err *e)
 		snprintf(said, sizeof said, " (it said: %s)", body);
 	status_line(h, st);
 	if (!h->key_sent && h->req.token != NULL && (h->status == 401 || h->status == 403))
-		return sb_fail(e, SB_EREFUSED, "%s: %s%s from %s, where a redirect led: the key in %s "
-		               "goes to %s only and was not sent there; check --base-url", who, st, said,
-		               at, key, h->req.url);
+		return sb_fail_hint(e, SB_EREFUSED, SB_HINT_BASE_URL, "%s: %s%s from %s, where a redirect "
+		                    "led: the key in %s goes to %s only and was not sent there; "
+		                    SB_WORDS_BASE_URL, who, st, said, at, key, h->req.url);
 	switch (h->status) {
 	case 401:
 		return sb_fail(e, SB_EREFUSED, "%s refused the key in %s: %s%s; check the key, or "
@@ -918,7 +891,8 @@ static int fail_status(sb_http *h, sb_err *e)
 		return sb_fail(e, SB_EREFUSED, "%s: the key in %s may not read %s: %s%s; give the "
 		               "key billing access", who, key, at, st, said);
 	case 404:
-		return sb_fail(e, SB_EREFUSED, "%s: %s: %s%s; check --base-url", who, at, st, said);
+		return sb_fail_hint(e, SB_EREFUSED, SB_HINT_BASE_URL, "%s: %s: %s%s; " SB_WORDS_BASE_URL, who,
+		                    at, st, said);
 	default:
 		return sb_fail(e, SB_EREFUSED, "%s refused %s: %s%s", who, at, st, said);
 	}
@@ -978,9 +952,9 @@ static int redirect_ok(const char *from, const char *to, const char *st, char *c
 		return sb_fail(e, SB_EREFUSED, "%s redirects (%s) to '%s', which is not an http or https "
 		               "URL: not followed", from, st, to);
 	if (strncmp(from, "https:", 6) == 0 && strcmp(scheme, "http") == 0)
-		return sb_fail(e, SB_EREFUSED, "%s redirects (%s) to %s: a redirect from https down to "
-		               "plain http is refused (the key and the statement would travel in clear); "
-		               "check --base-url", from, st, to);
+		return sb_fail_hint(e, SB_EREFUSED, SB_HINT_BASE_URL, "%s redirects (%s) to %s: a redirect "
+		                    "from https down to plain http is refused (the key and the statement "
+		                    "would travel in clear); " SB_WORDS_BASE_URL, from, st, to);
 	if (v == URL_PLAIN_NAME)
 		return sb_fail(e, SB_EREFUSED, "%s redirects (%s) to %s: plain http goes only to a "
 		               "loopback IP address (127.0.0.1 to 127.255.255.255, or [::1]), never to "
@@ -1252,8 +1226,9 @@ static int count(sb_http *h, size_t n, sb_err *e)
 	h->total_bytes += (int64_t)n;
 	h->page_bytes += (int64_t)n;
 	if (h->total_bytes > h->o.max_bytes)
-		return sb_fail(e, SB_EDATA, "%s: the response is larger than the limit of %lld bytes "
-		               "(--max-bytes)", h->page_url, (long long)h->o.max_bytes);
+		return sb_fail_hint(e, SB_EDATA, SB_HINT_MAX_BYTES, "%s: the response is larger than the "
+		                    "limit of %lld bytes " SB_WORDS_MAX_BYTES, h->page_url,
+		                    (long long)h->o.max_bytes);
 	return SB_OK;
 }
 

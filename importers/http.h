@@ -8,7 +8,8 @@
  * or a cursor header), the next page is fetched and read on.
  *
  * What every request gets:
- *  - a bearer token (from the caller, who reads it from the environment),
+ *  - a bearer token (from the caller; the command line reads it from the
+ *    environment),
  *    sent only to the first page's origin (scheme, host, port), never put
  *    in a message, never traced, and taken out of the body as it is read
  *    (importers/scrub.h: raw, percent-encoded or JSON-escaped), so that
@@ -96,11 +97,9 @@ typedef struct sb_http_opts {
 	sb_http_events events;      /* callbacks */
 } sb_http_opts;
 
-/* Fill o with defaults, then with the environment: SBLEDGER_HTTP_BACKOFF_MS,
- * SBLEDGER_HTTP_RETRIES, SBLEDGER_HTTP_TIMEOUT_MS (whole numbers) and
- * SBLEDGER_CA_BUNDLE.  SB_EUSAGE naming the variable when one is not a
- * whole number. */
-int sb_http_opts_init(sb_http_opts *o, sb_err *e);
+/* Fill o with the defaults (the caller then sets what it was given: the
+ * command line reads its options and environment, the library none). */
+void sb_http_opts_init(sb_http_opts *o);
 
 /* One GET request (and its further pages). */
 typedef struct sb_http_req {

@@ -1,5 +1,7 @@
-/* import.c: the import driver (see import.h). */
-#include "importers/import.h"
+/* import.c: the import driver (see import.h and driver.h): one batch
+ * from the open descriptor to its end.  The thread pipeline is
+ * pipeline.c; the record kinds are import_runs.c and import_billing.c. */
+#include "importers/driver.h"
 
 #include <ctype.h>
 #include <fcntl.h>
@@ -9,118 +11,23 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "importers/arena.h"
-#include "importers/billing.h"
-#include "importers/pool.h"
+#include "importers/pipeline.h"
 #include "importers/records.h"
-#include "importers/runs_jsonl.h"
 #include "importers/source.h"
-#include "ledger/lines.h"
-#include "ledger/rates.h"
-#include "ledger/runs.h"
-#include "ledger/timefmt.h"
+#include "ledger/quote.h"
 
-enum {
-	DEFAULT_CHUNK = 5000,
-	DEFAULT_MAX_LINE = 64 << 20,
-	MAX_THREADS = 16,          /* parsing threads at most (2 * 16 + 2 jobs of about
-	                              1 MiB each in flight) */
-	DEFAULT_THREADS_MAX = 8,   /* the default: one per online CPU, up to this many (one
-	                              thread stores; past a few parsers it is the bottleneck) */
-	JOB_RECORDS = 256,         /* records per job handed to a parsing thread */
-	JOB_BYTES = 256 << 10,     /* bytes of records per job (one record may be longer) */
-	JOB_KEEP = 4 << 20,        /* a job's buffers larger than this are freed after use */
-	JOB_ARENA = 256 << 10      /* first block of a job's arena */
-};
-
-/* What the handler did with one record. */
-enum outcome { STORED, DUPLICATE, REJECTED, REPLACED, SKIPPED };
-
-/* A format's record handler: how its input is read, and how one record
- * is stored or why not. */
-typedef struct handler {
-	unsigned shapes;           /* SB_REC_* the format reads */
-	bool sniff;                /* pick the shape from the first bytes (else: shapes is one) */
-	const char *member;        /* JSON: the top-level member holding the array, or NULL */
-	unsigned csv_flags;        /* CSV: SB_CSV_NOCASE or 0 */
-	const char *noun;          /* what a record is called in messages ("line") */
-	/* CSV: check the header; SB_EDATA with the reason in why (NULL: none) */
-	int (*header)(void *ctx, const sb_csv *csv, sb_err *why);
-	/* inside the import's first transaction: get ready to store records
-	 * into the batch */
-	int (*begin)(void *ctx, sb_db *db, int64_t batch_id, sb_err *e);
-	/* handle rec: set *out; for REJECTED put the reason in why (an sb_err
-	 * used as a message buffer); return an error code only when the
-	 * import cannot go on */
-	int (*handle)(void *ctx, const sb_rec *rec, enum outcome *out, sb_err *why, sb_err *e);
-	/* Parsing on worker threads (all NULL: every record goes to handle).
-	 * handle is then parse and store in one.  worker_new makes one
-	 * thread's parsing state (NULL when out of memory); parse reads a
-	 * record's text on that thread into *parsed, allocated in arena (the
-	 * job's, reset once the writer is done with it), or returns SB_EDATA
-	 * with the reason in why, or SB_EINTERNAL; store then stores it on the
-	 * writer's thread, as handle does. */
-	void *(*worker_new)(void *ctx);
-	void (*worker_free)(void *worker);
-	int (*parse)(void *worker, const char *text, size_t len, sb_arena *arena, void **parsed,
-	             sb_err *why);
-	int (*store)(void *ctx, const sb_rec *rec, void *parsed, enum outcome *out, sb_err *why,
-	             sb_err *e);
-	void *ctx;                 /* passed back to each */
-	/* before each commit of what store and handle wrote (NULL: nothing to do) */
-	int (*flush)(void *ctx, sb_err *e);
-	/* in the batch's last transaction, before it ends complete (complete
-	 * true) or failed: finish what the batch began (NULL: nothing to do).
-	 * When the batch cannot complete after all, SB_OK with the reason in
-	 * refused: it then ends failed with nothing of it kept but its rejects */
-	int (*finish)(void *ctx, bool complete, sb_err *refused, sb_err *e);
-} handler;
-
-/* Rejected records of a --strict import, kept in a temporary file until
- * the transaction that would have held them is rolled back. */
-typedef struct spool {
-	FILE *f;        /* tmpfile(), or NULL when not strict */
-} spool;
-
-/* Where an import is. */
-typedef struct driver {
-	sb_db *db;                 /* the ledger */
-	const sb_import_opts *o;   /* options */
-	const char *source;        /* the source's name for messages */
-	sb_batch *b;               /* the batch and its counts */
-	spool sp;                  /* rejects while strict */
-	int64_t in_chunk;          /* records since the last commit */
-	int64_t total;             /* the input's size for progress (0: unknown) */
-	const struct handler *h;   /* the format's handler */
-	bool paused;               /* the test pause was taken (opts pause_path) */
-	sb_source *src;            /* the input: each commit keeps the prefix read */
-} driver;
-
-enum { HEAD = 4096 };          /* bytes the shape of an input is told from */
-
-/* An input being read: the source, the bytes read while opening it, the
- * record reader.  Every byte comes from the source once, in order: what
- * the reader read while opening (the first bytes, a CSV header) is kept
- * and handed out again, so that a resumed import can start its records
- * at any offset without reading anything twice (docs/reliability.md). */
-typedef struct input {
-	sb_source *src;            /* the file or standard input (borrowed) */
-	char head[HEAD];           /* its first bytes */
-	size_t head_len;           /* how many */
-	char *kept;                /* every byte read while opening, from offset 0 */
-	size_t kept_len;           /* bytes in kept */
-	size_t kept_cap;           /* bytes allocated */
-	size_t kept_pos;           /* bytes of kept handed out */
-	bool keeping;              /* still opening: keep what is read */
-	sb_records *rr;            /* the record reader, NULL when blank or bad */
-	bool blank;                /* the input holds only white space */
-	sb_err bad;                /* a fault of the whole file (shape, header) */
-} input;
-
-/* Record a rejected record: in the ledger, or the spool when strict. */
+/* Record a rejected record: in the ledger, or the spool when strict; its
+ * reason in the caller's words (sb_import_opts.words). */
 static int reject(driver *d, int64_t line_no, const char *reason, const char *text,
                   size_t len, int64_t full_len, sb_err *e)
 {
+	char worded[SB_ERR_MSG_MAX + 256];
+
+	if (d->o->words != NULL) {
+		snprintf(worded, sizeof worded, "%s", reason);
+		d->o->words(worded, sizeof worded);
+		reason = worded;
+	}
 	d->b->rejected++;
 	if (d->o->events.on_reject != NULL)
 		d->o->events.on_reject(d->o->events.ctx, d->source, line_no, reason);
@@ -162,8 +69,7 @@ static int unspool(driver *d, sb_err *e)
 	return e->code;
 }
 
-/* True when text[0..len) is only white space. */
-static bool blank(const char *text, size_t len)
+bool sb_import_blank(const char *text, size_t len)
 {
 	for (size_t i = 0; i < len; i++)
 		if (!isspace((unsigned char)text[i]))
@@ -239,7 +145,7 @@ static int input_open(input *in, sb_source *src, const handler *h, size_t max_re
 	in->kept_pos = 0;
 	if (in->head_len >= 3 && memcmp(in->head, "\xEF\xBB\xBF", 3) == 0)
 		skip = 3;
-	if (in->head_len < HEAD && blank(in->head + skip, in->head_len - skip)) {
+	if (in->head_len < HEAD && sb_import_blank(in->head + skip, in->head_len - skip)) {
 		in->blank = true;
 		return SB_OK;
 	}
@@ -334,13 +240,8 @@ static int keep_prefix(driver *d, sb_err *e)
 	return SB_OK;
 }
 
-/* Settle one record read: count what the handler did with it (out; why
- * the reason of a rejected one), unless it was not counted (a blank line);
- * keep it when rejected; move the batch's resume point past it; and
- * commit every chunk records unless strict.  Records must be settled in
- * the order of the input, so that a commit always covers a prefix of it. */
-static int settle(driver *d, const sb_rec *rec, bool counted, enum outcome out,
-                  const char *why, sb_err *e)
+int sb_import_settle(driver *d, const sb_rec *rec, bool counted, enum outcome out,
+                     const char *why, sb_err *e)
 {
 	const sb_import_opts *o = d->o;
 	int64_t chunk = o->chunk > 0 ? o->chunk : DEFAULT_CHUNK;
@@ -388,245 +289,14 @@ static int read_records(driver *d, input *in, const handler *h, sb_err *e)
 	sb_err_clear(&why);
 	while (sb_records_next(in->rr, &rec, &eof, &why, e) == SB_OK && !eof) {
 		enum outcome out = REJECTED;
-		bool counted = rec.row != NULL || why.code != SB_OK || !blank(rec.text, rec.len);
+		bool counted = rec.row != NULL || why.code != SB_OK || !sb_import_blank(rec.text, rec.len);
 		if (counted && why.code == SB_OK && h->handle(h->ctx, &rec, &out, &why, e) != SB_OK)
 			break;
-		if (settle(d, &rec, counted, out, why.msg, e) != SB_OK)
+		if (sb_import_settle(d, &rec, counted, out, why.msg, e) != SB_OK)
 			break;
 		sb_err_clear(&why);
 	}
 	return e->code;
-}
-
-/* One record of a job. */
-typedef struct job_rec {
-	size_t at;                 /* its text: the job's text from here */
-	size_t len;                /* bytes of text */
-	int64_t lineno;            /* as in sb_rec */
-	int64_t next_offset;
-	int64_t next_line;
-	bool too_long;
-	int64_t full_len;
-	bool counted;              /* not a blank line */
-	int rc;                    /* SB_OK: parsed; SB_EDATA: rejected for why;
-	                              another code: the import cannot go on (why) */
-	const char *why;           /* the reason (in the job's arena), or NULL */
-	void *parsed;              /* what parse made (in the job's arena) */
-} job_rec;
-
-/* Records on their way from the reader through a parsing thread to the
- * writer. */
-typedef struct job {
-	const handler *h;          /* the format */
-	char *text;                /* the records' bytes, one after another */
-	size_t text_len;           /* bytes used */
-	size_t text_cap;           /* bytes allocated */
-	job_rec *recs;             /* the records, in input order */
-	size_t n_recs;             /* records used */
-	sb_arena *arena;           /* parse results and reasons */
-} job;
-
-/* A copy of msg in arena, or a fixed text when out of memory. */
-static const char *keep_reason(sb_arena *arena, const char *msg)
-{
-	const char *copy = sb_arena_strndup(arena, msg, strlen(msg));
-
-	return copy != NULL ? copy : "out of memory";
-}
-
-/* The pool's function: parse every counted record of a job (sb_pool_fn). */
-static void parse_job(void *worker, void *arg)
-{
-	job *j = arg;
-	sb_err why;
-
-	for (size_t i = 0; i < j->n_recs; i++) {
-		job_rec *r = &j->recs[i];
-		if (!r->counted || r->why != NULL)
-			continue;
-		sb_err_clear(&why);
-		r->rc = j->h->parse(worker, j->text + r->at, r->len, j->arena, &r->parsed, &why);
-		if (r->rc != SB_OK)
-			r->why = keep_reason(j->arena, why.msg);
-	}
-}
-
-/* Free a job; NULL is allowed. */
-static void job_free(job *j)
-{
-	if (j == NULL)
-		return;
-	free(j->text);
-	free(j->recs);
-	sb_arena_free(j->arena);
-	free(j);
-}
-
-/* A new empty job for handler h, or NULL. */
-static job *job_new(const handler *h)
-{
-	job *j = calloc(1, sizeof *j);
-
-	if (j == NULL)
-		return NULL;
-	j->h = h;
-	j->recs = malloc(JOB_RECORDS * sizeof *j->recs);
-	j->text = malloc(JOB_BYTES);
-	j->text_cap = JOB_BYTES;
-	j->arena = sb_arena_new(JOB_ARENA);
-	if (j->recs == NULL || j->text == NULL || j->arena == NULL) {
-		job_free(j);
-		return NULL;
-	}
-	return j;
-}
-
-/* Empty j for reuse, shrinking a buffer grown past JOB_KEEP by a huge
- * record back to JOB_BYTES. */
-static void job_clear(job *j)
-{
-	j->n_recs = 0;
-	j->text_len = 0;
-	if (j->text_cap > JOB_KEEP) {
-		char *text = realloc(j->text, JOB_BYTES);
-		if (text != NULL) {
-			j->text = text;
-			j->text_cap = JOB_BYTES;
-		}
-	}
-	sb_arena_reset(j->arena);
-}
-
-/* Append rec (and why, a fault of the input's shape) to j. */
-static int job_add(job *j, const sb_rec *rec, const sb_err *why, sb_err *e)
-{
-	job_rec *r = &j->recs[j->n_recs];
-	bool counted = rec->row != NULL || why->code != SB_OK || !blank(rec->text, rec->len);
-
-	if (j->text_cap - j->text_len < rec->len) {
-		size_t cap = j->text_cap;
-		char *text;
-		while (cap - j->text_len < rec->len)
-			cap *= 2;
-		if ((text = realloc(j->text, cap)) == NULL)
-			return sb_fail(e, SB_EINTERNAL, "out of memory");
-		j->text = text;
-		j->text_cap = cap;
-	}
-	if (rec->len > 0)
-		memcpy(j->text + j->text_len, rec->text, rec->len);
-	*r = (job_rec){j->text_len, rec->len, rec->lineno, rec->next_offset, rec->next_line,
-	               rec->too_long, rec->full_len, counted, SB_OK, NULL, NULL};
-	if (why->code != SB_OK) {
-		r->rc = why->code;
-		r->why = keep_reason(j->arena, why->msg);
-	}
-	j->text_len += rec->len;
-	j->n_recs++;
-	return SB_OK;
-}
-
-/* Fill j with the next records of in: up to JOB_RECORDS of them or
- * JOB_BYTES of text; *eof at the end of input. */
-static int job_fill(job *j, input *in, bool *eof, sb_err *e)
-{
-	sb_rec rec;
-	sb_err why;
-
-	sb_err_clear(&why);
-	while (j->n_recs < JOB_RECORDS && j->text_len < JOB_BYTES) {
-		if (sb_records_next(in->rr, &rec, eof, &why, e) != SB_OK || *eof)
-			break;
-		if (job_add(j, &rec, &why, e) != SB_OK)
-			break;
-		sb_err_clear(&why);
-	}
-	return e->code;
-}
-
-/* Store the records of a parsed job in order and settle each. */
-static int store_job(driver *d, const handler *h, const job *j, sb_err *e)
-{
-	sb_err why;
-
-	for (size_t i = 0; i < j->n_recs; i++) {
-		const job_rec *r = &j->recs[i];
-		sb_rec rec = {j->text + r->at, r->len, r->lineno, r->next_offset, r->next_line,
-		              r->too_long, r->full_len, NULL, NULL};
-		enum outcome out = REJECTED;
-		const char *reason = r->why;
-		sb_err_clear(&why);
-		if (r->counted && r->rc != SB_OK && r->rc != SB_EDATA)
-			return sb_fail(e, r->rc, "%s", r->why);
-		if (r->counted && r->rc == SB_OK) {
-			if (h->store(h->ctx, &rec, r->parsed, &out, &why, e) != SB_OK)
-				return e->code;
-			reason = why.msg;
-		}
-		if (settle(d, &rec, r->counted, out, reason != NULL ? reason : "", e) != SB_OK)
-			return e->code;
-	}
-	return SB_OK;
-}
-
-/* read_records with n threads parsing: this thread reads records into
- * jobs, the pool parses them, and this thread stores them in the order of
- * the input, so the ledger, the counts, the rejects and every commit's
- * resume point are those of read_records. */
-static int read_records_parallel(driver *d, input *in, const handler *h, size_t n, sb_err *e)
-{
-	size_t n_jobs = 2 * n + 2;
-	void *workers[MAX_THREADS] = {NULL};
-	job *jobs[2 * MAX_THREADS + 2] = {NULL};
-	job *idle[2 * MAX_THREADS + 2];
-	size_t n_idle = 0;
-	sb_pool *pool = NULL;
-	bool eof = false;
-
-	for (size_t i = 0; i < n; i++)
-		if ((workers[i] = h->worker_new(h->ctx)) == NULL)
-			sb_fail(e, SB_EINTERNAL, "out of memory");
-	for (size_t i = 0; i < n_jobs && e->code == SB_OK; i++)
-		if ((jobs[i] = idle[n_idle++] = job_new(h)) == NULL)
-			sb_fail(e, SB_EINTERNAL, "out of memory");
-	if (e->code == SB_OK)
-		sb_pool_new(n, parse_job, workers, n_jobs, &pool, e);
-	while (e->code == SB_OK) {
-		job *j;
-		while (!eof && n_idle > 0) {
-			j = idle[n_idle - 1];
-			if (job_fill(j, in, &eof, e) != SB_OK || j->n_recs == 0)
-				break;
-			n_idle--;
-			sb_pool_submit(pool, j);
-		}
-		if (e->code != SB_OK || (j = sb_pool_wait(pool)) == NULL)
-			break;
-		store_job(d, h, j, e);
-		job_clear(j);
-		idle[n_idle++] = j;
-	}
-	sb_pool_free(pool);
-	for (size_t i = 0; i < n_jobs; i++)
-		job_free(jobs[i]);
-	for (size_t i = 0; i < n; i++)
-		if (workers[i] != NULL)
-			h->worker_free(workers[i]);
-	return e->code;
-}
-
-/* How many threads parse (1: none is started). */
-static size_t parse_threads(const sb_import_opts *o, const handler *h)
-{
-	size_t n;
-
-	if (h->parse == NULL)
-		return 1;
-	if (o->threads > 0)
-		n = o->threads > MAX_THREADS ? MAX_THREADS : (size_t)o->threads;
-	else
-		n = sb_pool_cpus() > DEFAULT_THREADS_MAX ? DEFAULT_THREADS_MAX : sb_pool_cpus();
-	return n;
 }
 
 /* The file changed while batch b read it: what was committed of it is
@@ -634,7 +304,7 @@ static size_t parse_threads(const sb_import_opts *o, const handler *h)
  * it had never run), and e says so (SB_ETEMP, the file's way out).  Only
  * for a batch that may be taken out: a new one, or one resumed because
  * nothing came after it. */
-static int fail_changed(sb_db *db, sb_batch *b, const char *path, sb_err *e)
+static int fail_changed(sb_db *db, sb_batch *b, const char *shown, sb_err *e)
 {
 	sb_err te;
 
@@ -646,11 +316,11 @@ static int fail_changed(sb_db *db, sb_batch *b, const char *path, sb_err *e)
 		sb_db_rollback(db);
 		sb_err_clear(e);
 		return sb_fail(e, te.code, "%s: changed while read, and what was committed of it could not be taken out again (%s); import it again when it is complete",
-		               path, te.msg);
+		               shown, te.msg);
 	}
 	sb_err_clear(e);
 	return sb_fail(e, SB_ETEMP, "%s: changed while read; import it again when it is complete (batch %lld failed, nothing of it kept)",
-	               path, (long long)b->id);
+	               shown, (long long)b->id);
 }
 
 /* An interrupted batch found of the same input (found): resume it only
@@ -692,21 +362,16 @@ static int decide_resume(sb_db *db, sb_source *src, const char *sha, sb_batch *f
 	return e->code;
 }
 
-/* Import src with handler h as a batch of kind/format (see import.h for
- * the outcome).  A regular file is hashed whole through its descriptor
- * first (is it already imported? an interrupted batch of it?), then read
- * through the same descriptor, and must be, at the end, exactly what was
- * hashed (docs/reliability.md). */
-static int import_file(sb_db *db, const char *kind, const char *format, sb_source *src,
-                       const handler *h, const sb_import_opts *o, sb_import_result *r,
-                       sb_err *e)
+int sb_import_file(sb_db *db, const char *kind, const char *format, sb_source *src,
+                   const handler *h, const sb_import_opts *o, sb_import_result *r, sb_err *e)
 {
 	const char *path = sb_source_name(src);
 	bool snap = sb_source_is_file(src) && strcmp(path, "-") != 0;
+	char shown[SB_QUOTE_BUFSZ], batch_id[32];
 	char sha[65] = "", sha_read[65] = "";
 	size_t max_record = (size_t)(o->max_line > 0 ? o->max_line : DEFAULT_MAX_LINE);
 	driver d = {db, o, path, &r->batch, {NULL}, 0, 0, h, false, src};
-	size_t threads = parse_threads(o, h);
+	size_t threads = sb_pipeline_threads(o, h);
 	input in;
 	sb_batch found;
 	bool resume = false;
@@ -714,6 +379,7 @@ static int import_file(sb_db *db, const char *kind, const char *format, sb_sourc
 	sb_batch_status status;
 	sb_err refused;
 
+	sb_quote(path, SB_QUOTE_IF_NEEDED, shown, sizeof shown);
 	memset(&in, 0, sizeof in);
 	memset(&found, 0, sizeof found);
 	snprintf(options, sizeof options, "%s%s%s%s", o->strict ? "strict " : "",
@@ -746,7 +412,7 @@ static int import_file(sb_db *db, const char *kind, const char *format, sb_sourc
 	if (h->begin(h->ctx, db, r->batch.id, e) != SB_OK ||
 	    (in.bad.code != SB_OK && reject_file(&d, &in, e) != SB_OK) ||
 	    (in.rr != NULL && threads <= 1 && read_records(&d, &in, h, e) != SB_OK) ||
-	    (in.rr != NULL && threads > 1 && read_records_parallel(&d, &in, h, threads, e) != SB_OK) ||
+	    (in.rr != NULL && threads > 1 && sb_pipeline_read(&d, &in, h, threads, e) != SB_OK) ||
 	    ((in.rr != NULL || in.blank) && sb_source_finish(src, e) != SB_OK) ||
 	    (h->flush != NULL && h->flush(h->ctx, e) != SB_OK))
 		goto fail;
@@ -786,363 +452,28 @@ static int import_file(sb_db *db, const char *kind, const char *format, sb_sourc
 		sb_db_rollback(db);
 		goto done;
 	}
-	if (refused.code != SB_OK)
-		sb_fail(e, refused.code, "%s: %s (batch %lld failed; nothing of it was imported)", path,
+	snprintf(batch_id, sizeof batch_id, "%lld", (long long)r->batch.id);
+	if (refused.code != SB_OK) {
+		sb_fail(e, refused.code, "%s: %s (batch %lld failed; nothing of it was imported)", shown,
 		        refused.msg, (long long)r->batch.id);
-	else if (r->empty)
-		sb_fail(e, SB_EDATA, "%s: no records: the input is empty", path);
-	else if (r->batch.rejected > 0)
-		sb_fail(e, SB_EDATA, "%s: %lld %s%s rejected%s; see 'sbledger rejects --batch %lld'", path,
-		        (long long)r->batch.rejected, h->noun, r->batch.rejected == 1 ? "" : "s",
-		        o->strict ? " (--strict: nothing of the file was imported)" : "",
-		        (long long)r->batch.id);
+		sb_err_hint(e, refused.hint);
+	} else if (r->empty) {
+		sb_fail(e, SB_EDATA, "%s: no records: the input is empty", shown);
+	} else if (r->batch.rejected > 0) {
+		sb_fail_hint(e, SB_EDATA, SB_HINT_REJECTS, "%s: %lld %s%s rejected%s; " SB_WORDS_REJECTS,
+		             shown, (long long)r->batch.rejected, h->noun, r->batch.rejected == 1 ? "" : "s",
+		             o->strict ? " " SB_WORDS_STRICT : "", batch_id);
+	}
 	goto done;
 fail:
 	sb_db_rollback(db);
 	if (sb_source_changed(src)) {
 		r->superseded = 0;
-		fail_changed(db, &r->batch, path, e);
+		fail_changed(db, &r->batch, shown, e);
 	}
 done:
 	if (d.sp.f != NULL)
 		fclose(d.sp.f);
 	input_close(&in);
-	return e->code;
-}
-
-/* The runs handler's state. */
-typedef struct runs_ctx {
-	sb_rates *rates;           /* the rate cards, for the card cost */
-	sb_run_parser *parser;     /* the JSON Lines parser */
-	sb_run_writer *writer;     /* the ledger writer */
-	bool replace;              /* --replace */
-} runs_ctx;
-
-/* Set up the writer for the batch (see handler). */
-static int begin_runs(void *ctx, sb_db *db, int64_t batch_id, sb_err *e)
-{
-	runs_ctx *c = ctx;
-
-	if (sb_rates_load(db, &c->rates, e) != SB_OK)
-		return e->code;
-	return sb_run_writer_new(db, c->rates, batch_id, &c->writer, e);
-}
-
-/* Store a parsed run (see handler). */
-static int store_run(void *ctx, const sb_rec *rec, void *parsed, enum outcome *out, sb_err *why,
-                     sb_err *e)
-{
-	runs_ctx *c = ctx;
-	enum sb_store stored;
-
-	*out = REJECTED;
-	if (sb_run_store(c->writer, parsed, rec->lineno, c->replace, &stored, why->msg,
-	                 sizeof why->msg, e) != SB_OK)
-		return e->code;
-	switch (stored) {
-	case SB_STORED: *out = STORED; break;
-	case SB_DUPLICATE: *out = DUPLICATE; break;
-	case SB_REPLACED: *out = REPLACED; break;
-	case SB_CONFLICT: *out = REJECTED; why->code = SB_EDATA; break;
-	}
-	return SB_OK;
-}
-
-/* Write the day rollups of the runs stored (see handler). */
-static int flush_runs(void *ctx, sb_err *e)
-{
-	runs_ctx *c = ctx;
-
-	return c->writer != NULL ? sb_run_writer_flush(c->writer, e) : SB_OK;
-}
-
-/* Parse and store one run record on the writer's thread (see handler). */
-static int handle_run(void *ctx, const sb_rec *rec, enum outcome *out, sb_err *why, sb_err *e)
-{
-	runs_ctx *c = ctx;
-	sb_run run;
-	int rc = sb_run_parse(c->parser, rec->text, rec->len, &run, why);
-
-	*out = REJECTED;
-	if (rc == SB_EINTERNAL)
-		return sb_fail(e, rc, "%s", why->msg);
-	if (rc != SB_OK)
-		return SB_OK;
-	return store_run(ctx, rec, &run, out, why, e);
-}
-
-/* A parsing thread's parser (see handler). */
-static void *run_worker_new(void *ctx)
-{
-	(void)ctx;
-	return sb_run_parser_new();
-}
-
-/* Free it (see handler). */
-static void run_worker_free(void *worker)
-{
-	sb_run_parser_free(worker);
-}
-
-/* Parse one run record on a parsing thread, into arena (see handler). */
-static int parse_run(void *worker, const char *text, size_t len, sb_arena *arena, void **parsed,
-                     sb_err *why)
-{
-	sb_run run, *kept = NULL;
-	int rc = sb_run_parse(worker, text, len, &run, why);
-
-	if (rc == SB_OK)
-		rc = sb_run_keep(&run, arena, &kept, why);
-	*parsed = kept;
-	return rc;
-}
-
-int sb_import_runs_source(sb_db *db, sb_source *src, const sb_import_opts *opts,
-                          sb_import_result *r, sb_err *e)
-{
-	runs_ctx c = {NULL, sb_run_parser_new(), NULL, opts->replace};
-	handler h = {SB_REC_LINES, false, NULL, 0, "line", NULL, begin_runs, handle_run,
-	             run_worker_new, run_worker_free, parse_run, store_run, &c, flush_runs, NULL};
-
-	memset(r, 0, sizeof *r);
-	if (c.parser == NULL)
-		sb_fail(e, SB_EINTERNAL, "out of memory");
-	else
-		import_file(db, "runs", "runs", src, &h, opts, r, e);
-	sb_run_writer_free(c.writer);
-	sb_run_parser_free(c.parser);
-	sb_rates_free(c.rates);
-	return e->code;
-}
-
-int sb_import_runs(sb_db *db, const char *path, const sb_import_opts *opts,
-                   sb_import_result *r, sb_err *e)
-{
-	sb_source *src = NULL;
-
-	memset(r, 0, sizeof *r);
-	if (sb_source_open(path, &src, e) == SB_OK)
-		sb_import_runs_source(db, src, opts, r, e);
-	sb_source_close(src);
-	return e->code;
-}
-
-/* The billing handler's state. */
-typedef struct billing_ctx {
-	const sb_bill_format *f;   /* the format */
-	const sb_import_opts *o;   /* the import's options */
-	const sb_batch *batch;     /* the batch (is it resumed?) */
-	sb_bill_parser *parser;    /* its parser */
-	sb_line_writer *writer;    /* the ledger writer */
-	sb_db *db;                 /* the ledger (from begin) */
-	int64_t batch_id;          /* the batch (from begin) */
-	bool pending;              /* a superseding batch: lines pending until its end */
-	bool has_period;           /* the period it covers was given */
-	int64_t from_ms, to_ms;    /* that period */
-	int64_t *superseded;       /* where to count superseded lines */
-} billing_ctx;
-
-/* Check a CSV header against the format (see handler). */
-static int header_billing(void *ctx, const sb_csv *csv, sb_err *why)
-{
-	billing_ctx *c = ctx;
-
-	return sb_bill_check_header(c->f, csv, why);
-}
-
-/* A period as text for messages, into buf. */
-static const char *period_text(bool has, int64_t from_ms, int64_t to_ms, char *buf, size_t cap)
-{
-	char a[SB_TIME_BUFSZ], b[SB_TIME_BUFSZ];
-
-	if (!has)
-		snprintf(buf, cap, "no --period");
-	else
-		snprintf(buf, cap, "--period %s..%s", sb_time_format(from_ms, a), sb_time_format(to_ms, b));
-	return buf;
-}
-
-/* The superseding state of batch_id: *is when it supersedes, and the
- * period it covers when one was given. */
-static int supersede_state(sb_db *db, int64_t batch_id, bool *is, bool *has, int64_t *from_ms,
-                           int64_t *to_ms, sb_err *e)
-{
-	sqlite3_stmt *st = sb_db_stmt(db, "billing_supersede_get", e);
-	int rc;
-
-	*is = *has = false;
-	if (st == NULL)
-		return e->code;
-	sb_bind_i64(db, st, ":batch_id", batch_id);
-	rc = sb_db_step(db, st, e);
-	if (rc == SQLITE_ROW) {
-		*is = true;
-		*has = sqlite3_column_type(st, 0) != SQLITE_NULL;
-		*from_ms = sqlite3_column_int64(st, 0);
-		*to_ms = sqlite3_column_int64(st, 1);
-	}
-	sqlite3_reset(st);
-	return rc < 0 ? e->code : SB_OK;
-}
-
-/* Set up the writer: a superseding batch stores its lines pending, and a
- * resumed batch goes on as it began (see handler). */
-static int begin_billing(void *ctx, sb_db *db, int64_t batch_id, sb_err *e)
-{
-	billing_ctx *c = ctx;
-	const sb_import_opts *o = c->o;
-	sb_line_writer_opts wo = {o->supersede, c->f->loose_identity};
-	bool was = false, had = false;
-	int64_t from = 0, to = 0;
-	char p1[96], p2[96];
-
-	sb_line_writer_free(c->writer);
-	c->writer = NULL;
-	c->db = db;
-	c->batch_id = batch_id;
-	c->pending = o->supersede;
-	c->has_period = o->has_period;
-	c->from_ms = o->period_from_ms;
-	c->to_ms = o->period_to_ms;
-	if (supersede_state(db, batch_id, &was, &had, &from, &to, e) != SB_OK)
-		return e->code;
-	if (c->batch->resumed && was && !o->supersede)
-		return sb_fail(e, SB_EUSAGE, "batch %lld, an interrupted import of this file, was begun with --supersede: run it again with --supersede (and %s) to complete it",
-		               (long long)batch_id, period_text(had, from, to, p1, sizeof p1));
-	if (c->batch->resumed && !was && o->supersede)
-		return sb_fail(e, SB_EUSAGE, "batch %lld, an interrupted import of this file, was begun without --supersede: run it again without --supersede to complete it, then import the file with --supersede --force",
-		               (long long)batch_id);
-	if (was && (had != o->has_period || (had && (from != o->period_from_ms || to != o->period_to_ms))))
-		return sb_fail(e, SB_EUSAGE, "batch %lld, an interrupted import of this file, was begun with %s, not %s: run it again as it was begun to complete it",
-		               (long long)batch_id, period_text(had, from, to, p1, sizeof p1),
-		               period_text(o->has_period, o->period_from_ms, o->period_to_ms, p2, sizeof p2));
-	if (o->supersede && !was) {
-		sqlite3_stmt *st = sb_db_stmt(db, "billing_supersede_set", e);
-		if (st == NULL)
-			return e->code;
-		sb_bind_i64(db, st, ":batch_id", batch_id);
-		sb_bind_i64_opt(db, st, ":from_ms", o->has_period, o->period_from_ms);
-		sb_bind_i64_opt(db, st, ":to_ms", o->has_period, o->period_to_ms);
-		if (sb_db_run(db, st, e) != SB_OK)
-			return e->code;
-	}
-	return sb_line_writer_new(db, c->f->name, batch_id, &wo, &c->writer, e);
-}
-
-/* The reason a line was not stored, into why. */
-static void refusal(const billing_ctx *c, const sb_bill_line *line, const sb_line_stored *st,
-                    sb_err *why)
-{
-	const char *key = line->line_key != NULL ? line->line_key : st->key;
-
-	if (st->outcome == SB_LINE_SAME_CHARGE)
-		sb_fail(why, SB_EDATA, "already billed by batch %lld; --supersede replaces it",
-		        (long long)st->batch_id);
-	else if (c->pending)
-		sb_fail(why, SB_EDATA, "line key '%.80s' is already used with other content by line %lld of this file",
-		        key, (long long)st->line_no);
-	else
-		sb_fail(why, SB_EDATA, "line key '%.80s' is already billed by batch %lld with other content; --supersede replaces it",
-		        key, (long long)st->batch_id);
-}
-
-/* Handle one billing record: its lines stored, or why not (see handler).
- * A record of several lines is stored whole or not at all. */
-static int handle_billing(void *ctx, const sb_rec *rec, enum outcome *out, sb_err *why, sb_err *e)
-{
-	billing_ctx *c = ctx;
-	const sb_bill_line *lines = NULL;
-	size_t n = 0;
-	bool any = false, refused = false;
-	int rc = sb_bill_parse(c->parser, rec, &lines, &n, why);
-
-	*out = REJECTED;
-	if (rc == SB_EINTERNAL)
-		return sb_fail(e, rc, "%s", why->msg);
-	if (rc != SB_OK)
-		return SB_OK;
-	if (n == 0) {
-		*out = SKIPPED;
-		return SB_OK;
-	}
-	if (n > 1 && sb_db_exec(c->db, "SAVEPOINT billing_record", e) != SB_OK)
-		return e->code;
-	for (size_t i = 0; i < n && !refused; i++) {
-		sb_line_stored st;
-		if (sb_line_store(c->writer, &lines[i], rec->lineno, rec->text, rec->len, &st, e) != SB_OK)
-			return e->code;
-		any = any || st.outcome == SB_LINE_STORED;
-		if (st.outcome == SB_LINE_CONFLICT || st.outcome == SB_LINE_SAME_CHARGE) {
-			refusal(c, &lines[i], &st, why);
-			refused = true;
-		}
-	}
-	if (n > 1 && ((refused && sb_db_exec(c->db, "ROLLBACK TO billing_record", e) != SB_OK) ||
-	              sb_db_exec(c->db, "RELEASE billing_record", e) != SB_OK))
-		return e->code;
-	*out = refused ? REJECTED : any ? STORED : DUPLICATE;
-	return SB_OK;
-}
-
-/* End the batch's lines: a superseding batch that completes supersedes
- * what it replaces and its lines become live; a batch that ends drops
- * what it kept for a resume (see handler). */
-static int finish_billing(void *ctx, bool complete, sb_err *refused, sb_err *e)
-{
-	billing_ctx *c = ctx;
-
-	if (c->writer == NULL)
-		return SB_OK;   /* begin did not run (the strict rollback undid it) */
-	if (complete && c->pending &&
-	    sb_line_writer_finish(c->writer, c->has_period, c->from_ms, c->to_ms, c->superseded,
-	                          refused, e) != SB_OK)
-		return e->code;
-	if (refused->code != SB_OK)
-		*c->superseded = 0;
-	return sb_lines_batch_ended(c->db, c->batch_id, e);
-}
-
-int sb_import_billing_source(sb_db *db, const char *format, sb_source *src,
-                             const sb_import_opts *opts, sb_import_result *r, sb_err *e)
-{
-	const sb_bill_format *f = sb_bill_format_find(format);
-	sb_bill_opts bo = {opts->interval_ms > 0 ? opts->interval_ms : SB_MS_PER_DAY,
-	                   opts->has_period, opts->period_from_ms, opts->period_to_ms};
-	billing_ctx c = {0};
-	handler h = {0};
-	unsigned csv_flags;
-
-	memset(r, 0, sizeof *r);
-	if (f == NULL)
-		return sb_fail(e, SB_EUSAGE, "unknown billing format '%s' (one of %s)", format,
-		               sb_bill_format_names());
-	if (opts->has_period && opts->period_to_ms <= opts->period_from_ms)
-		return sb_fail(e, SB_EUSAGE, "the period given is empty");
-	csv_flags = f->csv_flags | (opts->delimiter == ';' ? SB_CSV_SEMICOLON :
-	                            opts->delimiter == ',' ? 0 : SB_CSV_DETECT);
-	c = (billing_ctx){f, opts, &r->batch, NULL, NULL, NULL, 0, false, false, 0, 0, &r->superseded};
-	h = (handler){f->shapes, true, f->member, csv_flags, "record", header_billing,
-	              begin_billing, handle_billing, NULL, NULL, NULL, NULL, &c, NULL, finish_billing};
-	if ((c.parser = sb_bill_parser_new(f, &bo)) == NULL)
-		sb_fail(e, SB_EINTERNAL, "out of memory");
-	else
-		import_file(db, "billing", f->name, src, &h, opts, r, e);
-	sb_line_writer_free(c.writer);
-	sb_bill_parser_free(c.parser);
-	return e->code;
-}
-
-int sb_import_billing(sb_db *db, const char *format, const char *path,
-                      const sb_import_opts *opts, sb_import_result *r, sb_err *e)
-{
-	sb_source *src = NULL;
-
-	memset(r, 0, sizeof *r);
-	if (sb_bill_format_find(format) == NULL)
-		return sb_fail(e, SB_EUSAGE, "unknown billing format '%s' (one of %s)", format,
-		               sb_bill_format_names());
-	if (sb_source_open(path, &src, e) == SB_OK)
-		sb_import_billing_source(db, format, src, opts, r, e);
-	sb_source_close(src);
 	return e->code;
 }

@@ -54,6 +54,9 @@ typedef struct sb_import_opts {
 	char delimiter;            /* billing CSV: ',' or ';', 0 to tell from the header */
 	int64_t interval_ms;       /* billing, modal: a row's interval (0: a day) */
 	sb_import_events events;   /* callbacks, any of them NULL */
+	sb_words_fn words;         /* the caller's words for the ways out a rejected record's
+	                              reason names (ledger/err.h), or NULL: the library's; the
+	                              reason is stored and reported in them */
 	const char *pause_path;    /* tests only (NULL: none): after the first commit of a
 	                              chunk that is not the last, create this file and wait
 	                              until it is removed, so that a test can change the input
@@ -68,41 +71,8 @@ typedef struct sb_import_result {
 	int64_t superseded;        /* billing: lines of earlier batches this one superseded */
 } sb_import_result;
 
-/* Import the run-usage JSON Lines file path ("-": standard input) into
- * db, which the caller opened with SB_DB_WRITE.  Returns SB_OK when every
- * record was stored or a duplicate (or the file was already imported:
- * r->already), SB_EDATA when any record was rejected or the input had no
- * records (e says how many, and where to see them), SB_ETEMP when the
- * file changed while it was read (nothing of it kept; import it again
- * when it is complete), or another code when the import could not go on
- * (what was committed stays, and running the same command again
- * completes it). */
-int sb_import_runs(sb_db *db, const char *path, const sb_import_opts *opts,
-                   sb_import_result *r, sb_err *e);
-
-/* sb_import_runs from src, a source the caller opened (nightly: an inbox
- * file whose descriptor it checked) and still owns: the descriptor that
- * was checked is the one hashed and read. */
-int sb_import_runs_source(sb_db *db, sb_source *src, const sb_import_opts *opts,
-                          sb_import_result *r, sb_err *e);
-
-/* Import the billing file path ("-": standard input) in the format named
- * format (importers/billing.h) into db, as sb_import_runs does: a batch of
- * kind 'billing', one or more billing lines per record, duplicates and
- * conflicts by line key, a line that is the same charge as a live line of
- * another batch rejected naming it (ledger/lines.h).  With
- * opts->supersede the batch's lines are pending until the transaction of
- * its last chunk, which supersedes what they replace; a file without
- * opts->has_period whose lines (of one backend) are of several lengths is
- * refused then (SB_EUSAGE, the batch failed).  A file of the wrong shape
- * for the format (CSV given to a JSON format, a header without the
- * format's columns) is one rejected record at line 1, the batch 'failed',
- * SB_EDATA.  An unknown format or an empty period is SB_EUSAGE. */
-int sb_import_billing(sb_db *db, const char *format, const char *path,
-                      const sb_import_opts *opts, sb_import_result *r, sb_err *e);
-
-/* sb_import_billing from src, as sb_import_runs_source. */
-int sb_import_billing_source(sb_db *db, const char *format, sb_source *src,
-                             const sb_import_opts *opts, sb_import_result *r, sb_err *e);
+/* The record kinds, one file each (import_runs.c, import_billing.c). */
+#include "importers/import_billing.h"
+#include "importers/import_runs.h"
 
 #endif

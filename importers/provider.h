@@ -38,14 +38,24 @@ typedef enum {
 
 /* What a fetch asks for. */
 typedef struct sb_fetch_opts {
-	const char *base_url;       /* --base-url, or NULL: $SBLEDGER_<PROVIDER>_URL, else the
+	const char *base_url;       /* the provider's API at another URL (the command line's
+	                               --base-url or $SBLEDGER_<PROVIDER>_URL), or NULL: the
 	                               provider's own */
+	const char *key;            /* the provider's key (the command line reads it from the
+	                               variable p->key_env names), or NULL: none given */
+	const char *const *params;  /* query parameters to add: NAME, VALUE pairs ended by
+	                               NULL (a pair with an empty VALUE is left out), or NULL;
+	                               the command line fills them from p->env_params */
+	const char *tmp_dir;        /* where a billing response is spooled to be imported
+	                               (the command line's $TMPDIR), or NULL: /tmp */
 	bool has_period;            /* period is set (endpoints that take one need it) */
 	sb_period period;           /* --period */
 	const char *from;           /* catalog: --from DATE (cards in force from then), or NULL:
 	                               now */
 	sb_http_opts http;          /* timeouts, retries, limits, events */
 	sb_import_events events;    /* rejected records */
+	sb_words_fn words;          /* the caller's words for the ways out a rejected record's
+	                               reason names (import.h), or NULL */
 } sb_fetch_opts;
 
 /* What a fetch did. */
@@ -88,10 +98,11 @@ typedef struct sb_endpoint {
 typedef struct sb_provider {
 	const char *name;           /* --provider; the backend its cards and lines belong to */
 	const char *base_url;       /* its API, without a trailing '/' */
-	const char *key_env;        /* the environment variable holding its key */
-	const char *const *env_params; /* optional query parameters from the environment:
-	                                  NAME, VARIABLE pairs ended by NULL (Vercel's teamId
-	                                  from VERCEL_TEAM_ID), or NULL */
+	const char *key_env;        /* the environment variable its key is kept in (the
+	                               command line reads it; the library is handed the key) */
+	const char *const *env_params; /* optional query parameters the command line takes
+	                                  from the environment: NAME, VARIABLE pairs ended by
+	                                  NULL (Vercel's teamId from VERCEL_TEAM_ID), or NULL */
 	const sb_endpoint *endpoints;  /* ended by an entry whose what is NULL */
 } sb_provider;
 
@@ -111,12 +122,11 @@ const sb_endpoint *sb_provider_endpoint(const sb_provider *p, const char *what);
 /* The names of every provider offering what, comma separated, into buf. */
 char *sb_provider_names(const char *what, char *buf, size_t cap);
 
-/* The base URL a fetch from p goes to: o's, else $SBLEDGER_<NAME>_URL,
- * else p's.  Borrowed. */
+/* The base URL a fetch from p goes to: o's, else p's.  Borrowed. */
 const char *sb_provider_base(const sb_provider *p, const sb_fetch_opts *o);
 
-/* Fetch ep of p into db (opened with SB_DB_WRITE) as one batch.  The key
- * is read from p->key_env (SB_EUSAGE when it is unset).  Returns SB_OK, or
+/* Fetch ep of p into db (opened with SB_DB_WRITE) as one batch, with the
+ * key o->key (SB_EUSAGE when none is given).  Returns SB_OK, or
  * the code of http.h for a failed request, SB_EDATA for a body rejected
  * (r->rejected, nothing stored), SB_EUSAGE for a missing key or period. */
 int sb_fetch(sb_db *db, const sb_provider *p, const sb_endpoint *ep, const sb_fetch_opts *o,

@@ -232,7 +232,7 @@ static int store_plans(sb_db *db, const sb_provider *p, const plan *plans, size_
 	sb_rates *rates = NULL;
 	char source[96], rate[SB_MONEY_BUFSZ];
 	double max_cpu = -1, max_ram = -1;
-	int64_t now = sb_now_ms();
+	int64_t now = sb_db_now_ms(db);
 
 	snprintf(source, sizeof source, "fetch %s (batch %lld)", p->name, (long long)r->batch_id);
 	if (sb_rates_load(db, &rates, e) != SB_OK)
@@ -295,9 +295,12 @@ static int store_catalog(sb_db *db, const sb_provider *p, const sb_endpoint *ep,
 		if (why.code == SB_EINTERNAL)
 			sb_fail(e, why.code, "%s", why.msg);
 		sb_fetch_end(db, &b, false, why.msg, body, len, r, e);
-		if (e->code == SB_OK)
-			sb_fail(e, SB_EDATA, "%s: %s: nothing of it was stored; see 'sbledger rejects "
-			        "--batch %lld'", r->url, why.msg, (long long)b.id);
+		if (e->code == SB_OK) {
+			char batch_id[32];
+			snprintf(batch_id, sizeof batch_id, "%lld", (long long)b.id);
+			sb_fail_hint(e, SB_EDATA, SB_HINT_REJECTS, "%s: %s: nothing of it was stored; "
+			             SB_WORDS_REJECTS, r->url, why.msg, batch_id);
+		}
 		if (o->events.on_reject != NULL)
 			o->events.on_reject(o->events.ctx, r->url, 1, why.msg);
 	} else if (store_plans(db, p, plans, n, o, r, e) != SB_OK) {

@@ -62,18 +62,9 @@ char *sb_provider_names(const char *what, char *buf, size_t cap)
 
 const char *sb_provider_base(const sb_provider *p, const sb_fetch_opts *o)
 {
-	char var[96];
-	const char *v;
-	size_t n = 0;
-
 	if (o->base_url != NULL && o->base_url[0] != '\0')
 		return o->base_url;
-	n = (size_t)snprintf(var, sizeof var, "SBLEDGER_");
-	for (const char *c = p->name; *c != '\0' && n + 5 < sizeof var; c++)
-		var[n++] = isalnum((unsigned char)*c) ? (char)toupper((unsigned char)*c) : '_';
-	snprintf(var + n, sizeof var - n, "_URL");
-	v = getenv(var);
-	return v != NULL && v[0] != '\0' ? v : p->base_url;
+	return p->base_url;
 }
 
 /* ---- helpers for endpoint handlers ------------------------------------ */
@@ -183,15 +174,16 @@ int sb_fetch_end(sb_db *db, sb_batch *b, bool ok, const char *reason, const char
 
 /* ---- billing responses, through the import driver ---------------------- */
 
-/* Copy the body of h into a private temporary file (mode 0600) whose name
- * goes into path: the import driver reads files.
+/* Copy the body of h into a private temporary file (mode 0600) in the
+ * directory tmp (NULL or "": /tmp) whose name goes into path: the import
+ * driver reads files.
  * Memory stays bounded.  Where /proc is there, the file is unlinked at
  * once and path names its descriptor (/proc/self/fd/N), so that nothing is
  * left behind even by a killed process; *fd keeps it open (the caller
  * closes it).  *blank says whether the body held only white space. */
-static int spool(sb_http *h, char *path, size_t cap, int *fd, bool *blank, sb_err *e)
+static int spool(sb_http *h, const char *tmp, char *path, size_t cap, int *fd, bool *blank,
+                 sb_err *e)
 {
-	const char *tmp = getenv("TMPDIR");
 	char buf[65536], named[4096];
 	size_t got = 0;
 	struct stat st;
@@ -301,7 +293,8 @@ static int import_billing(sb_db *db, const sb_endpoint *ep, sb_http *h, const sb
 	io.period_to_ms = o->period.to_ms;
 	io.events.on_reject = renamed_reject;
 	io.events.ctx = &rn;
-	if (spool(h, path, sizeof path, &fd, &blank, e) == SB_OK && blank) {
+	io.words = o->words;
+	if (spool(h, o->tmp_dir, path, sizeof path, &fd, &blank, e) == SB_OK && blank) {
 		/* no charges in the period: an empty statement, not an error */
 		if (sb_fetch_begin(db, "billing", ep->format, r, &b, e) == SB_OK)
 			sb_fetch_end(db, &b, true, NULL, NULL, 0, r, e);
@@ -364,24 +357,22 @@ int sb_fetch(sb_db *db, const sb_provider *p, const sb_endpoint *ep, const sb_fe
 	memset(r, 0, sizeof *r);
 	if (ep->period != SB_QUERY_NONE) {
 		if (!o->has_period)
-			return sb_fail(e, SB_EUSAGE, "fetch %s --provider %s needs --period", ep->what,
-			               p->name);
+			return sb_fail(e, SB_EUSAGE, "fetching the %s of %s needs a period, and none was given",
+			               ep->what, p->name);
 		query[nq++] = "from";
 		query[nq++] = bound(ep->period, o->period.from_ms, from);
 		query[nq++] = "to";
 		query[nq++] = bound(ep->period, o->period.to_ms, to);
 	}
-	for (size_t i = 0; p->env_params != NULL && p->env_params[i] != NULL && nq + 2 < 16; i += 2) {
-		const char *v = getenv(p->env_params[i + 1]);
-		if (v != NULL && v[0] != '\0') {
-			query[nq++] = p->env_params[i];
-			query[nq++] = v;
+	for (size_t i = 0; o->params != NULL && o->params[i] != NULL && nq + 2 < 16; i += 2) {
+		if (o->params[i + 1] != NULL && o->params[i + 1][0] != '\0') {
+			query[nq++] = o->params[i];
+			query[nq++] = o->params[i + 1];
 		}
 	}
-	key = getenv(p->key_env);
+	key = o->key;
 	if (key == NULL || key[0] == '\0')
-		return sb_fail(e, SB_EUSAGE, "%s is not set: export the %s key in it (keys are read "
-		               "from the environment only)", p->key_env, p->name);
+		return sb_fail_hint(e, SB_EUSAGE, SB_HINT_KEY, SB_WORDS_KEY, p->name, p->key_env);
 	if (sb_http_url(sb_provider_base(p, o), ep->path, query, &url, e) != SB_OK)
 		return e->code;
 	/* the batch's source: a URL given with the key in it keeps it out */

@@ -10,6 +10,7 @@
 #include "importers/runs_jsonl.h"
 #include "ledger/money.h"
 #include "ledger/period.h"
+#include "ledger/quote.h"
 #include "ledger/timefmt.h"
 
 /* Parse a rate text into nanodollars (exact decimal, >= 0). */
@@ -38,7 +39,8 @@ int sb_card_from_text(sb_card *card, const char *backend, const char *plan,
 		return sb_fail(e, SB_EDATA, "backend is missing");
 	id = sb_backend_from_sdk(backend);
 	if (!sb_backend_id_valid(id))
-		return sb_fail(e, SB_EDATA, "backend '%s' is not a backend id ([a-z0-9_-], at most 64)", backend);
+		return sb_fail(e, SB_EDATA, "backend %s is not a backend id ([a-z0-9_-], at most 64)",
+		               sb_quote(backend, SB_QUOTE_ALWAYS, (char[SB_QUOTE_BUFSZ]){0}, SB_QUOTE_BUFSZ));
 	snprintf(card->backend, sizeof card->backend, "%s", id);
 	if (plan != NULL) {
 		if (plan[0] == '\0' || strlen(plan) >= sizeof card->plan)
@@ -148,9 +150,11 @@ static int card_from_json(json_t *obj, size_t i, int64_t now_ms, sb_card *card, 
 		if (k < 8)
 			continue;
 		if (near != NULL)
-			return sb_fail(e, SB_EDATA, "[%zu]: unknown key \"%s\" (did you mean \"%s\"?)", i, key, near);
-		return sb_fail(e, SB_EDATA, "[%zu]: unknown key \"%s\" (a card has backend, plan, usd_per_minute, "
-		               "free, usd_per_cpu_second, usd_per_gb_second, from or effective_from)", i, key);
+			return sb_fail(e, SB_EDATA, "[%zu]: unknown key %s (did you mean %s?)", i, sb_quote(key, SB_QUOTE_ALWAYS, (char[SB_QUOTE_BUFSZ]){0}, SB_QUOTE_BUFSZ),
+			               sb_quote(near, SB_QUOTE_ALWAYS, (char[SB_QUOTE_BUFSZ]){0}, SB_QUOTE_BUFSZ));
+		return sb_fail(e, SB_EDATA, "[%zu]: unknown key %s (a card has backend, plan, usd_per_minute, "
+		               "free, usd_per_cpu_second, usd_per_gb_second, from or effective_from)", i,
+		               sb_quote(key, SB_QUOTE_ALWAYS, (char[SB_QUOTE_BUFSZ]){0}, SB_QUOTE_BUFSZ));
 	}
 	for (size_t k = 0; k < 7; k++) {
 		v[k] = text_of(obj, keys[k], bufs[k], &bad);
@@ -170,7 +174,7 @@ int sb_rates_import_file(sb_db *db, const char *path, size_t *count, int64_t *pr
 {
 	json_error_t jerr;
 	json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
-	int64_t now_ms = sb_now_ms();
+	int64_t now_ms = sb_db_now_ms(db);
 	char *source = NULL;
 	size_t n;
 

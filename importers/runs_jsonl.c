@@ -11,6 +11,7 @@
 
 #include "importers/arena.h"
 #include "ledger/money.h"
+#include "ledger/quote.h"
 #include "ledger/timefmt.h"
 
 enum { ARENA_BLOCK = 64 * 1024 };
@@ -950,7 +951,8 @@ static int parse(sb_run_parser *p, const char *text, size_t len, sb_run *run, sb
 		return e->code;
 	run->backend = sb_backend_from_sdk(backend);
 	if (!sb_backend_id_valid(run->backend))
-		return sb_fail(e, SB_EDATA, "backend '%s' is not a backend id ([a-z0-9_-], at most 64) nor an SDK client class", backend);
+		return sb_fail(e, SB_EDATA, "backend %s is not a backend id ([a-z0-9_-], at most 64) nor an SDK client class",
+		               sb_quote(backend, SB_QUOTE_ALWAYS, (char[SB_QUOTE_BUFSZ]){0}, SB_QUOTE_BUFSZ));
 	if (get_string(root, "session_id", "", false, 256, &run->session_id, &seen, e) != SB_OK ||
 	    get_string(root, "plan", "", false, 128, &run->plan, &seen, e) != SB_OK ||
 	    get_time(root, "started_at", text, len, true, &has_start, &run->started_ms, &seen, e) != SB_OK ||

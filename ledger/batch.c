@@ -140,7 +140,7 @@ int sb_batch_open(sb_db *db, const char *kind, const char *format, const char *s
 		sb_bind_text(db, st, ":source", source);
 		sb_bind_text_opt(db, st, ":path", path);
 		sb_bind_text_opt(db, st, ":sha256", sha256);
-		sb_bind_i64(db, st, ":started_ms", sb_now_ms());
+		sb_bind_i64(db, st, ":started_ms", sb_db_now_ms(db));
 		sb_bind_text(db, st, ":options", options);
 	}
 	if (sb_db_run(db, st, e) != SB_OK)
@@ -319,7 +319,7 @@ int sb_batch_take_out(sb_db *db, sb_batch *b, const char *reason, sb_err *e)
 	if ((st = sb_db_stmt(db, "batch_fail", e)) == NULL)
 		return e->code;
 	sb_bind_text(db, st, ":reason", reason);
-	sb_bind_i64(db, st, ":ended_ms", sb_now_ms());
+	sb_bind_i64(db, st, ":ended_ms", sb_db_now_ms(db));
 	sb_bind_i64(db, st, ":batch_id", b->id);
 	if (sb_db_run(db, st, e) != SB_OK)
 		return e->code;
@@ -378,7 +378,7 @@ int sb_batch_end(sb_db *db, const sb_batch *b, sb_batch_status status, const cha
 	if ((st = sb_db_stmt(db, "batch_end", e)) == NULL)
 		return e->code;
 	sb_bind_text(db, st, ":status", sb_batch_status_name(status));
-	sb_bind_i64(db, st, ":ended_ms", sb_now_ms());
+	sb_bind_i64(db, st, ":ended_ms", sb_db_now_ms(db));
 	sb_bind_text_opt(db, st, ":sha256", sha256);
 	sb_bind_i64(db, st, ":batch_id", b->id);
 	return sb_db_run(db, st, e);

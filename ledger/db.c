@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ledger/quote.h"
 #include "ledger/sqlfiles.h"
 #include "ledger/timefmt.h"
 
@@ -35,10 +36,12 @@ struct cached_stmt {
 
 struct sb_db {
 	sqlite3 *conn;                         /* the connection */
-	char *path;                            /* ledger path as given (messages) */
+	char *path;                            /* ledger path as given */
+	char *shown;                           /* path quoted for messages (ledger/quote.h) */
 	char *file;                            /* the file it is: path resolved (no link) */
 	int lock_fd;                           /* PATH-lock when holding the write lock, else -1 */
 	int busy_ms;                           /* busy timeout */
+	sb_clock clock;                        /* what "now" is (sb_db_set_clock) */
 	bool created;                          /* init created the file */
 	int pending;                           /* first bind error since the last step */
 	char pending_msg[256];                 /* its description */
@@ -64,28 +67,26 @@ int sb_db_schema_latest(void)
 	return n;
 }
 
-int64_t sb_now_ms(void)
+void sb_db_set_clock(sb_db *db, sb_clock c)
 {
-	const char *fixed = getenv("SBLEDGER_NOW");
-	struct timespec ts;
-	int64_t ms;
+	db->clock = c;
+}
 
-	if (fixed != NULL && sb_time_parse(fixed, strlen(fixed), 0, &ms) == SB_TIME_OK)
-		return ms;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+int64_t sb_db_now_ms(const sb_db *db)
+{
+	return sb_clock_now(&db->clock);
 }
 
 int sb_db_error(sb_db *db, int rc, const char *what, sb_err *e)
 {
 	const char *msg = db != NULL && db->conn != NULL ? sqlite3_errmsg(db->conn) : sqlite3_errstr(rc);
-	const char *path = db != NULL && db->path != NULL ? db->path : "ledger";
+	const char *path = db != NULL && db->shown != NULL ? db->shown : "ledger";
 
 	switch (rc & 0xff) {
 	case SQLITE_BUSY:
 	case SQLITE_LOCKED:
-		return sb_fail(e, SB_ETEMP, "%s: the ledger is busy (another sbledger is writing) and stayed so past the busy timeout of %d ms while %s; try again later or raise --busy-timeout",
-		               path, db != NULL ? db->busy_ms : 0, what);
+		return sb_fail_hint(e, SB_ETEMP, SB_HINT_BUSY, "%s: the ledger is busy (another sbledger is writing) and stayed so past the busy timeout of %d ms while %s; " SB_WORDS_BUSY,
+		                    path, db != NULL ? db->busy_ms : 0, what);
 	case SQLITE_FULL:
 		return sb_fail(e, SB_EIO, "%s: disk full while %s", path, what);
 	case SQLITE_IOERR:
@@ -112,6 +113,7 @@ static int take_lock(sb_db *db, sb_err *e)
 {
 	size_t len = strlen(db->file) + sizeof "-lock";
 	char *lock_path = malloc(len);
+	char shown[SB_QUOTE_BUFSZ];
 	int waited = 0;
 
 	if (lock_path == NULL)
@@ -119,15 +121,17 @@ static int take_lock(sb_db *db, sb_err *e)
 	snprintf(lock_path, len, "%s-lock", db->file);
 	db->lock_fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (db->lock_fd < 0)
-		sb_fail(e, SB_EIO, "%s: cannot open the lock file %s: %s", db->path, lock_path, strerror(errno));
+		sb_fail(e, SB_EIO, "%s: cannot open the lock file %s: %s", db->shown,
+		        sb_quote(lock_path, SB_QUOTE_IF_NEEDED, shown, sizeof shown), strerror(errno));
 	while (db->lock_fd >= 0 && flock(db->lock_fd, LOCK_EX | LOCK_NB) != 0) {
 		if (errno != EWOULDBLOCK && errno != EINTR) {
-			sb_fail(e, SB_EIO, "%s: cannot lock %s: %s", db->path, lock_path, strerror(errno));
+			sb_fail(e, SB_EIO, "%s: cannot lock %s: %s", db->shown,
+			        sb_quote(lock_path, SB_QUOTE_IF_NEEDED, shown, sizeof shown), strerror(errno));
 			break;
 		}
 		if (waited >= db->busy_ms) {
-			sb_fail(e, SB_ETEMP, "%s: the ledger is busy: another sbledger has held its write lock for more than %d ms; try again later or raise --busy-timeout",
-			        db->path, db->busy_ms);
+			sb_fail_hint(e, SB_ETEMP, SB_HINT_BUSY, "%s: the ledger is busy: another sbledger has held its write lock for more than %d ms; " SB_WORDS_BUSY,
+			             db->shown, db->busy_ms);
 			break;
 		}
 		usleep(20 * 1000);
@@ -183,10 +187,10 @@ static int check_identity(sb_db *db, int *version, sb_err *e)
 	if ((rc = pragma_int(db, "SELECT COUNT(*) FROM sqlite_schema", &tables, e)) != SB_OK)
 		return rc;
 	if (app_id != SB_APPLICATION_ID && (app_id != 0 || *version != 0 || tables != 0))
-		return sb_fail(e, SB_EDATA, "%s: a SQLite database of another program, not an sbledger ledger; left untouched", db->path);
+		return sb_fail(e, SB_EDATA, "%s: a SQLite database of another program, not an sbledger ledger; left untouched", db->shown);
 	if (*version > latest)
 		return sb_fail(e, SB_EDATA, "%s: the ledger has schema version %d, newer than this sbledger knows (%d); upgrade sbledger; the ledger was left untouched",
-		               db->path, *version, latest);
+		               db->shown, *version, latest);
 	return SB_OK;
 }
 
@@ -233,10 +237,20 @@ fail:
 	return e->code;
 }
 
+/* path quoted for messages (malloc'd), or NULL when out of memory. */
+static char *quote_path(const char *path)
+{
+	size_t cap = SB_QUOTE_SIZE(strlen(path));
+	char *buf = malloc(cap);
+
+	return buf != NULL ? (char *)sb_quote(path, SB_QUOTE_IF_NEEDED, buf, cap) : NULL;
+}
+
 /* Create path as an empty file with mode 0600 unless it exists. */
 static int create_file(const char *path, bool *created, sb_err *e)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	char shown[SB_QUOTE_BUFSZ];
 
 	*created = false;
 	if (fd >= 0) {
@@ -246,7 +260,8 @@ static int create_file(const char *path, bool *created, sb_err *e)
 	}
 	if (errno == EEXIST)
 		return SB_OK;
-	return sb_fail(e, SB_EIO, "%s: cannot create the ledger: %s", path, strerror(errno));
+	return sb_fail(e, SB_EIO, "%s: cannot create the ledger: %s",
+	               sb_quote(path, SB_QUOTE_IF_NEEDED, shown, sizeof shown), strerror(errno));
 }
 
 /* The file path names, resolved (malloc'd): realpath of the file, or for
@@ -284,12 +299,16 @@ static char *resolve(const char *path)
  * not a ledger (init makes one of it). */
 static int check_file(sb_db *db, const struct stat *st, int flags, sb_err *e)
 {
+	char arg[SB_QUOTE_BUFSZ], word[SB_QUOTE_BUFSZ];
+
+	/* a path the sqlite3 shell would take for an option goes as ./PATH */
+	snprintf(arg, sizeof arg, "%s%s", sb_quote_is_option(db->path) ? "./" : "", db->path);
 	if (st->st_nlink > 1)
 		return sb_fail(e, SB_EDATA, "%s: the ledger file has %ju hard links; SQLite keeps a ledger's journal beside the name it was opened by, so two names would be two ledgers: refused, the file left as it is. To copy a ledger use sqlite3 %s \".backup COPY\", then remove the other links",
-		               db->path, (uintmax_t)st->st_nlink, db->path);
+		               db->shown, (uintmax_t)st->st_nlink, sb_quote(arg, SB_QUOTE_IF_NEEDED, word, sizeof word));
 	if (st->st_size == 0 && !(flags & SB_DB_CREATE))
-		return sb_fail(e, SB_ENOINPUT, "%s: an empty file, not a ledger; make it one with 'sbledger --db %s init'",
-		               db->path, db->path);
+		return sb_fail_hint(e, SB_ENOINPUT, SB_HINT_INIT_EMPTY, "%s: an empty file, not a ledger; " SB_WORDS_INIT_EMPTY,
+		                    db->shown, db->shown);
 	return SB_OK;
 }
 
@@ -301,7 +320,10 @@ int sb_db_open(const char *path, int flags, int busy_ms, sb_db **out, sb_err *e)
 	int rc;
 
 	*out = NULL;
-	if (db == NULL || (db->path = strdup(flags & SB_DB_MEMORY ? ":memory:" : path)) == NULL) {
+	if (db == NULL || (db->path = strdup(flags & SB_DB_MEMORY ? ":memory:" : path)) == NULL ||
+	    (db->shown = quote_path(db->path)) == NULL) {
+		if (db != NULL)
+			free(db->path);
 		free(db);
 		return sb_fail(e, SB_EINTERNAL, "out of memory");
 	}
@@ -311,13 +333,14 @@ int sb_db_open(const char *path, int flags, int busy_ms, sb_db **out, sb_err *e)
 		if (stat(path, &st) != 0) {
 			if (errno != ENOENT || !(flags & SB_DB_CREATE)) {
 				if (errno == ENOENT)
-					sb_fail(e, SB_ENOINPUT, "%s: no ledger here; create one with 'sbledger --db %s init'", path, path);
+					sb_fail_hint(e, SB_ENOINPUT, SB_HINT_INIT_MISSING,
+					             "%s: no ledger here; " SB_WORDS_INIT_MISSING, db->shown, db->shown);
 				else
-					sb_fail(e, SB_ENOINPUT, "%s: cannot open the ledger: %s", path, strerror(errno));
+					sb_fail(e, SB_ENOINPUT, "%s: cannot open the ledger: %s", db->shown, strerror(errno));
 				goto fail;
 			}
 		} else if (!S_ISREG(st.st_mode)) {
-			sb_fail(e, SB_ENOINPUT, "%s: not a ledger file", path);
+			sb_fail(e, SB_ENOINPUT, "%s: not a ledger file", db->shown);
 			goto fail;
 		} else {
 			exists = true;
@@ -326,7 +349,7 @@ int sb_db_open(const char *path, int flags, int busy_ms, sb_db **out, sb_err *e)
 		if (exists && st.st_nlink > 1 && check_file(db, &st, flags, e) != SB_OK)
 			goto fail;
 		if ((db->file = resolve(path)) == NULL) {
-			sb_fail(e, SB_ENOINPUT, "%s: cannot open the ledger: %s", path, strerror(errno));
+			sb_fail(e, SB_ENOINPUT, "%s: cannot open the ledger: %s", db->shown, strerror(errno));
 			goto fail;
 		}
 		if ((flags & SB_DB_WRITE) && take_lock(db, e) != SB_OK)
@@ -339,13 +362,13 @@ int sb_db_open(const char *path, int flags, int busy_ms, sb_db **out, sb_err *e)
 			if (st.st_size == 0) {
 				/* init of an empty file: a ledger is made of it, 0600 */
 				if (chmod(db->file, 0600) != 0) {
-					sb_fail(e, SB_EIO, "%s: cannot make the file mode 0600: %s", path, strerror(errno));
+					sb_fail(e, SB_EIO, "%s: cannot make the file mode 0600: %s", db->shown, strerror(errno));
 					goto fail;
 				}
 				db->created = true;
 			}
 		} else if (errno != ENOENT || !(flags & SB_DB_CREATE)) {
-			sb_fail(e, SB_ENOINPUT, "%s: cannot open the ledger: %s", path, strerror(errno));
+			sb_fail(e, SB_ENOINPUT, "%s: cannot open the ledger: %s", db->shown, strerror(errno));
 			goto fail;
 		}
 		if ((flags & SB_DB_CREATE) && !db->created && create_file(db->file, &db->created, e) != SB_OK)
@@ -400,6 +423,7 @@ void sb_db_close(sb_db *db)
 	if (db->lock_fd >= 0)
 		close(db->lock_fd);
 	free(db->path);
+	free(db->shown);
 	free(db->file);
 	free(db);
 }

@@ -16,6 +16,7 @@
 
 #include <sqlite3.h>
 
+#include "ledger/clock.h"
 #include "ledger/err.h"
 
 /* "SBLG": the application_id of a ledger file. */
@@ -119,8 +120,12 @@ bool sb_col_is_null(sqlite3_stmt *st, int col);
 int sb_db_schema_version(sb_db *db);
 int sb_db_schema_latest(void);
 
-/* The current time in UTC ms: SBLEDGER_NOW (an RFC 3339 timestamp) when
- * set, for reproducible tests, else the clock. */
-int64_t sb_now_ms(void);
+/* Give db the clock every "now" of the library reads (ledger/clock.h);
+ * a ledger opened without one reads the system clock.  c is copied; its
+ * context must outlive db. */
+void sb_db_set_clock(sb_db *db, sb_clock c);
+
+/* What db's clock says now, in UTC ms. */
+int64_t sb_db_now_ms(const sb_db *db);
 
 #endif

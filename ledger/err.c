@@ -22,16 +22,90 @@ static void mark_cut(char *buf, size_t cap, int n)
 void sb_err_clear(sb_err *e)
 {
 	e->code = SB_OK;
+	e->hint = SB_HINT_NONE;
 	e->msg[0] = '\0';
 }
 
+const char *sb_hint_words(int hint)
+{
+	static const char *const words[SB_HINT_COUNT] = {
+		[SB_HINT_NONE] = "",
+		[SB_HINT_BUSY] = SB_WORDS_BUSY,
+		[SB_HINT_INIT_EMPTY] = SB_WORDS_INIT_EMPTY,
+		[SB_HINT_INIT_MISSING] = SB_WORDS_INIT_MISSING,
+		[SB_HINT_REJECTS] = SB_WORDS_REJECTS,
+		[SB_HINT_STRICT] = SB_WORDS_STRICT,
+		[SB_HINT_SUPERSEDE] = SB_WORDS_SUPERSEDE,
+		[SB_HINT_REPLACE] = SB_WORDS_REPLACE,
+		[SB_HINT_PERIOD_REISSUED] = SB_WORDS_PERIOD_REISSUED,
+		[SB_HINT_PERIOD_USAGE] = SB_WORDS_PERIOD_USAGE,
+		[SB_HINT_PERIOD_END] = SB_WORDS_PERIOD_END,
+		[SB_HINT_PERIOD_START] = SB_WORDS_PERIOD_START,
+		[SB_HINT_PERIOD_GIVEN] = SB_WORDS_PERIOD_GIVEN,
+		[SB_HINT_NO_PERIOD] = SB_WORDS_NO_PERIOD,
+		[SB_HINT_DELIMITER] = SB_WORDS_DELIMITER,
+		[SB_HINT_FORMAT] = SB_WORDS_FORMAT,
+		[SB_HINT_INTERVAL] = SB_WORDS_INTERVAL,
+		[SB_HINT_RESUME_SUPERSEDING] = SB_WORDS_RESUME_SUPERSEDING,
+		[SB_HINT_RESUME_PLAIN] = SB_WORDS_RESUME_PLAIN,
+		[SB_HINT_MAX_BYTES] = SB_WORDS_MAX_BYTES,
+		[SB_HINT_CA] = SB_WORDS_CA,
+		[SB_HINT_BASE_URL] = SB_WORDS_BASE_URL,
+		[SB_HINT_KEY] = SB_WORDS_KEY,
+		[SB_HINT_TAG] = SB_WORDS_TAG,
+		[SB_HINT_ONE_CUSTOMER] = SB_WORDS_ONE_CUSTOMER,
+		[SB_HINT_PRICE] = SB_WORDS_PRICE,
+	};
+
+	return hint > SB_HINT_NONE && hint < SB_HINT_COUNT && words[hint] != NULL ? words[hint] : "";
+}
+
+int sb_err_hint(sb_err *e, int hint)
+{
+	if (e->code != SB_OK && e->hint == SB_HINT_NONE)
+		e->hint = hint;
+	return e->code;
+}
+
+int sb_err_copy(sb_err *dst, const sb_err *src)
+{
+	if (dst->code != SB_OK || src->code == SB_OK)
+		return dst->code;
+	dst->code = src->code;
+	dst->hint = src->hint;
+	memcpy(dst->msg, src->msg, sizeof dst->msg);
+	return dst->code;
+}
+
+int sb_vfail(sb_err *e, int code, const char *fmt, va_list ap)
+{
+	if (e->code != SB_OK)
+		return e->code;
+	e->code = code;
+	e->hint = SB_HINT_NONE;
+	mark_cut(e->msg, sizeof e->msg, vsnprintf(e->msg, sizeof e->msg, fmt, ap));
+	return code;
+}
+
 int sb_fail(sb_err *e, int code, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = sb_vfail(e, code, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int sb_fail_hint(sb_err *e, int code, int hint, const char *fmt, ...)
 {
 	va_list ap;
 
 	if (e->code != SB_OK)
 		return e->code;
 	e->code = code;
+	e->hint = hint;
 	va_start(ap, fmt);
 	mark_cut(e->msg, sizeof e->msg, vsnprintf(e->msg, sizeof e->msg, fmt, ap));
 	va_end(ap);

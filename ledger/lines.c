@@ -8,6 +8,7 @@
 #include <openssl/evp.h>
 
 #include "ledger/names.h"
+#include "ledger/quote.h"
 
 enum { REACH_CACHE = 32 };   /* backends whose reach is remembered */
 
@@ -397,10 +398,12 @@ int sb_line_writer_finish(sb_line_writer *w, bool has_period, int64_t from_ms, i
 		sb_bind_i64(db, st, ":batch_id", w->batch_id);
 		rc = sb_db_step(db, st, e);
 		if (rc == SQLITE_ROW) {
-			char a[48], b[48];
-			sb_fail(refused, SB_EUSAGE, "the lines of backend %.64s are of several lengths (%s and %s), so the period this file covers is not their span: give --period P, the period the reissued statement covers",
-			        sb_col_text(st, 0), length_text(sqlite3_column_int64(st, 1), a, sizeof a),
-			        length_text(sqlite3_column_int64(st, 2), b, sizeof b));
+			char a[48], b[48], backend[72];
+			sb_fail_hint(refused, SB_EUSAGE, SB_HINT_PERIOD_REISSUED,
+			             "the lines of backend %s are of several lengths (%s and %s), so the period this file covers is not their span: " SB_WORDS_PERIOD_REISSUED,
+			             sb_quote(sb_col_text(st, 0), SB_QUOTE_IF_NEEDED, backend, sizeof backend),
+			             length_text(sqlite3_column_int64(st, 1), a, sizeof a),
+			             length_text(sqlite3_column_int64(st, 2), b, sizeof b));
 		}
 		sqlite3_reset(st);
 		if (rc < 0)

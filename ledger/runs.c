@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ledger/money.h"
+#include "ledger/quote.h"
 #include "ledger/rollup.h"
 #include "ledger/timefmt.h"
 
@@ -261,7 +262,7 @@ static int move_to_history(sb_run_writer *w, int64_t rid, sb_err *e)
 
 	if ((st = sb_db_stmt(db, "run_to_history", e)) == NULL)
 		return e->code;
-	sb_bind_i64(db, st, ":replaced_ms", sb_now_ms());
+	sb_bind_i64(db, st, ":replaced_ms", sb_db_now_ms(db));
 	sb_bind_i64(db, st, ":replaced_by_batch", w->batch_id);
 	sb_bind_i64(db, st, ":rid", rid);
 	if (sb_db_run(db, st, e) != SB_OK)
@@ -314,8 +315,10 @@ int sb_run_store(sb_run_writer *w, const sb_run *run, int64_t line_no, bool repl
 	}
 	if (!replace) {
 		*result = SB_CONFLICT;
-		snprintf(why, why_len, "run_id '%s' is already in the ledger with different content (batch %lld, line %lld); import it again with --replace --force to keep this version",
-		         run->run_id, (long long)old_batch, (long long)old_line);
+		char id[SB_QUOTE_BUFSZ];
+		snprintf(why, why_len, "run_id %s is already in the ledger with different content (batch %lld, line %lld); " SB_WORDS_REPLACE,
+		         sb_quote(run->run_id, SB_QUOTE_ALWAYS, id, sizeof id), (long long)old_batch,
+		         (long long)old_line);
 		return SB_OK;
 	}
 	if (move_to_history(w, rid, e) != SB_OK || insert_run(w, run, line_no, &inserted, e) != SB_OK)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ledger/money.h"
+#include "ledger/quote.h"
 #include "ledger/rates.h"
 #include "reconcile/allocate.h"
 
@@ -107,7 +108,7 @@ static int split_session(sb_budget *b, const session_bill *bills, size_t from, s
 	free(share);
 	if (rc != SB_ALLOC_OK)
 		return sb_fail(e, SB_EDATA, "cannot split the bill of session %s over its runs",
-		               b->runs[from].session_id);
+		               sb_quote(b->runs[from].session_id, SB_QUOTE_IF_NEEDED, (char[SB_QUOTE_BUFSZ]){0}, SB_QUOTE_BUFSZ));
 	return SB_OK;
 }
 

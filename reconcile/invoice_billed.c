@@ -336,8 +336,9 @@ static int charge_sessions(billed_ctx *c, const sb_recon_backend *b, __int128 *s
 		if (c->e->code == SB_OK && n == 0 && rs->billed_nanos != 0 &&
 		    sb_inv_note(&c->f->set_notes, c->e,
 		         "%s: %s USD billed for session %s, which has no runs in the ledger, is on no invoice",
-		         b->backend, sb_money_format(rs->billed_nanos, 9, money),
-		         rs->session_id != NULL ? rs->session_id : "(none)") == SB_OK)
+		         sb_quote(b->backend, SB_QUOTE_IF_NEEDED, (char[SB_QUOTE_BUFSZ]){0}, SB_QUOTE_BUFSZ),
+		         sb_money_format(rs->billed_nanos, 9, money),
+		         rs->session_id != NULL ? sb_quote(rs->session_id, SB_QUOTE_IF_NEEDED, (char[SB_QUOTE_BUFSZ]){0}, SB_QUOTE_BUFSZ) : "(none)") == SB_OK)
 			sb_inv_note(&c->f->notices, c->e, "%s: 'sbledger reconcile' lists the sessions billed with no runs as unexpected",
 			     b->backend);
 		else if (c->e->code == SB_OK && n > 0)

@@ -89,16 +89,24 @@ static int unknown_customer(sb_db *db, const sb_invoice_opts *o, const fresh *f,
 	sb_bind_text(db, st, ":name", o->tag);
 	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {
 		size_t len = strlen(list);
-		snprintf(list + len, sizeof list - len, "%s'%s'", len > 0 ? ", " : "", sb_col_text(st, 0));
+		snprintf(list + len, sizeof list - len, "%s%s", len > 0 ? ", " : "", QUOTE(sb_col_text(st, 0)));
 	}
 	sqlite3_reset(st);
 	if (rc < 0)
 		return e->code;
-	if (list[0] == '\0')
-		return sb_fail(e, SB_EDATA, "no customer '%s': no run has a tag '%s' (is --by tag:%s the right tag?)",
-		               o->customer, o->tag, o->tag);
-	return sb_fail(e, SB_EDATA, "no customer '%s': no run has tag %s = '%s'; the values it has are %s",
-	               o->customer, o->tag, o->customer, list);
+	if (list[0] == '\0') {
+		char customer[SB_QUOTE_BUFSZ], tag[SB_QUOTE_BUFSZ], word[SB_QUOTE_BUFSZ];
+		return sb_fail_hint(e, SB_EDATA, SB_HINT_TAG, "no customer %s: no run has a tag %s " SB_WORDS_TAG,
+		                    sb_quote(o->customer, SB_QUOTE_ALWAYS, customer, sizeof customer),
+		                    sb_quote(o->tag, SB_QUOTE_ALWAYS, tag, sizeof tag),
+		                    sb_quote(o->tag, SB_QUOTE_IF_NEEDED, word, sizeof word));
+	}
+	{
+		char customer[SB_QUOTE_BUFSZ], tag[SB_QUOTE_BUFSZ];
+		return sb_fail(e, SB_EDATA, "no customer %s: no run has tag %s = %s; the values it has are %s",
+		               sb_quote(o->customer, SB_QUOTE_ALWAYS, customer, sizeof customer),
+		               sb_quote(o->tag, SB_QUOTE_IF_NEEDED, tag, sizeof tag), QUOTE(o->customer), list);
+	}
 }
 
 size_t sb_edit_distance(const char *a, const char *b)
@@ -158,7 +166,7 @@ static int refuse_unknown_tag(sb_db *db, const sb_invoice_opts *o, sb_err *e)
 		const char *name = sb_col_text(st, 0);
 		size_t len = strlen(list), d = sb_edit_distance(o->tag, name);
 		if (len < sizeof list - 1)
-			snprintf(list + len, sizeof list - len, "%s'%s'", len > 0 ? ", " : "", name);
+			snprintf(list + len, sizeof list - len, "%s%s", len > 0 ? ", " : "", QUOTE(name));
 		if (d < best_d) {
 			best_d = d;
 			snprintf(best, sizeof best, "%s", name);
@@ -170,11 +178,12 @@ static int refuse_unknown_tag(sb_db *db, const sb_invoice_opts *o, sb_err *e)
 		return e->code;
 	sb_period_name(&o->period, period);
 	if (n == 0)
-		return sb_fail(e, SB_EDATA, "no run of %s has a tag '%s': its runs have no tags at all", period, o->tag);
+		return sb_fail(e, SB_EDATA, "no run of %s has a tag %s: its runs have no tags at all", period,
+		               QUOTE(o->tag));
 	if (best_d <= 2 && best_d < strlen(best) && best_d < strlen(o->tag))
-		snprintf(mean, sizeof mean, " (did you mean '%s'?)", best);
-	return sb_fail(e, SB_EDATA, "no run of %s has a tag '%s'%s; the tag%s its runs have: %s", period, o->tag, mean,
-	               n == 1 ? "" : "s", list);
+		snprintf(mean, sizeof mean, " (did you mean %s?)", QUOTE(best));
+	return sb_fail(e, SB_EDATA, "no run of %s has a tag %s%s; the tag%s its runs have: %s", period,
+	               QUOTE(o->tag), mean, n == 1 ? "" : "s", list);
 }
 
 int sb_invoice_build(sb_db *db, const sb_invoice_opts *o, sb_invoice_set **out, sb_err *e)
@@ -191,7 +200,7 @@ int sb_invoice_build(sb_db *db, const sb_invoice_opts *o, sb_invoice_set **out, 
 		return sb_fail(e, SB_EINTERNAL, "out of memory");
 	set->period = o->period;
 	set->basis = o->basis;
-	set->made_ms = sb_now_ms();
+	set->made_ms = sb_db_now_ms(db);
 	snprintf(set->tag, sizeof set->tag, "%s", o->tag);
 	if (sb_inv_compute_fresh(db, o, o->basis, &f[o->basis], e) != SB_OK ||
 	    (f[o->basis].any_runs && !f[o->basis].tag_seen && refuse_unknown_tag(db, o, e) != SB_OK) ||
@@ -231,9 +240,11 @@ int sb_invoice_build(sb_db *db, const sb_invoice_opts *o, sb_invoice_set **out, 
 		if (cust == NULL || finalized || (o->customer != NULL && strcmp(o->customer, cust) != 0))
 			continue;
 		if (fb->unpriced[i] != NULL) {
-			sb_fail(e, SB_EDATA,
-			        "model '%s' has no price, so the invoice of '%s' cannot charge its tokens (sbledger prices set '%s' --input-per-m X --output-per-m Y)",
-			        fb->unpriced[i], cust, fb->unpriced[i]);
+			char model[SB_QUOTE_BUFSZ], customer[SB_QUOTE_BUFSZ];
+			sb_quote(fb->unpriced[i], SB_QUOTE_ALWAYS, model, sizeof model);
+			sb_fail_hint(e, SB_EDATA, SB_HINT_PRICE,
+			             "model %s has no price, so the invoice of %s cannot charge its tokens " SB_WORDS_PRICE,
+			             model, sb_quote(cust, SB_QUOTE_ALWAYS, customer, sizeof customer), model);
 			goto out;
 		}
 		if (note_overlaps(db, o, &fb->invs[i], e) != SB_OK || set_push(set, &fb->invs[i], e) != SB_OK)

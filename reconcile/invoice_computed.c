@@ -209,7 +209,7 @@ static int read_tokens(sb_db *db, const sb_invoice_opts *o, sb_basis basis, fres
 		                      (__int128)l->output_tokens * l->output_per_m_nanos,
 		                      1000000, &nanos) != SB_MONEY_OK ||
 		    sb_inv_to_cent(nanos, &l->amount_nanos, "a token cost", e) != SB_OK) {
-			sb_fail(e, SB_EDATA, "the token cost of model '%s' does not fit in 64-bit nanodollars", model);
+			sb_fail(e, SB_EDATA, "the token cost of model %s does not fit in 64-bit nanodollars", QUOTE(model));
 			break;
 		}
 	}
@@ -340,8 +340,8 @@ int sb_inv_compute_fresh(sb_db *db, const sb_invoice_opts *o, sb_basis basis, fr
 		/* an unknown line adds 0 here: total_unknown says the total is not known */
 		for (size_t k = 0; k < inv->n_lines; k++)
 			if (sb_money_add(inv->total_nanos, inv->lines[k].amount_nanos, &inv->total_nanos) != SB_MONEY_OK)
-				return sb_fail(e, SB_EDATA, "the total of the invoice of '%s' overflows 64-bit nanodollars",
-				               inv->customer);
+				return sb_fail(e, SB_EDATA, "the total of the invoice of %s overflows 64-bit nanodollars",
+				               QUOTE(inv->customer));
 	}
 	return SB_OK;
 }

@@ -23,9 +23,14 @@
 #include <stdint.h>
 
 #include "ledger/db.h"
+#include "ledger/quote.h"
 #include "reconcile/invoice.h"
 
 /* A cent in nanodollars, and the customer of the runs without the tag. */
+/* name quoted for a message (ledger/quote.h), in a buffer of the
+ * statement that uses it. */
+#define QUOTE(name) sb_quote((name), SB_QUOTE_ALWAYS, (char[SB_QUOTE_BUFSZ]){0}, SB_QUOTE_BUFSZ)
+
 #define CENT_NANOS INT64_C(10000000)
 #define UNTAGGED "(untagged)"
 

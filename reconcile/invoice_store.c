@@ -71,8 +71,8 @@ static int refuse_overlap(sb_db *db, const sb_invoice_opts *o, const sb_invoice 
 		sb_period p = {sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2)};
 		char name[96];
 		sb_fail(e, SB_EDATA,
-		        "'%s' already has finalized invoice %s for %s, which overlaps this period: refused (a finalized invoice never changes)",
-		        inv->customer, sb_col_text(st, 0), sb_period_name(&p, name));
+		        "%s already has finalized invoice %s for %s, which overlaps this period: refused (a finalized invoice never changes)",
+		        QUOTE(inv->customer), sb_col_text(st, 0), sb_period_name(&p, name));
 	}
 	sqlite3_reset(st);
 	return e->code;
@@ -162,7 +162,7 @@ int sb_invoice_finalize(sb_db *db, const sb_invoice_opts *opts, sb_invoice_set *
 {
 	sb_invoice_set *set = NULL;
 	char period[96], done[600] = "";
-	int64_t now_ms = sb_now_ms();
+	int64_t now_ms = sb_db_now_ms(db);
 
 	*out = NULL;
 	sb_period_name(&opts->period, period);
@@ -185,14 +185,16 @@ int sb_invoice_finalize(sb_db *db, const sb_invoice_opts *opts, sb_invoice_set *
 		const sb_invoice *inv = &set->invoices[i];
 		size_t len = strlen(done);
 		if (inv->number != NULL)
-			snprintf(done + len, sizeof done - len, "%s%s ('%s')", len > 0 ? ", " : "", inv->number,
-			         inv->customer);
+			snprintf(done + len, sizeof done - len, "%s%s (%s)", len > 0 ? ", " : "", inv->number,
+			         QUOTE(inv->customer));
 	}
 	if (done[0] != '\0') {
 		sb_fail(e, SB_EDATA,
 		        "already finalized for %s: %s; a finalized invoice never changes (runs that arrive later are shown as its adjustments)%s",
 		        period, done,
-		        opts->customer == NULL ? "; finalize the other customers one at a time with --customer" : "");
+		        opts->customer == NULL ? "; " SB_WORDS_ONE_CUSTOMER : "");
+		if (opts->customer == NULL)
+			sb_err_hint(e, SB_HINT_ONE_CUSTOMER);
 		goto fail;
 	}
 	for (size_t i = 0; i < set->n_invoices; i++) {
@@ -201,11 +203,11 @@ int sb_invoice_finalize(sb_db *db, const sb_invoice_opts *opts, sb_invoice_set *
 			char runs[400] = "";
 			for (size_t k = 0; k < inv->n_unknown_runs && k < 10; k++) {
 				size_t len = strlen(runs);
-				snprintf(runs + len, sizeof runs - len, "%s'%s'", k > 0 ? ", " : "", inv->unknown_runs[k]);
+				snprintf(runs + len, sizeof runs - len, "%s%s", k > 0 ? ", " : "", QUOTE(inv->unknown_runs[k]));
 			}
 			sb_fail(e, SB_EDATA,
-			        "the invoice of '%s' cannot be finalized: the token cost of %zu run%s is unknown (tokens but no model, so no price): %s%s",
-			        inv->customer, inv->n_unknown_runs, inv->n_unknown_runs == 1 ? "" : "s", runs,
+			        "the invoice of %s cannot be finalized: the token cost of %zu run%s is unknown (tokens but no model, so no price): %s%s",
+			        QUOTE(inv->customer), inv->n_unknown_runs, inv->n_unknown_runs == 1 ? "" : "s", runs,
 			        inv->n_unknown_runs > 10 ? ", ..." : "");
 			goto fail;
 		}
@@ -215,7 +217,7 @@ int sb_invoice_finalize(sb_db *db, const sb_invoice_opts *opts, sb_invoice_set *
 		if (refuse_overlap(db, opts, inv, e) != SB_OK)
 			goto fail;
 		if (inv->n_lines == 0) {
-			sb_fail(e, SB_EDATA, "'%s' has no runs in %s: nothing to finalize%s%s%s", inv->customer, period,
+			sb_fail(e, SB_EDATA, "%s has no runs in %s: nothing to finalize%s%s%s", QUOTE(inv->customer), period,
 			        set->claimed_runs > 0 ? " (runs already on finalized invoices are left out: " : "",
 			        set->claimed_runs > 0 ? set->claimed_where : "", set->claimed_runs > 0 ? ")" : "");
 			goto fail;

@@ -56,7 +56,7 @@ int sb_recon_store(sb_db *db, sb_recon *r, const char *result_json, sb_err *e)
 		return sb_fail(e, SB_EINTERNAL, "out of memory");
 	if (sb_db_begin(db, e) != SB_OK || (st = sb_db_stmt(db, "recon_insert", e)) == NULL)
 		goto fail;
-	sb_bind_i64(db, st, ":created_ms", sb_now_ms());
+	sb_bind_i64(db, st, ":created_ms", sb_db_now_ms(db));
 	sb_bind_i64(db, st, ":from_ms", r->opts.period.from_ms);
 	sb_bind_i64(db, st, ":to_ms", r->opts.period.to_ms);
 	sb_bind_i64(db, st, ":abs_nanos", r->opts.abs_nanos);

@@ -1036,7 +1036,7 @@ int sb_reconcile(sb_db *db, const sb_recon_opts *opts, sb_recon **out, sb_err *e
 	r->opts = *opts;
 	if (!r->opts.has_now) {
 		r->opts.has_now = true;
-		r->opts.now_ms = sb_now_ms();
+		r->opts.now_ms = sb_db_now_ms(db);
 	}
 	if (!r->opts.has_lag) {
 		r->opts.has_lag = true;
@@ -1088,6 +1088,6 @@ int sb_tolerance_set(sb_db *db, const char *backend, int64_t abs_nanos, int64_t 
 	sb_bind_text(db, st, ":backend", backend);
 	sb_bind_i64(db, st, ":abs_nanos", abs_nanos);
 	sb_bind_i64(db, st, ":rel_ppb", rel_ppb);
-	sb_bind_i64(db, st, ":updated_ms", sb_now_ms());
+	sb_bind_i64(db, st, ":updated_ms", sb_db_now_ms(db));
 	return sb_db_run(db, st, e);
 }

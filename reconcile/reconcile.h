@@ -29,7 +29,7 @@ typedef struct sb_recon_opts {
 	int64_t abs_nanos;       /* --abs-tol in nanodollars */
 	int64_t rel_ppb;         /* --rel-tol in parts per 10^9 */
 	bool all_sessions;       /* list every session, not only those not ok */
-	bool has_now;            /* now_ms is given; else sb_now_ms() */
+	bool has_now;            /* now_ms is given; else the ledger's clock (sb_db_now_ms) */
 	int64_t now_ms;          /* the time of the reconcile: windows not ended by then are pending */
 	bool has_lag;            /* billing_lag_ms is given; else SB_DEFAULT_LAG_MS */
 	int64_t billing_lag_ms;  /* --billing-lag: unbilled is flagged once the window ended more than this ago */

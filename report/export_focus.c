@@ -8,6 +8,7 @@
 #include <jansson.h>
 
 #include "ledger/money.h"
+#include "ledger/quote.h"
 #include "ledger/timefmt.h"
 #include "report/csvout.h"
 
@@ -164,7 +165,8 @@ int sb_export_focus(sb_db *db, const sb_period *period, bool raw, FILE *out, sb_
 		if (sb_money_add(r.exec_ms, sqlite3_column_int64(st, 3), &r.exec_ms) != SB_MONEY_OK ||
 		    sb_money_add(r.computed_nanos, sqlite3_column_int64(st, 4), &r.computed_nanos) != SB_MONEY_OK ||
 		    sb_money_add(r.billed_nanos, charged, &r.billed_nanos) != SB_MONEY_OK) {
-			sb_fail(e, SB_EDATA, "a sum of session %s overflows 64 bits", r.session_id != NULL ? r.session_id : "(none)");
+			sb_fail(e, SB_EDATA, "a sum of session %s overflows 64 bits",
+			        r.session_id != NULL ? sb_quote(r.session_id, SB_QUOTE_IF_NEEDED, (char[SB_QUOTE_BUFSZ]){0}, SB_QUOTE_BUFSZ) : "(none)");
 			break;
 		}
 		merge_tags(&r, sb_col_text(st, 6));

@@ -117,20 +117,22 @@ static void tenths(FILE *f, int64_t t)
 	fprintf(f, "%" PRId64 ".%" PRId64, t / 10, t % 10);
 }
 
-/* One bar with its amount at its end. */
-static void bar(FILE *f, const char *cls, int64_t y, bool has, int64_t nanos, int64_t max, int64_t area)
+/* One bar with its amount at its end; label names it in its tooltip,
+ * absent is what an unknown amount reads. */
+static void bar(FILE *f, const char *cls, const char *label, int64_t y, bool has, int64_t nanos,
+                int64_t max, int64_t area, const char *absent)
 {
 	int64_t len = has ? bar_tenths(nanos, max, area) : 0;
 
 	fprintf(f, "<rect class=\"bar %s\" x=\"%d\" y=\"%" PRId64 "\" width=\"", cls, CHART_PAD, y);
 	tenths(f, len);
 	fputs("\" height=\"14\" rx=\"2\"><title>", f);
-	fputs(cls, f);
+	fputs(label, f);
 	fputs(": ", f);
 	if (has)
 		money(f, nanos, 9);
 	else
-		fputs("not billed", f);
+		fputs(absent, f);
 	fputs("</title></rect>", f);
 	fputs("<text class=\"v\" x=\"", f);
 	tenths(f, (int64_t)CHART_PAD * 10 + len + 40);
@@ -138,7 +140,7 @@ static void bar(FILE *f, const char *cls, int64_t y, bool has, int64_t nanos, in
 	if (has)
 		money(f, nanos, 6);
 	else
-		fputs("not billed", f);
+		fputs(absent, f);
 	fputs("</text>", f);
 }
 
@@ -154,7 +156,7 @@ void sb_html_bar_chart(FILE *f, const sb_html_bar *bars, size_t n)
 			max = bars[i].billed_nanos;
 	}
 	fputs("<figure class=\"chart\">\n<div class=\"legend\"><span><span class=\"sw computed\"></span>computed</span>"
-	      "<span><span class=\"sw billed\"></span>billed</span></div>\n", f);
+	      "<span><span class=\"sw billed\"></span>runs' own billed</span></div>\n", f);
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %" PRId64 "\" role=\"img\" "
 	        "aria-label=\"computed against billed per group\" font-family=\"system-ui,sans-serif\">\n"
 	        "<style>.k{font-size:15px;fill:#1b1b1b}.v{font-size:12.5px;fill:#444}</style>\n",
@@ -166,8 +168,9 @@ void sb_html_bar_chart(FILE *f, const sb_html_bar *bars, size_t n)
 		fprintf(f, "\"><text class=\"k\" x=\"%d\" y=\"%" PRId64 "\">", CHART_PAD, y + 15);
 		sb_html_text(f, bars[i].key);
 		fputs("</text>", f);
-		bar(f, "computed", y + 22, true, bars[i].computed_nanos, max, area);
-		bar(f, "billed", y + 38, bars[i].has_billed, bars[i].billed_nanos, max, area);
+		bar(f, "computed", "computed", y + 22, true, bars[i].computed_nanos, max, area, "");
+		bar(f, "billed", "runs' own billed", y + 38, bars[i].has_billed, bars[i].billed_nanos, max, area,
+		    "none in the runs");
 		fputs("</g>\n", f);
 	}
 	fputs("</svg>\n</figure>\n", f);
@@ -238,12 +241,15 @@ int sb_html_summary(FILE *f, const sb_summary *s, int64_t made_ms, sb_err *e)
 	sb_html_text(f, s->by);
 	fprintf(f, "</b> &middot; %" PRId64 " run%s &middot; computed ", s->total.runs, s->total.runs == 1 ? "" : "s");
 	money(f, s->total.computed_nanos, 6);
-	fputs(" USD, billed ", f);
-	if (s->total.has_billed)
+	if (s->total.has_billed) {
+		fputs(" USD, runs' own billed ", f);
 		money(f, s->total.billed_nanos, 6);
-	else
-		fputs("none", f);
-	fputs(" USD (the runs' own figures; reconcile adds the providers' bills)</p>\n", f);
+		fputs(" USD", f);
+	} else {
+		fputs(" USD; no run reports a billed figure of its own", f);
+	}
+	fputs(" (the summary sums the runs only: the providers' bills are on the reconciliation page, "
+	      "sbledger reconcile --format html)</p>\n", f);
 	if (s->n_rows == 0) {
 		fputs("<p>No runs started in this period.</p>\n", f);
 	} else {
@@ -253,13 +259,13 @@ int sb_html_summary(FILE *f, const sb_summary *s, int64_t made_ms, sb_err *e)
 			bars[i].has_billed = s->rows[i].u.has_billed;
 			bars[i].billed_nanos = s->rows[i].u.billed_nanos;
 		}
-		fputs("<h2>Computed against billed</h2>\n", f);
+		fputs("<h2>Computed against the runs' own billed</h2>\n", f);
 		sb_html_bar_chart(f, bars, s->n_rows);
 		fputs("<h2>Table</h2>\n<div class=\"scroll\"><table>\n<thead><tr><th class=\"l\">", f);
 		sb_html_text(f, s->by);
 		fputs("</th><th>runs</th><th>execs</th><th class=\"wide\">exec ms</th><th class=\"wide\">CPU ms</th>"
 		      "<th class=\"wide\">peak MB</th><th class=\"wide\">bytes read</th><th class=\"wide\">bytes written</th>"
-		      "<th>computed USD</th><th>billed USD</th><th class=\"wide\">card USD</th><th>token USD</th></tr></thead>\n<tbody>\n",
+		      "<th>computed USD</th><th>runs' own billed USD</th><th class=\"wide\">card USD</th><th>token USD</th></tr></thead>\n<tbody>\n",
 		      f);
 		for (size_t i = 0; i < s->n_rows; i++)
 			summary_row(f, s->rows[i].key, &s->rows[i].u);

@@ -34,9 +34,10 @@ typedef struct sb_html_bar {
 } sb_html_bar;
 
 /* Write an inline SVG chart with one pair of horizontal bars (computed,
- * billed) per group, scaled to the largest amount, each bar labelled with
- * its amount (6 decimals); an unknown billed amount is a bar of width 0
- * labelled "not billed".  Each pair is a <g class="pair">. */
+ * the runs' own billed) per group, scaled to the largest amount, each bar
+ * labelled with its amount (6 decimals); an unknown billed amount (no run
+ * of the group reports one) is a bar of width 0 labelled "none in the
+ * runs".  Each pair is a <g class="pair">. */
 void sb_html_bar_chart(FILE *f, const sb_html_bar *bars, size_t n);
 
 /* The summary as a page: title, the period, the grouping and when it was

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ledger/money.h"
+#include "ledger/quote.h"
 #include "ledger/timefmt.h"
 
 /* Text being written into a fixed buffer (cut when full). */
@@ -86,9 +87,10 @@ static const char *span_text(int64_t ms, char buf[SB_TIME_BUFSZ])
  * the lines of b. */
 static void say_lines_command(words *w, const sb_recon_backend *b)
 {
-	char name[96];
+	char name[96], backend[SB_QUOTE_BUFSZ];
 
-	say(w, "sbledger lines --period %s --backend %s", sb_period_name(&b->window, name), b->backend);
+	say(w, "sbledger lines --period %s --backend %s", sb_period_name(&b->window, name),
+	    sb_quote(b->backend, SB_QUOTE_IF_NEEDED, backend, sizeof backend));
 }
 
 /* no_rate: which rates are missing and the command that sets them on the
@@ -105,23 +107,30 @@ static void say_no_rate(words *w, const sb_recon_backend *b)
 	const char *minute = m9(card->per_minute_nanos, a);
 	bool cpu_open = f->need_cpu && !(f->has_newer && f->newer.has_per_cpu_second);
 	bool gb_open = f->need_gb && !(f->has_newer && f->newer.has_per_gb_second);
+	char word[SB_QUOTE_BUFSZ], lead[SB_QUOTE_BUFSZ + 1];
+	/* the backend is rates set's operand: before the options, or after
+	 * them and "--" when it would be taken for an option */
+	bool dash = sb_quote_is_option(b->backend);
+
+	sb_quote(b->backend, SB_QUOTE_IF_NEEDED, word, sizeof word);
+	snprintf(lead, sizeof lead, "%s%s", dash ? "" : word, dash ? "" : " ");
 
 	say(w, "%lld metered line%s found no rate and %s left out, so billed is unknown: ",
 	    (long long)f->lines, f->lines == 1 ? "" : "s", f->lines == 1 ? "was" : "were");
 	if (!f->has_card) {
 		say(w, "no rate card of %s is in force at %s; set one with the provider's prices (X per "
-		       "minute of session life, Y per vCPU-second, Z per GiB-second): sbledger rates set %s "
+		       "minute of session life, Y per vCPU-second, Z per GiB-second): sbledger rates set %s"
 		       "--usd-per-minute X",
-		    b->backend, sb_time_format(f->first_ms, t), b->backend);
+		    word, sb_time_format(f->first_ms, t), lead);
 	} else {
 		say(w, "the card in force (from %s) has no price per %s; set %s on it, keeping its %s per "
-		       "minute%s%s%s: sbledger rates set %s --usd-per-minute %s",
+		       "minute%s%s%s: sbledger rates set %s--usd-per-minute %s",
 		    from_arg(card->effective_ms, t),
 		    f->need_cpu && f->need_gb ? "vCPU-second nor per GiB-second" : f->need_cpu ? "vCPU-second" : "GiB-second",
 		    f->need_cpu && f->need_gb ? "them" : "it", minute,
 		    cpu_open || gb_open ? ", with the provider's price" : "",
 		    cpu_open && gb_open ? "s in place of Y and Z" : "",
-		    cpu_open != gb_open ? (cpu_open ? " in place of Y" : " in place of Z") : "", b->backend, minute);
+		    cpu_open != gb_open ? (cpu_open ? " in place of Y" : " in place of Z") : "", lead, minute);
 	}
 	if (cpu) {
 		if (f->need_cpu && !cpu_open)
@@ -140,6 +149,8 @@ static void say_no_rate(words *w, const sb_recon_backend *b)
 			say(w, " --usd-per-gb-second %s", m9(card->per_gb_second_nanos, r));
 	}
 	say(w, " --from %s", from_arg(f->has_card ? card->effective_ms : sb_day_start(f->first_ms), t));
+	if (dash)
+		say(w, " -- %s", word);
 	if (f->has_newer)
 		say(w, " (the per-second rates filled in are those of its card from %s)",
 		    from_arg(f->newer.effective_ms, t));
@@ -197,6 +208,7 @@ bool sb_recon_words(const sb_recon *r, const sb_recon_backend *b, char *buf, siz
 {
 	words w = {buf, cap, 0};
 	char a[SB_MONEY_BUFSZ], t[SB_TIME_BUFSZ], u[SB_TIME_BUFSZ], l[SB_TIME_BUFSZ];
+	char cur[SB_QUOTE_BUFSZ];
 	sb_recon_status s = b->status;
 
 	if (cap == 0)
@@ -211,7 +223,8 @@ bool sb_recon_words(const sb_recon *r, const sb_recon_backend *b, char *buf, siz
 		        "of one %s (sbledger fx set %s USD_PER_%s --from %s) and reconcile again",
 		    (long long)b->currency_lines, b->currency_lines == 1 ? "" : "s", b->currency,
 		    b->currency_lines == 1 ? "" : " (or other currencies)", b->currency_lines == 1 ? "was" : "were",
-		    b->currency, b->currency, b->currency, from_arg(b->window.from_ms, t));
+		    b->currency, sb_quote(b->currency, SB_QUOTE_IF_NEEDED, cur, sizeof cur), b->currency,
+		    from_arg(b->window.from_ms, t));
 	} else if (s == SB_STATUS_NO_RATE) {
 		say_no_rate(&w, b);
 	} else if (s == SB_STATUS_PARTIAL) {

@@ -404,9 +404,9 @@ static void test_supersede_focus(void **state)
 	assert_sb_fails(&e, rc, SB_EDATA, "3 records rejected");
 	assert_int_equal(r.batch.accepted, 0);
 	assert_int_equal(r.batch.duplicates, 1);
-	assert_reject(c, r.batch.id, 3, "already billed by batch 1; --supersede replaces it");
-	assert_reject(c, r.batch.id, 4, "already billed by batch 1; --supersede replaces it");
-	assert_reject(c, r.batch.id, 5, "already billed by batch 1; --supersede replaces it");
+	assert_reject(c, r.batch.id, 3, "already billed by batch 1; a superseding import replaces it");
+	assert_reject(c, r.batch.id, 4, "already billed by batch 1; a superseding import replaces it");
+	assert_reject(c, r.batch.id, 5, "already billed by batch 1; a superseding import replaces it");
 	assert_int_equal(live_count(c, "focus"), 5);
 	assert_int_equal(live_sum(c, "focus"), 11100000000);
 
@@ -460,7 +460,7 @@ static void test_supersede_keyed(void **state)
 	assert_sb_fails(&e, rc, SB_EDATA, "1 record rejected");
 	assert_int_equal(r.batch.duplicates, 1);
 	assert_int_equal(r.batch.accepted, 0);
-	assert_reject(c, r.batch.id, 1, "line key 'L1' is already billed by batch 1 with other content; --supersede replaces it");
+	assert_reject(c, r.batch.id, 1, "line key 'L1' is already billed by batch 1 with other content; a superseding import replaces it");
 	assert_int_equal(live_sum(c, "record"), 300000000);
 	free(v1);
 	free(v2);
@@ -553,7 +553,7 @@ static void test_strict(void **state)
 	memset(&o, 0, sizeof o);
 	o.strict = true;
 	rc = import(c, "daytona", path, &o, &r, &e);
-	assert_sb_fails(&e, rc, SB_EDATA, "1 record rejected (--strict");
+	assert_sb_fails(&e, rc, SB_EDATA, "1 record rejected (all or nothing");
 	assert_int_equal(live_count(c, "daytona"), 0);
 	assert_int_equal(support_i64(c->db, "SELECT COUNT(*) FROM batch WHERE status = 'failed'"), 1);
 	assert_reject(c, r.batch.id, 2, "totalPrice is missing, and the row has usage (totalCPUSeconds)");
@@ -729,7 +729,7 @@ static void test_focus_bad(void **state)
 		{0, NULL},
 	};
 	static const struct want w_col[] = {
-		{1, "the header has no column BillingCurrency (required by --format focus)"},
+		{1, "the header has no column BillingCurrency (required by the format focus)"},
 		{0, NULL},
 	};
 
@@ -844,7 +844,7 @@ static void test_wrong_format(void **state)
 {
 	struct ctx *c = *state;
 	static const struct want csv_as_modal[] = {
-		{1, "the header has no column object_id (required by --format modal); its columns are BilledCost, BillingCurrency"},
+		{1, "the header has no column object_id (required by the format modal); its columns are BilledCost, BillingCurrency"},
 		{0, NULL},
 	};
 	static const struct want csv_as_daytona[] = {

@@ -275,8 +275,8 @@ static void test_focus_semicolons(void **state)
 	rc = import(c, "focus", plain, &o, &r, &e);
 	assert_sb_fails(&e, rc, SB_EDATA, "1 record rejected");
 	assert_reject(c, r.batch.id, 1, "the header did not split into columns at ',': it is the one column "
-	                                "'BilledCost;BillingCurrency;ChargePeriodStart;ChargePeriodEnd...'; "
-	                                "if the file is separated by ';', give --delimiter ';'");
+	                                "'BilledCost;BillingCurrency;ChargePeriodStart;ChargePeriodEnd'...; "
+	                                "if the file is separated by ';', give the delimiter ';'");
 }
 
 static void test_focus_own_export(void **state)
@@ -371,7 +371,7 @@ static void test_modal_breakdown_then_total(void **state)
 	 * resource: refused naming batch 1; ap-2 is new */
 	rc = import(c, "modal", modal_total, NULL, &r, &e);
 	assert_sb_fails(&e, rc, SB_EDATA, "1 record rejected");
-	assert_reject(c, r.batch.id, 2, "already billed by batch 1; --supersede replaces it");
+	assert_reject(c, r.batch.id, 2, "already billed by batch 1; a superseding import replaces it");
 	/* 1.25 + 1.75 + 0.5 + 7.00 */
 	assert_int_equal(live_sum(c, "modal", NULL), 10500000000);
 	/* with --supersede the total replaces the two resources of its day
@@ -514,9 +514,9 @@ static void test_daytona_optional_fields(void **state)
 	/* without --period every row lacking a time is rejected naming it */
 	rc = import(c, "daytona", text, NULL, &r, &e);
 	assert_sb_fails(&e, rc, SB_EDATA, "6 records rejected");
-	assert_reject(c, r.batch.id, 1, "firstStart and lastEnd are missing: give the import --period P");
-	assert_reject(c, r.batch.id, 2, "lastEnd is missing (the sandbox is still running): give the import --period P");
-	assert_reject(c, r.batch.id, 3, "firstStart is missing: give the import --period P");
+	assert_reject(c, r.batch.id, 1, "firstStart and lastEnd are missing: give the import the period the usage report covers");
+	assert_reject(c, r.batch.id, 2, "lastEnd is missing (the sandbox is still running): give the import the period the usage report covers");
+	assert_reject(c, r.batch.id, 3, "firstStart is missing: give the import the period the usage report covers");
 	assert_reject(c, r.batch.id, 5, "totalPrice is missing, and the row has usage (totalCPUSeconds)");
 	assert_int_equal(r.batch.skipped, 2);
 	assert_int_equal(live_count(c, "daytona"), 0);
@@ -529,7 +529,7 @@ static void test_daytona_optional_fields(void **state)
 	/* usage and no price, and a running sandbox started at the end of
 	 * the period */
 	assert_reject(c, r.batch.id, 5, "totalPrice is missing, and the row has usage");
-	assert_reject(c, r.batch.id, 8, "firstStart is not before the end of --period");
+	assert_reject(c, r.batch.id, 8, "firstStart is not before the end of the period given");
 	/* 0.1 + 0.2 + 0.4 + 0.8 */
 	assert_int_equal(live_sum(c, "daytona", NULL), 1500000000);
 	assert_int_equal(support_i64(c->db, "SELECT COUNT(*) FROM billing_line WHERE session_id = 'sb-1' AND start_ms = %lld AND end_ms = %lld",
@@ -557,7 +557,7 @@ static void test_daytona_one_line(void **state)
 	/* two rejects on one line: both kept */
 	assert_sb_fails(&e, rc, SB_EDATA, "2 records rejected");
 	assert_int_equal(support_i64(c->db, "SELECT COUNT(*) FROM reject WHERE batch_id = %lld AND line_no = 1 "
-	                                    "AND instr(reason, '--period') > 0", (long long)r.batch.id), 2);
+	                                    "AND instr(reason, 'the period the usage report covers') > 0", (long long)r.batch.id), 2);
 	assert_int_equal(support_i64(c->db, "SELECT COUNT(DISTINCT CAST(content AS TEXT)) FROM reject"), 2);
 	rc = import(c, "daytona", text, &nov, &r, &e);
 	assert_sb_ok(&e, rc);
@@ -615,7 +615,7 @@ static void test_identical_rows_are_two_charges(void **state)
 	rc = import(c, "record", three, NULL, &r, &e);
 	assert_sb_fails(&e, rc, SB_EDATA, "1 record rejected");
 	assert_int_equal(r.batch.duplicates, 2);
-	assert_reject(c, r.batch.id, 3, "already billed by batch 1; --supersede replaces it");
+	assert_reject(c, r.batch.id, 3, "already billed by batch 1; a superseding import replaces it");
 	assert_int_equal(live_sum(c, "record", NULL), 1000000000);
 	assert_int_equal(support_i64(c->db, "SELECT COUNT(*) FROM billing_row_seen"), 0);
 }
@@ -704,7 +704,7 @@ static void test_key_conflict(void **state)
 	/* the same id again in one file: a duplicate, then a conflict */
 	assert_sb_fails(&e, rc, SB_EDATA, "1 record rejected");
 	assert_int_equal(r.batch.duplicates, 1);
-	assert_reject(c, r.batch.id, 3, "line key 'k1' is already billed by batch 1 with other content; --supersede replaces it");
+	assert_reject(c, r.batch.id, 3, "line key 'k1' is already billed by batch 1 with other content; a superseding import replaces it");
 	/* another file: a conflict naming batch 1 (exit 65), until --supersede */
 	rc = import(c, "e2b-events", changed, NULL, &r, &e);
 	assert_sb_fails(&e, rc, SB_EDATA, "1 record rejected");
@@ -766,7 +766,7 @@ static void test_monthly_fee_in_daily_statements(void **state)
 	 * is refused naming --period, and nothing changes */
 	rc = import(c, "focus", day3, &nop, &r, &e);
 	assert_sb_fails(&e, rc, SB_EUSAGE, "the lines of backend vercel are of several lengths (1 day and 31 days), "
-	                                   "so the period this file covers is not their span: give --period P");
+	                                   "so the period this file covers is not their span: give the period the reissued statement covers");
 	assert_int_equal(support_i64(c->db, "SELECT COUNT(*) FROM batch WHERE batch_id = %lld AND status = 'failed' "
 	                                    "AND accepted = 0", (long long)r.batch.id), 1);
 	assert_int_equal(r.superseded, 0);
@@ -871,10 +871,10 @@ static void test_resume_as_begun(void **state)
 	/* resumed otherwise than begun: refused, nothing changes */
 	sb_err_clear(&e);
 	rc = sb_import_billing(c->db, "record", path, &plain, &r, &e);
-	assert_sb_fails(&e, rc, SB_EUSAGE, "was begun with --supersede: run it again with --supersede (and no --period)");
+	assert_sb_fails(&e, rc, SB_EUSAGE, "was begun superseding: run it again superseding (and with no period given)");
 	sb_err_clear(&e);
 	rc = sb_import_billing(c->db, "record", path, &nov2, &r, &e);
-	assert_sb_fails(&e, rc, SB_EUSAGE, "was begun with no --period, not --period 2026-11-02T00:00:00Z..2026-11-03T00:00:00Z");
+	assert_sb_fails(&e, rc, SB_EUSAGE, "was begun with no period given, not the period 2026-11-02T00:00:00Z..2026-11-03T00:00:00Z given");
 	assert_int_equal(support_i64(c->db, "SELECT COUNT(*) FROM billing_line_pending"), 1);
 	/* as begun: completed */
 	sb_err_clear(&e);
@@ -896,7 +896,7 @@ static void test_resume_as_begun(void **state)
 	                    "WHERE batch_id = 2;");
 	sb_err_clear(&e);
 	rc = sb_import_billing(c->db, "record", path, &sup, &r, &e);
-	assert_sb_fails(&e, rc, SB_EUSAGE, "was begun without --supersede: run it again without --supersede to complete it");
+	assert_sb_fails(&e, rc, SB_EUSAGE, "was begun without superseding: run it again without superseding to complete it");
 	support_exec(c->db, "UPDATE batch SET status = 'complete', accepted = 1 WHERE batch_id = 2");
 }
 

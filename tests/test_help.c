@@ -391,6 +391,20 @@ static void test_man_page(void **state)
 			print_error("a man page line starts with a quote: %.*s\n", (int)n, line);
 			fail();
 		}
+		/* a line starting with a dot is one of the requests the page
+		 * is made of: a line of text starting with one (./sbledger.db)
+		 * would be read as an unknown request and vanish from the page */
+		if (line[0] == '.') {
+			size_t w = strcspn(line, " \n");
+			bool known = strncmp(line, ".\\\"", 3) == 0;
+			for (const char *rq = ".TH\0.SH\0.SS\0.PP\0.TP\0.nf\0.fi\0"; *rq != '\0' && !known;
+			     rq += strlen(rq) + 1)
+				known = w == strlen(rq) && strncmp(line, rq, w) == 0;
+			if (!known) {
+				print_error("a man page line of text starts with a dot: %.*s\n", (int)n, line);
+				fail();
+			}
+		}
 		line += n + (line[n] == '\n');
 	}
 	free(text);

@@ -116,7 +116,7 @@ static void test_counts_duplicates_and_rejects(void **state)
 	sb_err e;
 	int rc = import(c, path, NULL, &r, &e);
 
-	assert_sb_fails(&e, rc, SB_EDATA, "1 line rejected; see 'sbledger rejects --batch 1'");
+	assert_sb_fails(&e, rc, SB_EDATA, "1 line rejected; its rejected records are kept with batch 1");
 	assert_int_equal(r.batch.id, 1);
 	assert_int_equal(r.batch.accepted, 3);
 	assert_int_equal(r.batch.duplicates, 1);
@@ -228,7 +228,7 @@ static void test_conflict_then_replace(void **state)
 	{
 		char *reason = support_text(c->db, "SELECT reason FROM reject WHERE batch_id = 2 AND line_no = 1");
 		assert_string_equal(reason, "run_id 'r1' is already in the ledger with different content "
-		                    "(batch 1, line 1); import it again with --replace --force to keep this version");
+		                    "(batch 1, line 1); import it again, replacing what is stored, to keep this version");
 		free(reason);
 	}
 	assert_int_equal(support_i64(c->db, "SELECT total_duration_ms FROM run WHERE run_id = 'r1'"), 1000);
@@ -317,7 +317,7 @@ static void test_strict(void **state)
 	memset(&strict, 0, sizeof strict);
 	strict.strict = true;
 	rc = import(c, bad_path, &strict, &r, &e);
-	assert_sb_fails(&e, rc, SB_EDATA, "2 lines rejected (--strict: nothing of the file was imported)");
+	assert_sb_fails(&e, rc, SB_EDATA, "2 lines rejected (all or nothing: nothing of the file was imported)");
 	assert_int_equal(r.batch.accepted, 0);
 	assert_int_equal(r.batch.rejected, 2);
 	assert_int_equal(support_i64(c->db, "SELECT COUNT(*) FROM run"), 0);
@@ -329,7 +329,9 @@ static void test_strict(void **state)
 
 	/* a failed batch does not count as imported: the same file again */
 	rc = import(c, bad_path, &strict, &r, &e);
-	assert_sb_fails(&e, rc, SB_EDATA, "--strict");
+	assert_sb_fails(&e, rc, SB_EDATA, "(all or nothing: nothing of the file was imported)");
+	assert_int_equal(e.hint, SB_HINT_REJECTS);   /* the way out named: its rejects */
+	assert_null(strstr(e.msg, "--"));            /* in the library's words */
 	assert_int_equal(r.already, 0);
 
 	/* all good: all in */
@@ -387,7 +389,7 @@ static void test_resume_after_interruption(void **state)
 
 	/* the same command again: it takes the batch up at line 7 */
 	rc = import(c, path, &opts, &r, &e);
-	assert_sb_fails(&e, rc, SB_EDATA, "1 line rejected; see 'sbledger rejects --batch 1'");
+	assert_sb_fails(&e, rc, SB_EDATA, "1 line rejected; its rejected records are kept with batch 1");
 	assert_true(r.batch.resumed);
 	assert_int_equal(r.batch.id, 1);
 	assert_int_equal(r.batch.accepted, 9);

@@ -1,5 +1,5 @@
 /* test_invoice.c: invoices (reconcile/invoice.c), their JSON and HTML, and
- * the FOCUS export (reconcile/export_focus.c), on an in-memory ledger.
+ * the FOCUS export (report/export_focus.c), on an in-memory ledger.
  *
  * The samples (examples/samples/runs.jsonl, 40 runs of November 2026)
  * with prices set here: gpt-5.6-terra 2.50 in / 10.00 out USD per million
@@ -577,7 +577,7 @@ static void test_finalize(void **state)
 	o.customer = NULL;
 	sb_err_clear(&e);
 	rc = sb_invoice_finalize(db, &o, &set, &e);
-	assert_sb_fails(&e, rc, SB_EDATA, "with --customer");
+	assert_sb_fails(&e, rc, SB_EDATA, "one at a time, one customer each");
 	/* an overlapping period: refused */
 	o.customer = "acme";
 	o.period = period_of("2026-11-02");

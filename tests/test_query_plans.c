@@ -49,6 +49,8 @@ static const char *const report_queries[] = {
 	"recon_grid",
 	"recon_lines",
 	"recon_runs",
+	"recon_session_commands",
+	"recon_session_runs",
 	"recon_sessions",
 	"rollup_day_remove",
 	"rollup_tag_remove",
@@ -170,6 +172,8 @@ static void test_index_choice(void **state)
 		{"recon_lines", "USING INDEX billing_line_by_start (start_ms>? AND start_ms<?)"},
 		{"recon_grid", "USING INDEX billing_line_account_by_start (start_ms<?)"},
 		{"invoice_session_owners", "USING INDEX run_by_session (backend=? AND session_id=?)"},
+		{"recon_session_runs", "USING INDEX run_by_session (backend=? AND session_id=?)"},
+		{"recon_session_commands", "USING INDEX run_by_session (backend=? AND session_id=?)"},
 		{"invoice_tag_values", "USING COVERING INDEX run_tag_by_value (name=?)"},
 		{"invoice_tag_value_known", "USING COVERING INDEX run_tag_by_value (name=? AND value=?)"},
 	};

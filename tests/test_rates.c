@@ -457,16 +457,19 @@ static void test_import_file(void **state)
 			const char *part;   /* in the message */
 		} unknown[] = {
 			{"[{\"backend\": \"vercel\", \"usd_per_minute\": \"0.2\", \"form\": \"2026-11-01\"}]",
-			 "[0]: unknown key \"form\" (did you mean \"from\"?)"},
+			 "[0]: unknown key 'form' (did you mean 'from'?)"},
 			{"[{\"backend\": \"vercel\", \"usd_per_minute\": \"0.2\"},\n"
 			 " {\"backend\": \"vercel\", \"usd_per_minute\": \"0.3\", \"fr\": \"2026-11-01\"}]",
-			 "[1]: unknown key \"fr\" (did you mean \"from\"?)"},
+			 "[1]: unknown key 'fr' (did you mean 'from'?)"},
 			{"[{\"backend\": \"vercel\", \"usd_per_minute\": \"0.2\", \"f\": \"2026-11-01\"}]",
-			 "[0]: unknown key \"f\" (a card has backend, plan, usd_per_minute, free,"},
+			 "[0]: unknown key 'f' (a card has backend, plan, usd_per_minute, free,"},
 			{"[{\"backend\": \"vercel\", \"usd_per_minute\": \"0.2\", \"Free\": true}]",
-			 "[0]: unknown key \"Free\" (did you mean \"free\"?)"},
+			 "[0]: unknown key 'Free' (did you mean 'free'?)"},
 			{"[{\"backend\": \"vercel\", \"usd_per_minute\": \"0.2\", \"note\": \"new card\"}]",
-			 "[0]: unknown key \"note\" (a card has"},
+			 "[0]: unknown key 'note' (a card has"},
+			/* a key with a line break: quoted, escaped, one line */
+			{"[{\"backend\": \"vercel\", \"usd_per_minute\": \"0.2\", \"x\\nsbledger: ok\": 1}]",
+			 "[0]: unknown key $'x\\nsbledger: ok' (a card has"},
 		};
 		for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++) {
 			support_write_file(bad, unknown[i].json);

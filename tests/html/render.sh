@@ -1,13 +1,24 @@
 #!/bin/sh
 # render.sh: the HTML pages in a real browser.  Builds a ledger from the
 # sample runs and bills, writes the summary page (by backend and by
-# customer) and the invoice page, and has headless Chromium render each:
+# customer), the invoice page, the reconciliation page (reconcile
+# --format html, and nightly's report.html over three nights of the
+# samples), and the drift page, and has headless Chromium render each:
 # the screenshot must be a non-empty PNG, and the DOM Chromium built must
-# hold one bar pair per summary group, one section per invoice, and a tag
-# value full of quotes, commas and markup as plain text.
+# hold one bar pair per summary group, one section per invoice, a tag
+# value, session and command full of quotes, commas and markup as plain
+# text, no "not billed" on the summary, and on the reconciliation page
+# every backend, figure, flagged session and trend point as 'reconcile
+# --format json' and 'report drift --format json' have them
+# (tests/html/check_recon_page.py); the commands the page prints run as
+# printed.
 #
 #   sh tests/html/render.sh            (SBLEDGER: the binary, else ./sbledger)
-#   SHOTS=DIR sh tests/html/render.sh  also keeps the screenshots in DIR
+#   SHOTS=DIR sh tests/html/render.sh  also keeps the screenshots in DIR,
+#                                      and reconcile-page.png (1000 px wide)
+#                                      for docs/reports.md (tools/png_palette.py
+#                                      makes docs/reconcile-page.png of it)
+#   KEEP=1 sh tests/html/render.sh     keeps its work directory (pages, DOMs)
 #
 # Chromium comes from tools/deps.sh (Debian package chromium), which
 # 'make html-tests' and 'make check' run first.  When it is not installed
@@ -35,7 +46,7 @@ if [ ! -x "$SB" ] || [ ! -f "$samples/runs.jsonl" ]; then
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/sbledger-html.XXXXXX") || exit 70
-trap 'rm -rf "$work"' EXIT
+trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
 passed=0
 failed=0
@@ -130,6 +141,133 @@ if grep -q 'Total USD</td><td class="wide"></td><td class="amount-total">1.19</t
 else
 	bad "invoice" "acme's total 1.19 is not on the page"
 fi
+for name in summary-backend summary-tag-customer; do
+	if grep -Eqi 'not billed|billed none' "$name.html" "$name.dom"; then
+		bad "$name" "the summary page says 'not billed' or 'billed none'"
+	elif ! grep -q "runs' own billed</span>" "$name.dom"; then
+		bad "$name" "the summary's billed bar is not labelled \"runs' own billed\""
+	else
+		ok "$name: the bar is the runs' own billed, and no backend is 'not billed'"
+	fi
+done
+
+# recon_check NAME RECON_JSON DRIFT_JSON [ARGS...]: hold NAME's DOM to
+# the JSON (tests/html/check_recon_page.py), counting its lines.
+recon_check() {
+	rc_name=$1
+	shift
+	python3 "$here/check_recon_page.py" "$rc_name" "$work/$rc_name.dom" "$@" >"$work/$rc_name.check" 2>&1
+	rc_status=$?
+	cat "$work/$rc_name.check"
+	passed=$((passed + $(grep -c '^ok ' "$work/$rc_name.check")))
+	failed=$((failed + $(grep -c '^FAIL ' "$work/$rc_name.check")))
+	if [ "$rc_status" -ne 0 ] && ! grep -q '^FAIL ' "$work/$rc_name.check"; then
+		bad "$rc_name" "the checker failed (exit $rc_status)"
+	fi
+}
+
+# no_markup NAME: nothing from the ledger became markup in NAME's DOM (no
+# script element), and the page refers to nothing outside itself.
+no_markup() {
+	if grep -qi '<script' "$work/$1.dom"; then
+		bad "$1" "a <script> element is in the DOM"
+	else
+		ok "$1: no markup from the ledger in the DOM"
+	fi
+	if grep -Eq '(src|href)=|url\(|@import' "$work/$1.html"; then
+		bad "$1" "the page refers to something outside it"
+	else
+		ok "$1: self-contained (no src, href, url() or @import)"
+	fi
+}
+
+# The reconciliation page of the summary ledger, with a session and a
+# command full of markup, quotes and & (its own billed figure beside no
+# line makes it over_billed, flagged), judged as a dry run: the page and
+# the JSON are the same reconciliation.
+printf '%s\n' '{"run_id":"esc-2","backend":"cloudflare","session_id":"<script>alert(\"s\")</script> & '"'"'q'"'"'","started_at":"2026-11-21T10:00:00Z","ended_at":"2026-11-21T10:02:00Z","sandbox_usage":{"exec_count":1,"total_duration_ms":60000,"computed_cost_usd":0.05,"billed_cost_usd":0.5,"executions":[{"command":"<script>cmd()</script> \"a\" & '"'"'b'"'"'","duration_ms":60000,"cost_usd":0.05}]}}' >esc2.jsonl
+"$SB" import runs esc2.jsonl >/dev/null
+"$SB" reconcile --period 2026-11 --dry-run --format html >recon-escape.html
+"$SB" reconcile --period 2026-11 --dry-run --format json >recon-escape.json
+"$SB" report drift --period 2026-11-01..2026-12-01 --format json >recon-escape.drift.json
+render recon-escape
+no_markup recon-escape
+if grep -q '<b>cloudflare</b></td><td class="l wrap">&lt;script&gt;alert("s")&lt;/script&gt; &amp; '"'"'q'"'"'</td>' recon-escape.dom &&
+   grep -q '<code>&lt;script&gt;cmd()&lt;/script&gt; "a" &amp; '"'"'b'"'"'</code>' recon-escape.dom; then
+	ok "recon-escape: the session and its command are text, not markup"
+else
+	bad "recon-escape" "the session or its command did not come out as text"
+fi
+recon_check recon-escape recon-escape.json recon-escape.drift.json --run "$SB" "$work"
+
+# The samples arriving over three nights, as nightly sees them: each night
+# the runs of one day (the last night also a file of bad lines), the
+# bills on the first; a ledger in the default place, so that the page's
+# commands name no --db.  Each night's page is held to its own
+# reconcile.json, its trend to report drift over its 30 days, its
+# imports to the batches of that night.
+night=$work/night
+mkdir -p "$night/inbox/runs"
+for f in focus record modal daytona e2b-events deepinfra-usage; do
+	mkdir -p "$night/inbox/billing/$f"
+done
+for f in focus record modal daytona e2b-events; do
+	cp "$samples"/billing-"$f".* "$night/inbox/billing/$f/"
+done
+cp "$samples/deepinfra-usage.json" "$night/inbox/billing/deepinfra-usage/"
+# nsb NOW ARGS...: sbledger in the night's directory, judged at NOW
+nsb() {
+	nsb_now=$1
+	shift
+	(cd "$night" && SBLEDGER_DB= SBLEDGER_NOW="$nsb_now" "$SB" "$@")
+}
+nsb 2026-11-03T00:00:00Z init >/dev/null
+for day in 02 03 04; do
+	next=$(printf '%02d' $((${day#0} + 1)))
+	grep "\"started_at\":\"2026-11-$day" "$samples/runs.jsonl" >"$night/inbox/runs/runs-2026-11-$day.jsonl"
+	[ "$day" = 04 ] && cp "$samples/runs-with-bad-lines.jsonl" "$night/inbox/runs/runs-2026-11-04-late.jsonl"
+	nsb "2026-11-${next}T06:00:00Z" --quiet nightly --inbox inbox --period "2026-11-$day" --out reports \
+		>"$work/night-$day.out" 2>&1
+	cp "$night/reports/2026-11-$day/report.html" "recon-night-$day.html"
+	nsb "2026-11-${next}T06:00:00Z" batches --format json >"recon-night-$day.batches.json"
+	from=$(python3 -c "import datetime as d; print(d.date(2026,11,${day#0}) - d.timedelta(days=29))")
+	nsb "2026-11-${next}T06:00:00Z" report drift --period "$from..2026-11-$next" --format json \
+		>"recon-night-$day.drift.json"
+	render "recon-night-$day"
+	no_markup "recon-night-$day"
+	recon_check "recon-night-$day" "$night/reports/2026-11-$day/reconcile.json" "recon-night-$day.drift.json" \
+		--batches "recon-night-$day.batches.json" --night "2026-11-${next}T06:00:00Z" --run "$SB" "$night"
+done
+if [ "$(count 'class="pt' recon-night-04.dom)" -gt "$(count 'class="pt' recon-night-03.dom)" ]; then
+	ok "recon-night: each night's trend holds the nights before it"
+else
+	bad "recon-night" "the third night's trend has no more points than the second's"
+fi
+# the page finance opens: the last night's, for docs/reports.md
+if [ -n "${SHOTS:-}" ]; then
+	chrome --screenshot="$SHOTS/reconcile-page.png" --window-size=1000,1900 "file://$work/recon-night-04.html" >/dev/null
+fi
+
+# Every backend pending: the last day judged before its end.
+nsb 2026-11-04T12:00:00Z reconcile --period 2026-11-04 --dry-run --format html >recon-pending.html
+nsb 2026-11-04T12:00:00Z reconcile --period 2026-11-04 --dry-run --format json >recon-pending.json
+nsb 2026-11-04T12:00:00Z report drift --period 2026-10-06..2026-11-05 --format json >recon-pending.drift.json
+render recon-pending
+recon_check recon-pending recon-pending.json recon-pending.drift.json
+pending=$(sed -n 's/^ "pending": \([0-9]*\)$/\1/p' recon-pending.json)
+if [ "${pending:-0}" -gt 0 ] && [ "$(count 'data-status="pending">pending</span>' recon-pending.dom)" -eq "$pending" ]; then
+	ok "recon-pending: every pending backend is shown as such"
+else
+	bad "recon-pending" "the pending backends are not all shown as pending"
+fi
+
+# report drift --format html: the trend alone, for any period.
+nsb 2026-11-05T06:00:00Z report drift --period 2026-11 --format html >drift.html
+nsb 2026-11-05T06:00:00Z report drift --period 2026-11 --format json >drift.json
+render drift
+no_markup drift
+recon_check drift - drift.json
+
 if grep -Eq '(src|href)=|url\(|@import' invoice.html summary-backend.html; then
 	bad "self-contained" "a page refers to something outside it"
 else

@@ -1,0 +1,462 @@
+/* test_nightly.c: the nightly job's rules, as library code
+ * (nightly/nightly.h, nightly/inbox.h): whether a run needs a look (what
+ * decides that cron mails), the inbox walk's link rule, and which periods
+ * are judged. */
+#include "tests/support/support.h"
+
+#define _XOPEN_SOURCE_EXTENDED 1
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ledger/period.h"
+#include "ledger/timefmt.h"
+#include "nightly/inbox.h"
+#include "nightly/nightly.h"
+
+/* ---- the attention rule -------------------------------------------------- */
+
+/* A result whose run's period flagged main_flagged, with extra periods
+ * flagging what extra[] says (-1: judging it failed), and status. */
+typedef struct fake {
+	sb_recon main, extra[3];
+	sb_nightly_judged judged[3];
+	sb_nightly_result r;
+} fake;
+
+static void make(fake *f, int64_t main_flagged, const int64_t *extra, size_t n, int status)
+{
+	memset(f, 0, sizeof *f);
+	f->main.flagged = main_flagged;
+	f->r.main.r = &f->main;
+	for (size_t i = 0; i < n; i++) {
+		f->extra[i].flagged = extra[i] < 0 ? 0 : extra[i];
+		f->judged[i].r = extra[i] < 0 ? NULL : &f->extra[i];
+	}
+	f->r.extra = f->judged;
+	f->r.n_extra = n;
+	f->r.status = status;
+}
+
+/* Nothing flagged and every step fine: no look; one flag anywhere, or
+ * one step not fine, and cron mails.  Pending and not-yet-overdue
+ * backends are not flags. */
+static void test_attention_edges(void **state)
+{
+	fake f;
+	int64_t none[3] = {0, 0, 0}, one_late[3] = {0, 0, 1}, failed[1] = {-1};
+
+	(void)state;
+	make(&f, 0, NULL, 0, SB_OK);
+	assert_false(sb_nightly_needs_attention(&f.r));
+	f.main.pending = 3;                       /* pending alone */
+	f.main.n_backends = 3;
+	assert_false(sb_nightly_needs_attention(&f.r));
+	make(&f, 1, NULL, 0, SB_OK);              /* one flag, tonight's period */
+	assert_true(sb_nightly_needs_attention(&f.r));
+	make(&f, 0, none, 3, SB_OK);              /* periods judged again, nothing flagged */
+	assert_false(sb_nightly_needs_attention(&f.r));
+	make(&f, 0, one_late, 3, SB_OK);          /* one flag, in the last period judged again */
+	assert_true(sb_nightly_needs_attention(&f.r));
+	make(&f, 0, failed, 1, SB_OK);            /* a period not judged, nothing said */
+	assert_false(sb_nightly_needs_attention(&f.r));
+	make(&f, 0, failed, 1, SB_EINTERNAL);     /* ... and what it weighed */
+	assert_true(sb_nightly_needs_attention(&f.r));
+	make(&f, 0, NULL, 0, SB_EDATA);           /* a record rejected */
+	assert_true(sb_nightly_needs_attention(&f.r));
+	make(&f, 0, NULL, 0, SB_ENOINPUT);        /* an inbox entry not followed */
+	assert_true(sb_nightly_needs_attention(&f.r));
+	make(&f, 0, NULL, 0, SB_EIO);             /* a report not written */
+	assert_true(sb_nightly_needs_attention(&f.r));
+	make(&f, 0, NULL, 0, SB_ETEMP);           /* a fetch to try again */
+	assert_true(sb_nightly_needs_attention(&f.r));
+	make(&f, 0, NULL, 0, SB_FLAGGED);         /* --fail-on-drift's status alone */
+	assert_true(sb_nightly_needs_attention(&f.r));
+	f.r.main.r = NULL;                        /* the period itself not judged */
+	assert_true(sb_nightly_needs_attention(&f.r));
+}
+
+/* ---- the inbox walk ------------------------------------------------------ */
+
+/* What a walk handed over. */
+typedef struct seen {
+	char files[16][PATH_MAX + 64];  /* "FORMAT|REAL|CONTENT" of each file, in order */
+	size_t n_files;
+	sb_err problems[16];            /* each problem */
+	size_t n_problems;
+} seen;
+
+static void on_file(void *ctx, int fd, const char *real, const char *format)
+{
+	seen *s = ctx;
+	char text[64] = "";
+	ssize_t n = read(fd, text, sizeof text - 1);
+
+	text[n > 0 ? n : 0] = '\0';
+	close(fd);
+	assert_true(s->n_files < 16);
+	snprintf(s->files[s->n_files++], sizeof s->files[0], "%s|%s|%s", format != NULL ? format : "runs",
+	         real, text);
+}
+
+static void on_problem(void *ctx, const sb_err *problem)
+{
+	seen *s = ctx;
+
+	assert_true(s->n_problems < 16);
+	s->problems[s->n_problems++] = *problem;
+}
+
+/* The problem whose message holds part: its code (-1 when none does). */
+static int problem_code(const seen *s, const char *part)
+{
+	for (size_t i = 0; i < s->n_problems; i++)
+		if (strstr(s->problems[i].msg, part) != NULL)
+			return s->problems[i].code;
+	return -1;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+/* Remove dir and everything under it, links not followed; free dir. */
+static void rm_tree(char *dir)
+{
+	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	free(dir);
+}
+
+/* path made of dir and the parts, into buf. */
+static const char *at(char *buf, const char *dir, const char *rel)
+{
+	snprintf(buf, PATH_MAX, "%s/%s", dir, rel);
+	return buf;
+}
+
+/* An inbox in base/inbox, and beside it base/inbox2 (outside, though its
+ * name begins with the inbox's). */
+static void make_inbox(const char *base, char *root)
+{
+	char p[PATH_MAX], q[PATH_MAX];
+
+	assert_int_equal(mkdir(at(p, base, "inbox"), 0700), 0);
+	assert_int_equal(mkdir(at(p, base, "inbox2"), 0700), 0);
+	assert_int_equal(mkdir(at(p, base, "inbox2/dir"), 0700), 0);
+	support_write_file(at(p, base, "inbox2/secret"), "secret\n");
+	assert_int_equal(mkdir(at(p, base, "inbox/runs"), 0700), 0);
+	assert_int_equal(mkdir(at(p, base, "inbox/runs/f-dir"), 0700), 0);
+	assert_int_equal(mkdir(at(p, base, "inbox/billing"), 0700), 0);
+	assert_int_equal(mkdir(at(p, base, "inbox/billing/focus"), 0700), 0);
+	assert_int_equal(mkdir(at(p, base, "inbox/billing/nosuch"), 0700), 0);
+	support_write_file(at(p, base, "inbox/runs/a.jsonl"), "a\n");
+	support_write_file(at(p, base, "inbox/runs/.b.jsonl"), "being written\n");
+	support_write_file(at(p, base, "inbox/runs/g\nsbledger: all clear"), "g\n");
+	support_write_file(at(p, base, "inbox/billing/focus/x.csv"), "x\n");
+	support_write_file(at(p, base, "inbox/billing/loose.csv"), "loose\n");
+	/* a link to a file of the inbox, one out of it, one to nowhere */
+	assert_int_equal(symlink("../billing/focus/x.csv", at(p, base, "inbox/runs/b-in.jsonl")), 0);
+	assert_int_equal(symlink(at(q, base, "inbox2/secret"), at(p, base, "inbox/runs/c-out.jsonl")), 0);
+	assert_int_equal(symlink(at(q, base, "inbox2/secret"), at(p, base, "inbox/runs/h\x1b[2Jout")), 0);
+	assert_int_equal(symlink("nowhere", at(p, base, "inbox/runs/d-dangling.jsonl")), 0);
+	assert_int_equal(mkfifo(at(p, base, "inbox/runs/e-fifo.jsonl"), 0600), 0);
+	/* a format directory that is a link out of the inbox */
+	assert_int_equal(symlink(at(q, base, "inbox2/dir"), at(p, base, "inbox/billing/modal")), 0);
+	assert_sb_ok(&(sb_err){0}, sb_inbox_resolve(at(p, base, "inbox"), root, PATH_MAX, &(sb_err){0}));
+}
+
+/* Links that resolve inside the inbox are followed, those that lead out
+ * (to a sibling whose name begins with the inbox's too) or nowhere are
+ * not, nor what is not a regular file; dot files and subdirectories are
+ * skipped without a word; a billing directory that is no format, or a
+ * file directly in billing/, is said; the order is runs/ then each
+ * format, by name.  No message holds a raw control character, whatever
+ * the names hold. */
+static void test_walk_link_rule(void **state)
+{
+	char *base = support_tmpdir();
+	char root[PATH_MAX], want[PATH_MAX + 64];
+	seen s;
+	sb_inbox_events ev = {on_file, on_problem, &s};
+	int status;
+
+	(void)state;
+	memset(&s, 0, sizeof s);
+	make_inbox(base, root);
+	status = sb_inbox_walk(root, "inbox", NULL, &ev);
+	assert_int_equal(status, SB_ENOINPUT);   /* the worst: 66 over 65 */
+	assert_int_equal(s.n_files, 4);
+	snprintf(want, sizeof want, "runs|%s/runs/a.jsonl|a\n", root);
+	assert_string_equal(s.files[0], want);
+	snprintf(want, sizeof want, "runs|%s/billing/focus/x.csv|x\n", root);   /* b-in.jsonl */
+	assert_string_equal(s.files[1], want);
+	snprintf(want, sizeof want, "runs|%s/runs/g\nsbledger: all clear|g\n", root);
+	assert_string_equal(s.files[2], want);
+	snprintf(want, sizeof want, "focus|%s/billing/focus/x.csv|x\n", root);
+	assert_string_equal(s.files[3], want);
+	/* what was not followed, and what it weighs */
+	assert_int_equal(problem_code(&s, "runs/c-out.jsonl: leads out of the inbox (to "), SB_ENOINPUT);
+	assert_int_equal(problem_code(&s, "inbox2/secret): not followed"), SB_ENOINPUT);
+	assert_int_equal(problem_code(&s, "runs/d-dangling.jsonl: No such file or directory"), SB_ENOINPUT);
+	assert_int_equal(problem_code(&s, "runs/e-fifo.jsonl: not a regular file: skipped"), SB_ENOINPUT);
+	assert_int_equal(problem_code(&s, "billing/modal: leads out of the inbox"), SB_ENOINPUT);
+	assert_int_equal(problem_code(&s, "billing/nosuch: 'nosuch' is not a billing format (one of "), SB_EDATA);
+	assert_int_equal(problem_code(&s, "billing/loose.csv: billing files go in "), SB_EDATA);
+	/* the path with an escape in it, in $'...' with the escape written out */
+	assert_int_equal(problem_code(&s, "$'/"), SB_ENOINPUT);
+	assert_int_equal(problem_code(&s, "/runs/h\\e[2Jout': leads out of the inbox"), SB_ENOINPUT);
+	assert_int_equal(problem_code(&s, ".b.jsonl"), -1);
+	assert_int_equal(problem_code(&s, "f-dir"), -1);
+	assert_int_equal(s.n_problems, 7);
+	for (size_t i = 0; i < s.n_problems; i++)
+		for (const char *c = s.problems[i].msg; *c != '\0'; c++)
+			assert_true((unsigned char)*c >= 0x20 && *c != 0x7f);
+	rm_tree(base);
+}
+
+/* An inbox that is not there, or not a directory, is said, naming it. */
+static void test_walk_resolve(void **state)
+{
+	char *base = support_tmpdir();
+	char root[PATH_MAX], p[PATH_MAX];
+	sb_err e;
+
+	(void)state;
+	sb_err_clear(&e);
+	assert_sb_fails(&e, sb_inbox_resolve(at(p, base, "none"), root, sizeof root, &e), SB_ENOINPUT,
+	                "/none: No such file or directory");
+	support_write_file(at(p, base, "file"), "");
+	sb_err_clear(&e);
+	assert_sb_fails(&e, sb_inbox_resolve(p, root, sizeof root, &e), SB_ENOINPUT,
+	                "/file: not a directory");
+	assert_int_equal(mkdir(at(p, base, "in box"), 0700), 0);
+	sb_err_clear(&e);
+	assert_sb_ok(&e, sb_inbox_resolve(p, root, sizeof root, &e));
+	assert_string_equal(root + strlen(root) - 7, "/in box");
+	rm_tree(base);
+}
+
+/* The race of the link rule: the name checked is swapped for a link out
+ * of the inbox between the check and the import; what is handed over is
+ * still the file that was checked (the test hook pauses the walk there,
+ * and the test asserts the pause was reached). */
+typedef struct race {
+	char pause[PATH_MAX];      /* the hook's file */
+	char name[PATH_MAX];       /* the inbox file to swap */
+	char outside[PATH_MAX];    /* what it is swapped for a link to */
+	bool reached;              /* the walk paused */
+} race;
+
+static void *swapper(void *arg)
+{
+	race *r = arg;
+
+	for (int i = 0; i < 3000 && access(r->pause, F_OK) != 0; i++)
+		usleep(1000);
+	r->reached = access(r->pause, F_OK) == 0;
+	unlink(r->name);
+	if (symlink(r->outside, r->name) != 0)
+		r->reached = false;
+	unlink(r->pause);
+	return NULL;
+}
+
+static void test_walk_race(void **state)
+{
+	char *base = support_tmpdir();
+	char root[PATH_MAX], p[PATH_MAX], want[PATH_MAX + 64];
+	seen s;
+	sb_inbox_events ev = {on_file, on_problem, &s};
+	race r;
+	pthread_t t;
+
+	(void)state;
+	memset(&s, 0, sizeof s);
+	memset(&r, 0, sizeof r);
+	assert_int_equal(mkdir(at(p, base, "inbox"), 0700), 0);
+	assert_int_equal(mkdir(at(p, base, "inbox/runs"), 0700), 0);
+	support_write_file(at(r.name, base, "inbox/runs/a.jsonl"), "checked\n");
+	support_write_file(at(r.outside, base, "secret"), "secret\n");
+	at(r.pause, base, "pause");
+	assert_sb_ok(&(sb_err){0}, sb_inbox_resolve(at(p, base, "inbox"), root, sizeof root, &(sb_err){0}));
+	assert_int_equal(pthread_create(&t, NULL, swapper, &r), 0);
+	assert_int_equal(sb_inbox_walk(root, "inbox", r.pause, &ev), SB_OK);
+	pthread_join(t, NULL);
+	assert_true(r.reached);
+	assert_int_equal(s.n_files, 1);
+	snprintf(want, sizeof want, "runs|%s/runs/a.jsonl|checked\n", root);
+	assert_string_equal(s.files[0], want);
+	assert_int_equal(s.n_problems, 0);
+	rm_tree(base);
+}
+
+/* ---- the periods judged -------------------------------------------------- */
+
+static sb_period period(const char *text)
+{
+	sb_period p;
+	sb_err e;
+
+	sb_err_clear(&e);
+	assert_sb_ok(&e, sb_period_parse(text, 0, &p, &e));
+	return p;
+}
+
+static int64_t at_ms(const char *text)
+{
+	int64_t ms = 0;
+
+	assert_int_equal(sb_time_parse(text, strlen(text), 0, &ms), SB_TIME_OK);
+	return ms;
+}
+
+static void assert_period(sb_period got, const char *want)
+{
+	sb_period w = period(want);
+
+	assert_int_equal(got.from_ms, w.from_ms);
+	assert_int_equal(got.to_ms, w.to_ms);
+}
+
+/* The period before: a day, a month (of 28 days; January to December of
+ * the year before), a year, and a span of its own length just before. */
+static void test_prev_period(void **state)
+{
+	sb_period p;
+
+	(void)state;
+	p = period("2026-11-30");
+	assert_period(sb_nightly_prev_period(&p), "2026-11-29");
+	p = period("2026-03");
+	assert_period(sb_nightly_prev_period(&p), "2026-02");
+	p = period("2026-01");
+	assert_period(sb_nightly_prev_period(&p), "2025-12");
+	p = period("2026");
+	assert_period(sb_nightly_prev_period(&p), "2025");
+	p = period("2026-11-01..2026-11-16");
+	assert_period(sb_nightly_prev_period(&p), "2026-10-17..2026-11-01");
+}
+
+/* The period that ended the lag ago: the latest whose next period ended
+ * more than the lag before now.  At exactly the lag it is one further
+ * back; a millisecond past, not. */
+static void test_lag_period_edges(void **state)
+{
+	sb_period p = period("2026-11-29"), out;
+	int64_t lag = 72 * INT64_C(3600000);
+
+	(void)state;
+	/* 2026-11-28 ended 2026-11-29T00:00Z, exactly 72 h before now */
+	assert_true(sb_nightly_lag_period(&p, at_ms("2026-12-02T00:00:00Z"), lag, &out));
+	assert_period(out, "2026-11-26");
+	assert_true(sb_nightly_lag_period(&p, at_ms("2026-12-02T00:00:00.001Z"), lag, &out));
+	assert_period(out, "2026-11-27");
+	/* the period itself ended more than the lag ago: the one before it */
+	assert_true(sb_nightly_lag_period(&p, at_ms("2026-12-10T00:00:00Z"), lag, &out));
+	assert_period(out, "2026-11-28");
+	/* months */
+	p = period("2026-11");
+	assert_true(sb_nightly_lag_period(&p, at_ms("2026-12-04T00:00:00.001Z"), lag, &out));
+	assert_period(out, "2026-10");
+	/* a period far in the future: none within reach */
+	p = period("9000-01-01");
+	assert_false(sb_nightly_lag_period(&p, at_ms("2026-12-01T00:00:00Z"), lag, &out));
+}
+
+/* A stored reconciliation of [from, to) (recon_id id) with one backend of
+ * status, window [from, to), flagged. */
+static void store_recon(sb_db *db, int id, const char *from, const char *to, const char *status,
+                        int flagged)
+{
+	char sql[1024];
+	int64_t f = at_ms(from), t = at_ms(to);
+
+	snprintf(sql, sizeof sql,
+	         "INSERT INTO reconciliation (recon_id, created_ms, from_ms, to_ms, abs_nanos, rel_ppb, "
+	         "backends, flagged, result) VALUES (%d, 0, %lld, %lld, 0, 0, 1, %d, '{}');"
+	         "INSERT INTO reconciliation_backend (recon_id, backend, status, runs, computed_nanos, "
+	         "window_from_ms, window_to_ms, flagged) VALUES (%d, 'modal', '%s', 1, 1, %lld, %lld, %d);",
+	         id, (long long)f, (long long)t, flagged, id, status, (long long)f, (long long)t, flagged);
+	support_exec(db, sql);
+}
+
+/* Which periods a night judges beyond its own: the period that ended the
+ * lag ago when never judged; every earlier stored period left pending, or
+ * unbilled and past the lag (at exactly the lag, not yet); never the
+ * night's own period, one ending after it, or one twice. */
+static void test_periods_judged(void **state)
+{
+	sb_db *db = support_memory_ledger();
+	sb_period night = period("2026-11-29");
+	int64_t now = at_ms("2026-12-02T00:00:00.001Z"), lag = 72 * INT64_C(3600000);
+	sb_nightly_judged *list = NULL;
+	size_t n = 0;
+	sb_err e;
+
+	(void)state;
+	sb_err_clear(&e);
+	/* an empty ledger: the lag period, first time */
+	assert_sb_ok(&e, sb_nightly_periods(db, &night, now, lag, &list, &n, &e));
+	assert_int_equal(n, 1);
+	assert_period(list[0].period, "2026-11-27");
+	assert_true(list[0].first_time);
+	assert_non_null(strstr(list[0].why, "for the first time"));
+	free(list);
+	/* judged once (nothing pending in it): no longer */
+	store_recon(db, 1, "2026-11-27T00:00:00Z", "2026-11-28T00:00:00Z", "ok", 0);
+	assert_sb_ok(&e, sb_nightly_periods(db, &night, now, lag, &list, &n, &e));
+	assert_int_equal(n, 0);
+	free(list);
+	/* earlier periods: one pending; one unbilled whose window ended a
+	 * millisecond more than the lag before now, one exactly the lag
+	 * before; one unbilled already flagged; the night's own, pending;
+	 * one after it, pending */
+	store_recon(db, 2, "2026-11-20T00:00:00Z", "2026-11-21T00:00:00Z", "pending", 0);
+	store_recon(db, 3, "2026-11-28T00:00:00Z", "2026-11-29T00:00:00Z", "unbilled", 0);
+	store_recon(db, 4, "2026-11-28T00:00:00.001Z", "2026-11-29T00:00:00.001Z", "unbilled", 0);
+	store_recon(db, 5, "2026-11-25T00:00:00Z", "2026-11-26T00:00:00Z", "unbilled", 1);
+	store_recon(db, 6, "2026-11-29T00:00:00Z", "2026-11-30T00:00:00Z", "pending", 0);
+	store_recon(db, 7, "2026-11-30T00:00:00Z", "2026-12-01T00:00:00Z", "pending", 0);
+	assert_sb_ok(&e, sb_nightly_periods(db, &night, now, lag, &list, &n, &e));
+	assert_int_equal(n, 2);
+	assert_period(list[0].period, "2026-11-20");
+	assert_non_null(strstr(list[0].why, "window had not ended"));
+	assert_false(list[0].first_time);
+	assert_period(list[1].period, "2026-11-28");
+	assert_non_null(strstr(list[1].why, "past the billing lag"));
+	free(list);
+	/* the lag period left pending: listed once, as judged again */
+	store_recon(db, 8, "2026-11-27T00:00:00Z", "2026-11-28T00:00:00Z", "pending", 0);
+	assert_sb_ok(&e, sb_nightly_periods(db, &night, now, lag, &list, &n, &e));
+	assert_int_equal(n, 3);
+	assert_period(list[1].period, "2026-11-27");
+	assert_false(list[1].first_time);
+	assert_non_null(strstr(list[1].why, "window had not ended"));
+	free(list);
+	sb_db_close(db);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_attention_edges),
+		cmocka_unit_test(test_walk_link_rule),
+		cmocka_unit_test(test_walk_resolve),
+		cmocka_unit_test(test_walk_race),
+		cmocka_unit_test(test_prev_period),
+		cmocka_unit_test(test_lag_period_edges),
+		cmocka_unit_test(test_periods_judged),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
