@@ -4,6 +4,12 @@
  * when 2 would show a non-zero amount as 0.00), rates with 9; the data
  * attributes hold the JSON's 9 decimals.  The charts are in
  * recon_charts.c, what both files share in recon_page_int.h.
+ *
+ * Still over 600 lines: the rest is one document written top to bottom
+ * (its inline style sheet, the verdict, the backends, the flagged
+ * sessions, the night's imports, the commands quoted for the shell), each
+ * part a function over the same page; split further, each file would be
+ * a fragment of one page's markup.
  */
 #include "report/recon_page.h"
 
