@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "cli/help.h"
-#include "cli/out.h"
 #include "cli/words.h"
 #include "ledger/money.h"
 #include "ledger/period.h"
@@ -336,7 +335,6 @@ int cli_getopt(sb_cli *cli, int argc, char **argv, const struct option *longopts
 			return cli_usage(cli, "option %s needs a value", argv[optind - 1]);
 		if (c == OPT_RAW) {
 			cli->csv_raw = true;
-			sb_out_set_csv_raw(true);
 			continue;
 		}
 		if ((rc = on_opt(cli, ctx, c, optarg)) != 0)

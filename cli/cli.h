@@ -12,6 +12,7 @@
 
 #include "ledger/db.h"
 #include "ledger/err.h"
+#include "report/out.h"
 
 #define SB_VERSION "0.1.0"
 
@@ -113,18 +114,17 @@ void cli_info(sb_cli *cli, const char *fmt, ...) __attribute__((format(printf, 2
  * help would not describe what is parsed); for each one found,
  * `on_opt(cli, ctx, val, optarg)` is called and returns 0 or a usage exit
  * status.  A command flagged CMD_CSV also takes --raw (not in its row's
- * `options`: cli_getopt adds it), which sets cli->csv_raw and turns the
- * formula guard of the CSV listings off (sb_out_set_csv_raw).  --help
+ * `options`: cli_getopt adds it), which sets cli->csv_raw: the command
+ * hands it to what writes its CSV, which then leaves the formula guard
+ * off.  --help
  * prints the command's help and returns -1 (the caller then exits 0).  On
  * success *first is the index of the first operand. */
 int cli_getopt(sb_cli *cli, int argc, char **argv, const struct option *longopts,
                int (*on_opt)(sb_cli *cli, void *ctx, int val, const char *arg),
                void *ctx, int *first);
 
-/* Output formats. */
-typedef enum { FMT_TABLE, FMT_CSV, FMT_JSON, FMT_HTML } sb_format;
-
-/* Parse a --format value among those allowed (bit 1<<FMT_*). */
+/* Parse a --format value among those allowed (bit 1<<FMT_*; sb_format is
+ * report/out.h's). */
 int cli_format(sb_cli *cli, const char *arg, unsigned allowed, sb_format *out);
 
 /* Parse a --period value. */

@@ -7,9 +7,11 @@
 #include "cli/cli.h"
 #include "cli/out.h"
 #include "ledger/fx.h"
+#include "ledger/line_list.h"
 #include "ledger/money.h"
 #include "ledger/period.h"
 #include "ledger/timefmt.h"
+#include "report/lines_out.h"
 
 /* Options of the billing commands. */
 typedef struct billing_opts {
@@ -56,24 +58,6 @@ static const struct option lines_options[] = {
 	{NULL, 0, NULL, 0},
 };
 
-/* Print the current row's integer column c, or null. */
-static void out_opt_int(sb_out *o, sqlite3_stmt *st, int c)
-{
-	if (sb_col_is_null(st, c))
-		sb_out_null(o);
-	else
-		sb_out_int(o, sqlite3_column_int64(st, c));
-}
-
-/* Print the current row's money column c, or null. */
-static void out_opt_money(sb_out *o, sqlite3_stmt *st, int c)
-{
-	if (sb_col_is_null(st, c))
-		sb_out_null(o);
-	else
-		sb_out_money(o, sqlite3_column_int64(st, c));
-}
-
 /* lines: its options; --period is required. */
 static int parse_lines(sb_cli *cli, int argc, char **argv, void *opts)
 {
@@ -93,97 +77,23 @@ static int parse_lines(sb_cli *cli, int argc, char **argv, void *opts)
 /* lines: the billing lines as stored, superseded ones marked. */
 static int run_lines(sb_cli *cli, sb_db *db, void *opts)
 {
-	static const sb_col cols[] = {
-		{"batch_id", COL_INT, 0}, {"line", COL_INT, 0}, {"format", COL_TEXT, 0},
-		{"line_key", COL_TEXT, 0}, {"backend", COL_TEXT, 0}, {"session_id", COL_TEXT, 0},
-		{"start", COL_TIME, 0}, {"end", COL_TIME, 0}, {"kind", COL_TEXT, 0},
-		{"amount", COL_MONEY, 0}, {"currency", COL_TEXT, 0}, {"category", COL_TEXT, 0},
-		{"correction", COL_BOOL, 0}, {"quantity", COL_NUMBER, 0}, {"unit", COL_TEXT, 0},
-		{"vcpu_ms", COL_INT, 0}, {"memory_mb_ms", COL_INT, 0}, {"list_cost", COL_MONEY, 0},
-		{"effective_cost", COL_MONEY, 0}, {"invoice_id", COL_TEXT, 0}, {"tags", COL_TEXT, 0},
-		{"extra", COL_TEXT, 0}, {"status", COL_TEXT, 0}, {"superseded_by", COL_INT, 0},
-	};
-	static const sb_col table_cols[] = {
-		{"batch", COL_INT, 0}, {"format", COL_TEXT, 0}, {"backend", COL_TEXT, 0},
-		{"session_id", COL_TEXT, 24}, {"start", COL_TIME, 0}, {"end", COL_TIME, 0},
-		{"kind", COL_TEXT, 0}, {"amount", COL_MONEY, 0}, {"currency", COL_TEXT, 0},
-		{"category", COL_TEXT, 0}, {"vcpu_s", COL_NUMBER, 0}, {"mb_s", COL_NUMBER, 0},
-		{"status", COL_TEXT, 0},
-	};
 	const billing_opts *bo = opts;
+	sb_line_filter f = {bo->period, bo->backend, bo->session, bo->has_batch, bo->batch};
+	sb_line_row row;
 	sqlite3_stmt *st;
 	sb_out *o;
 	int rc;
 
 	if (bo->has_batch && (rc = cli_batch_known(cli, db, bo->batch)) != SB_OK)
 		return rc;
-	if ((st = sb_db_stmt(db, "billing_line_list", &cli->err)) == NULL)
+	if ((st = sb_line_list_open(db, &f, &cli->err)) == NULL)
 		return cli_report(&cli->err);
-	sb_bind_i64(db, st, ":from_ms", bo->period.from_ms);
-	sb_bind_i64(db, st, ":to_ms", bo->period.to_ms);
-	sb_bind_text_opt(db, st, ":backend", bo->backend);
-	sb_bind_text_opt(db, st, ":session_id", bo->session);
-	sb_bind_i64_opt(db, st, ":batch_id", bo->has_batch, bo->batch);
-	if (bo->fmt == FMT_TABLE)
-		o = sb_out_new(bo->fmt, table_cols, sizeof table_cols / sizeof table_cols[0]);
-	else
-		o = sb_out_new(bo->fmt, cols, sizeof cols / sizeof cols[0]);
-	while (o != NULL && (rc = sb_db_step(db, st, &cli->err)) == SQLITE_ROW) {
-		bool live = sb_col_is_null(st, 22);
-		if (bo->fmt == FMT_TABLE) {
-			char status[48], secs[32];
-			sb_out_int(o, sqlite3_column_int64(st, 0));
-			sb_out_text(o, sb_col_text(st, 2));
-			sb_out_text(o, sb_col_text(st, 4));
-			sb_out_text(o, sb_col_text(st, 5));
-			sb_out_time(o, sqlite3_column_int64(st, 6));
-			sb_out_time(o, sqlite3_column_int64(st, 7));
-			sb_out_text(o, sb_col_text(st, 8));
-			out_opt_money(o, st, 9);
-			sb_out_text(o, sb_col_text(st, 10));
-			sb_out_text(o, sb_col_text(st, 11));
-			for (int c = 15; c <= 16; c++) {
-				if (sb_col_is_null(st, c)) {
-					sb_out_null(o);
-					continue;
-				}
-				snprintf(secs, sizeof secs, "%lld.%03lld",
-				         (long long)(sqlite3_column_int64(st, c) / 1000),
-				         (long long)(sqlite3_column_int64(st, c) % 1000));
-				sb_out_text(o, secs);
-			}
-			snprintf(status, sizeof status, live ? "live" : "superseded by %lld",
-			         (long long)sqlite3_column_int64(st, 22));
-			sb_out_text(o, status);
-			sb_out_row(o);
-			continue;
-		}
-		sb_out_int(o, sqlite3_column_int64(st, 0));
-		sb_out_int(o, sqlite3_column_int64(st, 1));
-		for (int c = 2; c <= 5; c++)
-			sb_out_text(o, sb_col_text(st, c));
-		sb_out_time(o, sqlite3_column_int64(st, 6));
-		sb_out_time(o, sqlite3_column_int64(st, 7));
-		sb_out_text(o, sb_col_text(st, 8));
-		out_opt_money(o, st, 9);
-		sb_out_text(o, sb_col_text(st, 10));
-		sb_out_text(o, sb_col_text(st, 11));
-		sb_out_bool(o, sqlite3_column_int64(st, 12) != 0);
-		sb_out_text(o, sb_col_text(st, 13));
-		sb_out_text(o, sb_col_text(st, 14));
-		out_opt_int(o, st, 15);
-		out_opt_int(o, st, 16);
-		out_opt_money(o, st, 17);
-		out_opt_money(o, st, 18);
-		for (int c = 19; c <= 21; c++)
-			sb_out_text(o, sb_col_text(st, c));
-		sb_out_text(o, live ? "live" : "superseded");
-		out_opt_int(o, st, 22);
-		sb_out_row(o);
-	}
+	o = sb_lines_out_new(stdout, bo->fmt, cli->csv_raw);
+	while (o != NULL && sb_line_list_next(db, st, &row, &cli->err) > 0)
+		sb_lines_out_row(o, bo->fmt, &row);
 	if (o == NULL)
-		sb_fail(&cli->err, SB_EINTERNAL, "out of memory");
-	sb_out_end(o);
+		sqlite3_reset(st);
+	sb_out_end(o, &cli->err);
 	return cli_report(&cli->err);
 }
 
@@ -219,7 +129,7 @@ static int run_fx(sb_cli *cli, sb_db *db, void *opts)
 
 	if ((st = sb_db_stmt(db, "fx_rate_list", &cli->err)) == NULL)
 		return cli_report(&cli->err);
-	o = sb_out_new(bo->fmt, cols, sizeof cols / sizeof cols[0]);
+	o = sb_out_new(stdout, bo->fmt, cli->csv_raw, cols, sizeof cols / sizeof cols[0]);
 	while (o != NULL && sb_db_step(db, st, &cli->err) == SQLITE_ROW) {
 		sb_out_text(o, sb_col_text(st, 0));
 		sb_out_time(o, sqlite3_column_int64(st, 1));
@@ -228,7 +138,7 @@ static int run_fx(sb_cli *cli, sb_db *db, void *opts)
 	}
 	if (o == NULL)
 		sb_fail(&cli->err, SB_EINTERNAL, "out of memory");
-	sb_out_end(o);
+	sb_out_end(o, &cli->err);
 	return cli_report(&cli->err);
 }
 

@@ -1,19 +1,14 @@
 /* cmd_invoice.c: invoice, export focus. */
 #include <getopt.h>
-#include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "cli/cli.h"
-#include "cli/out.h"
-#include "ledger/csvout.h"
 #include "ledger/money.h"
 #include "ledger/period.h"
-#include "ledger/timefmt.h"
-#include "reconcile/export_focus.h"
-#include "reconcile/html.h"
 #include "reconcile/invoice.h"
+#include "report/export_focus.h"
+#include "report/invoice_out.h"
 
 /* Options of invoice and export focus. */
 typedef struct invoice_cli {
@@ -81,181 +76,6 @@ static const struct option export_options[] = {
 static const char *cents(int64_t nanos, char buf[SB_MONEY_BUFSZ])
 {
 	return sb_money_format(nanos, 2, buf);
-}
-
-/* Minutes x 1000 with 3 decimals into buf. */
-static const char *minutes3(int64_t milli, char buf[SB_MONEY_BUFSZ])
-{
-	return sb_money_format(milli * 1000000, 3, buf);
-}
-
-/* The quantity of a line as the table shows it: exec minutes, or the
- * tokens with thousands separators. */
-static void line_quantity(const sb_invoice_line *l, char *buf, size_t size)
-{
-	char m[SB_MONEY_BUFSZ], in[32], out[32];
-
-	if (l->kind == SB_INV_COMPUTE)
-		snprintf(buf, size, "%s", minutes3(l->quantity_milli, m));
-	else
-		snprintf(buf, size, "%s in / %s out", sb_thousands(l->input_tokens, in),
-		         sb_thousands(l->output_tokens, out));
-}
-
-/* The rate of a line as the table shows it, with 9 decimals: USD per exec
- * minute, or USD per million input and output tokens. */
-static void line_rate(const sb_invoice_line *l, char *buf, size_t size)
-{
-	char a[SB_MONEY_BUFSZ], b[SB_MONEY_BUFSZ];
-
-	if (l->kind == SB_INV_COMPUTE)
-		snprintf(buf, size, "%s", l->has_rate ? strcat(sb_money_format(l->rate_nanos, 9, a), "/min") : "");
-	else if (l->input_per_m_nanos != 0 || l->output_per_m_nanos != 0)
-		snprintf(buf, size, "%s + %s /M", sb_money_format(l->input_per_m_nanos, 9, a),
-		         sb_money_format(l->output_per_m_nanos, 9, b));
-	else
-		buf[0] = '\0';
-}
-
-/* The amount of a line as shown: 2 decimals, or "unknown". */
-static const char *line_amount(const sb_invoice_line *l, char buf[SB_MONEY_BUFSZ])
-{
-	return l->unknown ? "unknown" : cents(l->amount_nanos, buf);
-}
-
-/* Lines as an indented table on stdout (cli/out.c), ending with a total
- * row (total NULL: "unknown"); amounts with 2 decimals. */
-static void table_lines(const sb_invoice_line *lines, size_t n, const char *total_label, const int64_t *total)
-{
-	static const sb_col cols[] = {
-		{"description", COL_TEXT, 0}, {"quantity", COL_NUMBER, 0}, {"unit", COL_TEXT, 0},
-		{"rate", COL_NUMBER, 0}, {"amount", COL_NUMBER, 0},
-	};
-	char q[80], r[80], a[SB_MONEY_BUFSZ];
-	sb_out *o = sb_out_new(FMT_TABLE, cols, sizeof cols / sizeof cols[0]);
-
-	if (o == NULL)
-		return;
-	sb_out_indent(o, 2);
-	for (size_t k = 0; k < n; k++) {
-		line_quantity(&lines[k], q, sizeof q);
-		line_rate(&lines[k], r, sizeof r);
-		sb_out_text(o, lines[k].description);
-		sb_out_text(o, q);
-		sb_out_text(o, lines[k].kind == SB_INV_COMPUTE ? "minutes" : "tokens");
-		sb_out_text(o, r);
-		sb_out_text(o, line_amount(&lines[k], a));
-		sb_out_row(o);
-	}
-	sb_out_text(o, total_label);
-	sb_out_text(o, "");
-	sb_out_text(o, "");
-	sb_out_text(o, "");
-	sb_out_text(o, total != NULL ? cents(*total, a) : "unknown");
-	sb_out_row(o);
-	sb_out_end(o);
-}
-
-/* The invoices as text on stdout. */
-static void print_table(const sb_invoice_set *set)
-{
-	char name[96], from[SB_TIME_BUFSZ], to[SB_TIME_BUFSZ], made[SB_TIME_BUFSZ], known[SB_MONEY_BUFSZ];
-	char label[64];
-
-	sb_period_name(&set->period, name);
-	for (size_t i = 0; i < set->n_invoices; i++) {
-		const sb_invoice *inv = &set->invoices[i];
-		if (i > 0)
-			putchar('\n');
-		printf("Invoice %s\n", inv->number != NULL ? inv->number : "(draft, not finalized)");
-		printf("  customer  %s (tag %s)\n", inv->customer, set->tag);
-		printf("  period    %s (%s to %s)\n", name, sb_time_format(set->period.from_ms, from),
-		       sb_time_format(set->period.to_ms, to));
-		printf("  basis     %s\n", sb_basis_name(inv->basis));
-		if (inv->number != NULL)
-			printf("  finalized %s\n", sb_time_format(inv->created_ms, made));
-		putchar('\n');
-		snprintf(label, sizeof label, "total %s", inv->currency);
-		table_lines(inv->lines, inv->n_lines, label, inv->total_unknown ? NULL : &inv->total_nanos);
-		if (inv->total_unknown)
-			printf("  the token cost of %zu run%s is unknown (tokens, no model), so is the total; the other lines add up to %s\n",
-			       inv->n_unknown_runs, inv->n_unknown_runs == 1 ? "" : "s", cents(inv->total_nanos, known));
-		for (size_t k = 0; k < inv->n_unknown_runs; k++)
-			printf("  run with tokens and no model: %s\n", inv->unknown_runs[k]);
-		for (size_t k = 0; k < inv->n_notes; k++)
-			printf("  note: %s\n", inv->notes[k]);
-		if (inv->adjust != NULL) {
-			char runs[200], text[1200];
-			printf("\n  adjustments since it was finalized (%s; the invoice is unchanged):\n",
-			       sb_adjust_summary(inv->adjust, runs, sizeof runs));
-			table_lines(inv->adjust->lines, inv->adjust->n_lines, "adjustment total", &inv->adjust->total_nanos);
-			for (size_t k = 0; k < inv->adjust->n_runs; k++)
-				printf("  %s\n", sb_adjust_run_text(&inv->adjust->runs[k], text, sizeof text));
-		}
-	}
-	for (size_t k = 0; k < set->n_notes; k++)
-		printf("%snote: %s\n", k == 0 && set->n_invoices > 0 ? "\n" : "", set->notes[k]);
-}
-
-/* One CSV row of an invoice: the invoice's columns, then the line's. */
-static void csv_row(sb_csv_out *w, const sb_invoice_set *set, const sb_invoice *inv, const char *kind,
-                    const sb_invoice_line *l, const int64_t *amount)
-{
-	char from[SB_TIME_BUFSZ], to[SB_TIME_BUFSZ], buf[SB_MONEY_BUFSZ], n[32];
-
-	sb_csv_value(w, inv->number);
-	sb_csv_text(w, inv->customer);
-	sb_csv_value(w, sb_time_format(set->period.from_ms, from));
-	sb_csv_value(w, sb_time_format(set->period.to_ms, to));
-	sb_csv_value(w, sb_basis_name(inv->basis));
-	sb_csv_value(w, inv->currency);
-	sb_csv_value(w, kind);
-	sb_csv_text(w, l != NULL ? l->description : NULL);
-	sb_csv_text(w, l != NULL ? l->backend : NULL);
-	sb_csv_text(w, l != NULL ? l->model : NULL);
-	if (l != NULL && l->kind == SB_INV_COMPUTE) {
-		sb_csv_value(w, minutes3(l->quantity_milli, buf));
-		sb_csv_value(w, "minutes");
-		sb_csv_value(w, l->has_rate ? sb_money_format(l->rate_nanos, 9, buf) : NULL);
-		sb_csv_value(w, NULL);
-		sb_csv_value(w, NULL);
-	} else if (l != NULL) {
-		sb_csv_value(w, NULL);
-		sb_csv_value(w, "tokens");
-		sb_csv_value(w, NULL);
-		snprintf(n, sizeof n, "%lld", (long long)l->input_tokens);
-		sb_csv_value(w, n);
-		snprintf(n, sizeof n, "%lld", (long long)l->output_tokens);
-		sb_csv_value(w, n);
-	} else {
-		for (int k = 0; k < 5; k++)
-			sb_csv_value(w, NULL);
-	}
-	sb_csv_value(w, amount != NULL ? cents(*amount, buf) : NULL);   /* empty: unknown */
-	sb_csv_end(w);
-}
-
-/* The invoices as CSV: one row per line, a total row per invoice, and
- * adjustment rows after it; free text guarded unless raw. */
-static void print_csv(const sb_invoice_set *set, bool raw)
-{
-	sb_csv_out w;
-
-	sb_csv_out_init(&w, stdout, raw);
-	puts("number,customer,period_from,period_to,basis,currency,kind,description,backend,model,"
-	     "quantity,unit,rate,input_tokens,output_tokens,amount");
-	for (size_t i = 0; i < set->n_invoices; i++) {
-		const sb_invoice *inv = &set->invoices[i];
-		for (size_t k = 0; k < inv->n_lines; k++)
-			csv_row(&w, set, inv, sb_inv_kind_name(inv->lines[k].kind), &inv->lines[k],
-			        inv->lines[k].unknown ? NULL : &inv->lines[k].amount_nanos);
-		csv_row(&w, set, inv, "total", NULL, inv->total_unknown ? NULL : &inv->total_nanos);
-		if (inv->adjust != NULL) {
-			for (size_t k = 0; k < inv->adjust->n_lines; k++)
-				csv_row(&w, set, inv, "adjustment", &inv->adjust->lines[k], &inv->adjust->lines[k].amount_nanos);
-			csv_row(&w, set, inv, "adjustment_total", NULL, &inv->adjust->total_nanos);
-		}
-	}
 }
 
 /* Notes and adjustments on stderr, for the formats that have no room
@@ -335,28 +155,10 @@ static int run_invoice(sb_cli *cli, sb_db *db, void *opts)
 		else
 			cli_warn("no runs in %s: no invoices", sb_period_name(&ic->o.period, name));
 	}
-	switch (ic->fmt) {
-	case FMT_JSON: {
-		json_t *root = sb_invoice_json(set);
-		char *text = json_dumps(root, JSON_INDENT(1));
-		if (text != NULL)
-			puts(text);
-		free(text);
-		json_decref(root);
+	sb_report_invoices(stdout, ic->fmt, cli->csv_raw, set, &cli->err);
+	/* csv and json have no room for the notes: they go to stderr */
+	if (ic->fmt == FMT_CSV || ic->fmt == FMT_JSON)
 		warn_notes(set);
-		break;
-	}
-	case FMT_CSV:
-		print_csv(set, cli->csv_raw);
-		warn_notes(set);
-		break;
-	case FMT_HTML:
-		sb_html_invoices(stdout, set, &cli->err);
-		break;
-	default:
-		print_table(set);
-		break;
-	}
 	warn_notices(set);
 	if (ic->finalize && cli->err.code == SB_OK)
 		for (size_t i = 0; i < set->n_invoices; i++)

@@ -10,6 +10,7 @@
 #include "importers/runs_jsonl.h"
 #include "ledger/money.h"
 #include "ledger/period.h"
+#include "ledger/prices.h"
 #include "ledger/rates.h"
 #include "ledger/timefmt.h"
 
@@ -127,15 +128,6 @@ static int parse_args(sb_cli *cli, int argc, char **argv, rates_opts *ro, int wa
 	return 0;
 }
 
-/* Bind the instant of the cards in force (and --all). */
-static void bind_rates(sb_db *db, sqlite3_stmt *st, const void *ctx)
-{
-	const rates_opts *ro = ctx;
-
-	sb_bind_i64(db, st, ":all", ro->all);
-	sb_bind_i64(db, st, ":at_ms", ro->has_at ? ro->at_ms : cli_now_ms());
-}
-
 /* rates, backends, prices: their options, no operands. */
 static int parse_list(sb_cli *cli, int argc, char **argv, void *opts)
 {
@@ -154,7 +146,8 @@ static int run_rates(sb_cli *cli, sb_db *db, void *opts)
 	};
 	const rates_opts *ro = opts;
 
-	return cli_list(cli, db, ro->fmt, cols, sizeof cols / sizeof cols[0], "rate_card_list", bind_rates, ro);
+	return cli_list_stmt(cli, db, ro->fmt, cols, sizeof cols / sizeof cols[0],
+	                     sb_rates_list(db, ro->all, ro->has_at ? ro->at_ms : cli_now_ms(), &cli->err));
 }
 
 /* rates set BACKEND: the card, checked. */
@@ -220,19 +213,6 @@ static int run_rates_import(sb_cli *cli, sb_db *db, void *opts)
 	return cli_report(&cli->err);
 }
 
-/* Bind the requirements of backends. */
-static void bind_backends(sb_db *db, sqlite3_stmt *st, const void *ctx)
-{
-	const rates_opts *ro = ctx;
-
-	sb_bind_i64(db, st, ":at_ms", cli_now_ms());
-	sb_bind_i64(db, st, ":network", ro->network);
-	sb_bind_i64(db, st, ":persistent", ro->persistent);
-	sb_bind_i64_opt(db, st, ":min_cpu", ro->has_min_cpu, ro->min_cpu);
-	sb_bind_i64_opt(db, st, ":min_memory_mb", ro->has_min_mem, ro->min_mem);
-	sb_bind_text_opt(db, st, ":region", ro->region);
-}
-
 /* backends: the backends that satisfy the requirements, cheapest first. */
 static int run_backends(sb_cli *cli, sb_db *db, void *opts)
 {
@@ -242,8 +222,11 @@ static int run_backends(sb_cli *cli, sb_db *db, void *opts)
 		{"max_cpu", COL_INT, 0}, {"max_memory_mb", COL_INT, 0},
 	};
 	const rates_opts *ro = opts;
+	sb_backend_need need = {cli_now_ms(), ro->network, ro->persistent, ro->has_min_cpu, ro->min_cpu,
+	                        ro->has_min_mem, ro->min_mem, ro->region};
 
-	return cli_list(cli, db, ro->fmt, cols, sizeof cols / sizeof cols[0], "backend_list", bind_backends, ro);
+	return cli_list_stmt(cli, db, ro->fmt, cols, sizeof cols / sizeof cols[0],
+	                     sb_backends_list(db, &need, &cli->err));
 }
 
 /* prices: list the model price table. */
@@ -255,7 +238,7 @@ static int run_prices(sb_cli *cli, sb_db *db, void *opts)
 	};
 	const rates_opts *ro = opts;
 
-	return cli_list(cli, db, ro->fmt, cols, sizeof cols / sizeof cols[0], "model_price_list", NULL, NULL);
+	return cli_list_stmt(cli, db, ro->fmt, cols, sizeof cols / sizeof cols[0], sb_prices_list(db, &cli->err));
 }
 
 /* prices set MODEL: both prices, parsed. */
@@ -278,15 +261,8 @@ static int parse_prices_set(sb_cli *cli, int argc, char **argv, void *opts)
 static int run_prices_set(sb_cli *cli, sb_db *db, void *opts)
 {
 	const rates_opts *ro = opts;
-	sqlite3_stmt *st;
 
-	if ((st = sb_db_stmt(db, "model_price_set", &cli->err)) == NULL)
-		return cli_report(&cli->err);
-	sb_bind_text(db, st, ":model", ro->arg);
-	sb_bind_i64(db, st, ":input_per_m_nanos", ro->in_nanos);
-	sb_bind_i64(db, st, ":output_per_m_nanos", ro->out_nanos);
-	sb_bind_i64(db, st, ":updated_ms", cli_now_ms());
-	if (sb_db_run(db, st, &cli->err) == SB_OK)
+	if (sb_price_set(db, ro->arg, ro->in_nanos, ro->out_nanos, cli_now_ms(), &cli->err) == SB_OK)
 		cli_info(cli, "price: %s: %s input, %s output per million tokens", ro->arg,
 		         ro->input_per_m, ro->output_per_m);
 	return cli_report(&cli->err);

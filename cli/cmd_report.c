@@ -1,20 +1,15 @@
 /* cmd_report.c: report summary, report budget. */
 #include <getopt.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <jansson.h>
+#include <stdio.h>
 
 #include "cli/cli.h"
-#include "cli/out.h"
 #include "cli/words.h"
-#include "ledger/money.h"
 #include "ledger/period.h"
 #include "ledger/quote.h"
-#include "ledger/timefmt.h"
 #include "reconcile/budget.h"
-#include "reconcile/html.h"
 #include "reconcile/summary.h"
+#include "report/budget_out.h"
+#include "report/summary_out.h"
 
 /* Options of report summary. */
 typedef struct report_opts {
@@ -52,103 +47,6 @@ static const struct option report_options[] = {
 	{"by", required_argument, NULL, 'b'},
 	{NULL, 0, NULL, 0},
 };
-
-/* The columns of a summary row after the key. */
-static const sb_col summary_cols[] = {
-	{"key", COL_TEXT, 40}, {"runs", COL_INT, 0}, {"exec_count", COL_INT, 0},
-	{"total_duration_ms", COL_INT, 0}, {"cpu_ms", COL_INT, 0}, {"memory_peak_mb", COL_INT, 0},
-	{"bytes_read", COL_COUNT, 0}, {"bytes_written", COL_COUNT, 0},
-	{"computed_cost_usd", COL_MONEY, 0}, {"billed_cost_usd", COL_MONEY, 0},
-	{"card_cost_usd", COL_MONEY, 0}, {"token_cost_usd", COL_MONEY, 0},
-};
-
-/* One summary row into a listing (table or csv). */
-static void out_usage(sb_out *o, const char *key, const sb_usage *u)
-{
-	int64_t token = 0;
-
-	sb_out_text(o, key);
-	sb_out_int(o, u->runs);
-	sb_out_int(o, u->exec_count);
-	sb_out_int(o, u->total_duration_ms);
-	sb_out_int(o, u->cpu_ms);
-	sb_out_int(o, u->memory_peak_mb);
-	sb_out_int(o, u->bytes_read);
-	sb_out_int(o, u->bytes_written);
-	sb_out_money(o, u->computed_nanos);
-	if (u->has_billed)
-		sb_out_money(o, u->billed_nanos);
-	else
-		sb_out_null(o);
-	if (u->has_card)
-		sb_out_money(o, u->card_nanos);
-	else
-		sb_out_null(o);
-	if (sb_usage_token_nanos(u, &token))
-		sb_out_money(o, token);
-	else
-		sb_out_null(o);
-	sb_out_row(o);
-}
-
-/* A money member: a decimal string with 9 decimals, or null. */
-static json_t *json_money(bool has, int64_t nanos)
-{
-	char buf[SB_MONEY_BUFSZ];
-
-	return has ? json_string(sb_money_format(nanos, 9, buf)) : json_null();
-}
-
-/* One summary row as a JSON object (key omitted when NULL). */
-static json_t *json_usage(const char *key, const sb_usage *u)
-{
-	json_t *o = json_object();
-	int64_t token = 0;
-	bool has_token = sb_usage_token_nanos(u, &token);
-
-	if (key != NULL)
-		json_object_set_new(o, "key", json_string(key));
-	json_object_set_new(o, "runs", json_integer(u->runs));
-	json_object_set_new(o, "exec_count", json_integer(u->exec_count));
-	json_object_set_new(o, "total_duration_ms", json_integer(u->total_duration_ms));
-	json_object_set_new(o, "cpu_ms", json_integer(u->cpu_ms));
-	json_object_set_new(o, "memory_peak_mb", json_integer(u->memory_peak_mb));
-	json_object_set_new(o, "bytes_read", json_integer(u->bytes_read));
-	json_object_set_new(o, "bytes_written", json_integer(u->bytes_written));
-	json_object_set_new(o, "computed_cost_usd", json_money(true, u->computed_nanos));
-	json_object_set_new(o, "billed_cost_usd", json_money(u->has_billed, u->billed_nanos));
-	json_object_set_new(o, "card_cost_usd", json_money(u->has_card, u->card_nanos));
-	json_object_set_new(o, "token_cost_usd", json_money(has_token, token));
-	return o;
-}
-
-/* The period as {"from": ..., "to": ...}. */
-static json_t *json_period(const sb_period *p)
-{
-	char from[SB_TIME_BUFSZ], to[SB_TIME_BUFSZ];
-
-	return json_pack("{s:s, s:s}", "from", sb_time_format(p->from_ms, from), "to",
-	                 sb_time_format(p->to_ms, to));
-}
-
-/* Print the summary as JSON (docs/reports.md). */
-static void print_json(const sb_summary *s)
-{
-	json_t *root = json_object(), *rows = json_array();
-	char *text;
-
-	json_object_set_new(root, "period", json_period(&s->period));
-	json_object_set_new(root, "by", json_string(s->by));
-	for (size_t i = 0; i < s->n_rows; i++)
-		json_array_append_new(rows, json_usage(s->rows[i].key, &s->rows[i].u));
-	json_object_set_new(root, "rows", rows);
-	json_object_set_new(root, "total", json_usage(NULL, &s->total));
-	text = json_dumps(root, JSON_INDENT(1));
-	if (text != NULL)
-		puts(text);
-	free(text);
-	json_decref(root);
-}
 
 /* The warning for a model without a price, with the command that prices
  * it (runs as printed once X and Y are filled in). */
@@ -202,18 +100,7 @@ static int run_report_summary(sb_cli *cli, sb_db *db, void *opts)
 
 	if (sb_summary_build(db, &ro->period, ro->by, &s, &cli->err) != SB_OK)
 		return cli_report(&cli->err);
-	if (ro->fmt == FMT_JSON) {
-		print_json(s);
-	} else if (ro->fmt == FMT_HTML) {
-		sb_html_summary(stdout, s, cli_now_ms(), &cli->err);
-	} else {
-		sb_out *o = sb_out_new(ro->fmt, summary_cols, sizeof summary_cols / sizeof summary_cols[0]);
-		for (size_t i = 0; i < s->n_rows; i++)
-			out_usage(o, s->rows[i].key, &s->rows[i].u);
-		if (ro->fmt == FMT_TABLE)
-			out_usage(o, "total", &s->total);
-		sb_out_end(o);
-	}
+	sb_report_summary(stdout, ro->fmt, cli->csv_raw, s, cli_now_ms(), &cli->err);
 	for (size_t i = 0; i < s->n_unpriced; i++)
 		warn_unpriced(s->unpriced[i]);
 	if (s->unpriced_no_model)
@@ -259,112 +146,6 @@ static const struct option budget_options[] = {
 	{NULL, 0, NULL, 0},
 };
 
-/* The columns of a budget run. */
-static const sb_col budget_cols[] = {
-	{"run_id", COL_TEXT, 24}, {"backend", COL_TEXT, 0}, {"session_id", COL_TEXT, 20},
-	{"model", COL_TEXT, 0}, {"started_at", COL_TIME, 0}, {"lifetime_min", COL_NUMBER, 0},
-	{"budget_usd", COL_MONEY, 0}, {"token_cost_usd", COL_MONEY, 0},
-	{"compute_cost_usd", COL_MONEY, 0}, {"compute_basis", COL_TEXT, 0},
-	{"total_cost_usd", COL_MONEY, 0}, {"over_budget_usd", COL_MONEY, 0},
-	{"cap_savings_usd", COL_MONEY, 0},
-};
-
-/* A money cell, or null. */
-static void out_money_opt(sb_out *o, bool has, int64_t nanos)
-{
-	if (has)
-		sb_out_money(o, nanos);
-	else
-		sb_out_null(o);
-}
-
-/* One budget run as a row. */
-static void out_budget_run(sb_out *o, const sb_budget_run *r)
-{
-	char buf[SB_MONEY_BUFSZ];
-	int64_t milli = 0;
-
-	sb_out_text(o, r->run_id);
-	sb_out_text(o, r->backend);
-	sb_out_text(o, r->session_id);
-	sb_out_text(o, r->model);
-	sb_out_time(o, r->started_ms);
-	if (r->has_lifetime && sb_div_round_even(r->lifetime_ms, 60, &milli) == SB_MONEY_OK)
-		sb_out_text(o, sb_money_format(milli * 1000000, 3, buf));
-	else
-		sb_out_null(o);
-	out_money_opt(o, r->has_budget, r->budget_nanos);
-	out_money_opt(o, r->has_token, r->token_nanos);
-	sb_out_money(o, r->compute_nanos);
-	sb_out_text(o, sb_compute_basis_name(r->compute_basis));
-	out_money_opt(o, r->has_token, r->total_nanos);
-	out_money_opt(o, r->over_budget, r->over_nanos);
-	out_money_opt(o, r->over_lifetime && r->has_savings, r->savings_nanos);
-	sb_out_row(o);
-}
-
-/* The budget report as text: totals, then the runs over budget and the
- * runs past the lifetime limit. */
-static void print_budget_table(const sb_budget *b)
-{
-	char name[96], a[SB_MONEY_BUFSZ + 4], c[SB_MONEY_BUFSZ + 4], t[SB_MONEY_BUFSZ + 4], bu[SB_MONEY_BUFSZ];
-	size_t ncols = sizeof budget_cols / sizeof budget_cols[0];
-	sb_out *o;
-
-	static const sb_col totals[] = {
-		{"what", COL_TEXT, 0}, {"usd", COL_NUMBER, 0}, {"note", COL_TEXT, 0},
-	};
-	char note[160];
-
-	printf("Budget %s: %zu run%s, %lld with a budget\n", sb_period_name(&b->period, name), b->n_runs,
-	       b->n_runs == 1 ? "" : "s", (long long)b->budgeted_runs);
-	o = sb_out_new(FMT_TABLE, totals, sizeof totals / sizeof totals[0]);
-	sb_out_indent(o, 2);
-	sb_out_no_heading(o);
-	sb_out_text(o, "token cost");
-	sb_out_text(o, strcat(sb_money_format(b->token_nanos, 6, t), " USD"));
-	if (b->has_token)
-		note[0] = '\0';
-	else
-		snprintf(note, sizeof note, "(known part: %s%s%s)", b->n_unpriced > 0 ? "some models have no price" : "",
-		         b->n_unpriced > 0 && b->tokens_without_model > 0 ? ", " : "",
-		         b->tokens_without_model > 0 ? "some runs have tokens but no model" : "");
-	sb_out_text(o, note);
-	sb_out_row(o);
-	snprintf(note, sizeof note, "(billed %lld runs, session lifetime %lld, computed %lld)",
-	         (long long)b->by_basis[SB_COMPUTE_BILLED], (long long)b->by_basis[SB_COMPUTE_LIFETIME],
-	         (long long)b->by_basis[SB_COMPUTE_COMPUTED]);
-	sb_out_text(o, "compute cost");
-	sb_out_text(o, strcat(sb_money_format(b->compute_nanos, 6, c), " USD"));
-	sb_out_text(o, note);
-	sb_out_row(o);
-	snprintf(note, sizeof note, "against budgets of %s USD", sb_money_format(b->budget_nanos, 6, bu));
-	sb_out_text(o, "total");
-	sb_out_text(o, strcat(sb_money_format(b->total_nanos, 6, a), " USD"));
-	sb_out_text(o, note);
-	sb_out_row(o);
-	sb_out_end(o);
-	printf("\nRuns over budget: %lld\n", (long long)b->over_budget);
-	if (b->over_budget > 0) {
-		o = sb_out_new(FMT_TABLE, budget_cols, ncols);
-		for (size_t i = 0; i < b->n_runs; i++)
-			if (b->runs[i].over_budget)
-				out_budget_run(o, &b->runs[i]);
-		sb_out_end(o);
-	}
-	printf("\nRuns whose lifetime passed %lld min: %lld\n", (long long)(b->max_lifetime_ms / 60000),
-	       (long long)b->over_lifetime);
-	if (b->over_lifetime > 0) {
-		o = sb_out_new(FMT_TABLE, budget_cols, ncols);
-		for (size_t i = 0; i < b->n_runs; i++)
-			if (b->runs[i].over_lifetime)
-				out_budget_run(o, &b->runs[i]);
-		sb_out_end(o);
-	}
-	printf("\nA lifetime cap at %lld min would have saved %s USD.\n", (long long)(b->max_lifetime_ms / 60000),
-	       sb_money_format(b->savings_nanos, 6, a));
-}
-
 /* report budget: its options; --period is required. */
 static int parse_report_budget(sb_cli *cli, int argc, char **argv, void *opts)
 {
@@ -390,21 +171,7 @@ static int run_report_budget(sb_cli *cli, sb_db *db, void *opts)
 
 	if (sb_budget_build(db, &bo->period, bo->max_lifetime_min * 60000, &b, &cli->err) != SB_OK)
 		return cli_report(&cli->err);
-	if (bo->fmt == FMT_JSON) {
-		json_t *root = sb_budget_json(b);
-		char *text = json_dumps(root, JSON_INDENT(1));
-		if (text != NULL)
-			puts(text);
-		free(text);
-		json_decref(root);
-	} else if (bo->fmt == FMT_CSV) {
-		sb_out *o = sb_out_new(FMT_CSV, budget_cols, sizeof budget_cols / sizeof budget_cols[0]);
-		for (size_t i = 0; i < b->n_runs; i++)
-			out_budget_run(o, &b->runs[i]);
-		sb_out_end(o);
-	} else {
-		print_budget_table(b);
-	}
+	sb_report_budget(stdout, bo->fmt, cli->csv_raw, b, &cli->err);
 	for (size_t i = 0; i < b->n_unpriced; i++)
 		warn_unpriced(b->unpriced[i]);
 	if (b->tokens_without_model > 0) {

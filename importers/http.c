@@ -1,4 +1,12 @@
-/* http.c: the HTTP client of the provider APIs (see http.h). */
+/* http.c: the HTTP client of the provider APIs (see http.h).
+ *
+ * Longer than 600 lines on purpose: one transfer's state (libcurl's
+ * callbacks, the header and status checks, the decoding of a compressed
+ * body, the retries and the page cursor) is private to this file, and
+ * every part reads and writes it; split, that state would need a header
+ * of its own for no other caller.  Its parts are marked below (helpers,
+ * URLs, callbacks, one transfer, the reader).
+ */
 #include "importers/http.h"
 
 #include <ctype.h>

@@ -1,4 +1,10 @@
-/* db.c: the ledger file (see db.h). */
+/* db.c: the ledger file (see db.h).
+ *
+ * Longer than 600 lines on purpose: the opener (the file's checks, its
+ * lock, the migrations), the statement cache, the binds with their
+ * pending error and the steps all read and write one sb_db, whose fields
+ * stay private to this file; each bind is a few lines.
+ */
 #include "ledger/db.h"
 
 #include <errno.h>

@@ -237,3 +237,29 @@ done:
 	sb_rates_free(rates);
 	return e->code;
 }
+
+sqlite3_stmt *sb_rates_list(sb_db *db, bool all, int64_t at_ms, sb_err *e)
+{
+	sqlite3_stmt *st = sb_db_stmt(db, "rate_card_list", e);
+
+	if (st == NULL)
+		return NULL;
+	sb_bind_i64(db, st, ":all", all);
+	sb_bind_i64(db, st, ":at_ms", at_ms);
+	return st;
+}
+
+sqlite3_stmt *sb_backends_list(sb_db *db, const sb_backend_need *need, sb_err *e)
+{
+	sqlite3_stmt *st = sb_db_stmt(db, "backend_list", e);
+
+	if (st == NULL)
+		return NULL;
+	sb_bind_i64(db, st, ":at_ms", need->at_ms);
+	sb_bind_i64(db, st, ":network", need->network);
+	sb_bind_i64(db, st, ":persistent", need->persistent);
+	sb_bind_i64_opt(db, st, ":min_cpu", need->has_min_cpu, need->min_cpu);
+	sb_bind_i64_opt(db, st, ":min_memory_mb", need->has_min_memory_mb, need->min_memory_mb);
+	sb_bind_text_opt(db, st, ":region", need->region);
+	return st;
+}

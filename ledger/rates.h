@@ -65,4 +65,30 @@ int sb_rates_store_counted(sb_db *db, const sb_card *card, const char *source, i
  * transaction. */
 int sb_rates_reprice(sb_db *db, const char *backend, int64_t from_ms, sb_err *e);
 
+/* The rate cards for 'rates': those in force at at_ms (one per backend
+ * and plan), or every card when all; by backend, plan and effective
+ * instant (sql/queries/rate_card_list.sql).  A statement of db, its
+ * parameters bound, for the caller to step and reset; NULL with the error
+ * in e. */
+sqlite3_stmt *sb_rates_list(sb_db *db, bool all, int64_t at_ms, sb_err *e);
+
+/* What a backend must offer, for 'backends'. */
+typedef struct sb_backend_need {
+	int64_t at_ms;               /* the default card in force then prices it */
+	bool network;                /* it must have network access */
+	bool persistent;             /* it must keep its disk */
+	bool has_min_cpu;            /* min_cpu is given */
+	int64_t min_cpu;             /* at least this many CPUs */
+	bool has_min_memory_mb;      /* min_memory_mb is given */
+	int64_t min_memory_mb;       /* at least this much memory */
+	const char *region;          /* it must run there; NULL for any */
+} sb_backend_need;
+
+/* The backends that satisfy need, cheapest first by rate key (free 0,
+ * else the per-minute price of the default card in force at need->at_ms;
+ * unknown last), ties by name (sql/queries/backend_list.sql).  A
+ * statement of db, bound, for the caller to step and reset; NULL with the
+ * error in e. */
+sqlite3_stmt *sb_backends_list(sb_db *db, const sb_backend_need *need, sb_err *e);
+
 #endif

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "importers/import_billing.h"
 #include "importers/import_runs.h"
 #include "importers/source.h"
@@ -11,6 +13,7 @@
 #include "nightly/inbox.h"
 #include "nightly/reports.h"
 #include "reconcile/summary.h"
+#include "report/recon_json.h"
 
 /* A run under way. */
 typedef struct run {
@@ -173,6 +176,7 @@ static void judge(run *u, const sb_period *p, bool store_empty, sb_nightly_judge
 	sb_recon *r = NULL;
 	sb_recon_detail *d = NULL;
 	sb_night_imports *imports = NULL;
+	char *text;
 	sb_page_opts po = {o->ledger, sb_db_now_ms(u->db), NULL, o->root};
 	sb_err e;
 
@@ -195,14 +199,19 @@ static void judge(run *u, const sb_period *p, bool store_empty, sb_nightly_judge
 		j->r = r;
 		return;
 	}
-	if (sb_recon_store(u->db, r, &e) != SB_OK ||
+	/* stored with its JSON text: the ledger keeps the result as
+	 * 'reconcile --format json' prints it */
+	text = sb_recon_json_text(r, JSON_COMPACT);
+	if (sb_recon_store(u->db, r, text, &e) != SB_OK ||
 	    sb_summary_build(u->db, p, "backend", &s, &e) != SB_OK) {
 		tell(u, &e);
 		note(u, e.code);
+		free(text);
 		sb_summary_free(s);
 		sb_recon_free(r);
 		return;
 	}
+	free(text);
 	load_page(u, r, &imports, &d);
 	po.imports = imports;
 	j->reports_ok = sb_nightly_write_reports(o->out, p, r, s, d, &po, j->dir, sizeof j->dir,

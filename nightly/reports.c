@@ -12,10 +12,10 @@
 
 #include <jansson.h>
 
-#include "ledger/csvout.h"
-#include "ledger/money.h"
 #include "ledger/quote.h"
 #include "nightly/paths.h"
+#include "report/recon_json.h"
+#include "report/summary_out.h"
 
 /* Where problems go. */
 typedef struct sink {
@@ -123,55 +123,6 @@ static bool report_close(const sink *k, report_file *rf)
 	return false;
 }
 
-/* A money cell: 9 decimals, or empty when absent. */
-static void csv_money(sb_csv_out *w, bool has, int64_t nanos)
-{
-	char buf[SB_MONEY_BUFSZ];
-
-	sb_csv_value(w, has ? sb_money_format(nanos, 9, buf) : NULL);
-}
-
-/* An integer cell. */
-static void csv_int(sb_csv_out *w, int64_t v)
-{
-	char buf[32];
-
-	snprintf(buf, sizeof buf, "%lld", (long long)v);
-	sb_csv_value(w, buf);
-}
-
-void sb_nightly_summary_csv(FILE *f, const sb_summary *s)
-{
-	static const char *const header[] = {
-		"key", "runs", "exec_count", "total_duration_ms", "cpu_ms", "memory_peak_mb", "bytes_read",
-		"bytes_written", "computed_cost_usd", "billed_cost_usd", "card_cost_usd", "token_cost_usd",
-	};
-	sb_csv_out w;
-
-	sb_csv_out_init(&w, f, false);
-	for (size_t i = 0; i < sizeof header / sizeof header[0]; i++)
-		sb_csv_value(&w, header[i]);
-	sb_csv_end(&w);
-	for (size_t i = 0; i < s->n_rows; i++) {
-		const sb_usage *u = &s->rows[i].u;
-		int64_t token = 0;
-		bool has_token = sb_usage_token_nanos(u, &token);
-		sb_csv_text(&w, s->rows[i].key);
-		csv_int(&w, u->runs);
-		csv_int(&w, u->exec_count);
-		csv_int(&w, u->total_duration_ms);
-		csv_int(&w, u->cpu_ms);
-		csv_int(&w, u->memory_peak_mb);
-		csv_int(&w, u->bytes_read);
-		csv_int(&w, u->bytes_written);
-		csv_money(&w, true, u->computed_nanos);
-		csv_money(&w, u->has_billed, u->billed_nanos);
-		csv_money(&w, u->has_card, u->card_nanos);
-		csv_money(&w, has_token, token);
-		sb_csv_end(&w);
-	}
-}
-
 bool sb_nightly_write_reports(const char *out, const sb_period *p, const sb_recon *r,
                               const sb_summary *s, const sb_recon_detail *d,
                               const sb_page_opts *po, char *dir, size_t cap,
@@ -203,9 +154,14 @@ bool sb_nightly_write_reports(const char *out, const sb_period *p, const sb_reco
 		ok = false;
 	}
 	free(text);
+	/* the summary's own CSV, free text guarded: the file is for
+	 * spreadsheets (nightly has no --raw) */
 	if (report_open(&k, &rf, dir, "summary.csv")) {
-		sb_nightly_summary_csv(rf.f, s);
-		ok = report_close(&k, &rf) && ok;
+		sb_err e;
+		sb_err_clear(&e);
+		if (sb_report_summary(rf.f, FMT_CSV, false, s, 0, &e) != SB_OK && on_problem != NULL)
+			on_problem(ctx, &e);
+		ok = report_close(&k, &rf) && ok && e.code == SB_OK;
 	} else {
 		ok = false;
 	}

@@ -29,9 +29,6 @@
 #include "reconcile/summary.h"
 #include "report/recon_page.h"
 
-/* Write summary.csv's text of s to f. */
-void sb_nightly_summary_csv(FILE *f, const sb_summary *s);
-
 /* Write the three report files of period p (its result r, its summary s,
  * report.html the reconciliation page of r with its detail d and the
  * page's options po; d NULL when it could not be loaded: report.html is

@@ -7,7 +7,6 @@
 #include "ledger/money.h"
 #include "ledger/quote.h"
 #include "ledger/rates.h"
-#include "ledger/timefmt.h"
 #include "reconcile/allocate.h"
 
 /* The names of the bases, by their enum. */
@@ -283,83 +282,4 @@ out:
 	}
 	*out = b;
 	return SB_OK;
-}
-
-/* Money as a 9-decimal string, or null. */
-static json_t *jmoney(bool has, int64_t nanos)
-{
-	char buf[SB_MONEY_BUFSZ];
-
-	return has ? json_string(sb_money_format(nanos, 9, buf)) : json_null();
-}
-
-/* Milliseconds as minutes with 3 decimals, or null. */
-static json_t *jminutes(bool has, int64_t ms)
-{
-	char buf[SB_MONEY_BUFSZ];
-	int64_t milli = 0;
-
-	if (!has || sb_div_round_even(ms, 60, &milli) != SB_MONEY_OK)
-		return json_null();
-	return json_string(sb_money_format(milli * 1000000, 3, buf));
-}
-
-json_t *sb_budget_json(const sb_budget *b)
-{
-	json_t *root = json_object(), *runs = json_array(), *over = json_array(), *past = json_array();
-	json_t *total = json_object(), *unpriced = json_array(), *no_model = json_array();
-	char from[SB_TIME_BUFSZ], to[SB_TIME_BUFSZ], at[SB_TIME_BUFSZ];
-
-	json_object_set_new(root, "period",
-	                    json_pack("{s:s, s:s}", "from", sb_time_format(b->period.from_ms, from), "to",
-	                              sb_time_format(b->period.to_ms, to)));
-	json_object_set_new(root, "max_lifetime_min", json_integer(b->max_lifetime_ms / 60000));
-	for (size_t i = 0; i < b->n_runs; i++) {
-		const sb_budget_run *r = &b->runs[i];
-		json_t *o = json_object();
-		json_object_set_new(o, "run_id", json_string(r->run_id));
-		json_object_set_new(o, "backend", json_string(r->backend));
-		json_object_set_new(o, "session_id", r->session_id ? json_string(r->session_id) : json_null());
-		json_object_set_new(o, "model", r->model ? json_string(r->model) : json_null());
-		json_object_set_new(o, "started_at", json_string(sb_time_format(r->started_ms, at)));
-		json_object_set_new(o, "lifetime_minutes", jminutes(r->has_lifetime, r->lifetime_ms));
-		json_object_set_new(o, "budget_usd", jmoney(r->has_budget, r->budget_nanos));
-		json_object_set_new(o, "token_cost_usd", jmoney(r->has_token, r->token_nanos));
-		json_object_set_new(o, "compute_cost_usd", jmoney(true, r->compute_nanos));
-		json_object_set_new(o, "compute_basis", json_string(sb_compute_basis_name(r->compute_basis)));
-		json_object_set_new(o, "total_cost_usd", jmoney(r->has_token, r->total_nanos));
-		json_object_set_new(o, "over_budget", json_boolean(r->over_budget));
-		json_object_set_new(o, "over_budget_usd", jmoney(r->over_budget, r->over_nanos));
-		json_object_set_new(o, "over_lifetime", json_boolean(r->over_lifetime));
-		json_object_set_new(o, "cap_savings_usd", jmoney(r->over_lifetime && r->has_savings, r->savings_nanos));
-		json_array_append_new(runs, o);
-		if (r->over_budget)
-			json_array_append_new(over, json_string(r->run_id));
-		if (r->over_lifetime)
-			json_array_append_new(past, json_string(r->run_id));
-	}
-	json_object_set_new(root, "runs", runs);
-	json_object_set_new(root, "over_budget", over);
-	json_object_set_new(root, "over_lifetime", past);
-	json_object_set_new(total, "runs", json_integer((json_int_t)b->n_runs));
-	json_object_set_new(total, "token_cost_usd", jmoney(b->has_token, b->token_nanos));
-	json_object_set_new(total, "compute_cost_usd", jmoney(true, b->compute_nanos));
-	json_object_set_new(total, "total_cost_usd", jmoney(b->has_token, b->total_nanos));
-	json_object_set_new(total, "budget_usd", jmoney(true, b->budget_nanos));
-	json_object_set_new(total, "budgeted_runs", json_integer(b->budgeted_runs));
-	json_object_set_new(total, "over_budget", json_integer(b->over_budget));
-	json_object_set_new(total, "over_lifetime", json_integer(b->over_lifetime));
-	json_object_set_new(total, "cap_savings_usd", jmoney(true, b->savings_nanos));
-	json_object_set_new(total, "compute_billed_runs", json_integer(b->by_basis[SB_COMPUTE_BILLED]));
-	json_object_set_new(total, "compute_lifetime_runs", json_integer(b->by_basis[SB_COMPUTE_LIFETIME]));
-	json_object_set_new(total, "compute_computed_runs", json_integer(b->by_basis[SB_COMPUTE_COMPUTED]));
-	json_object_set_new(root, "total", total);
-	for (size_t i = 0; i < b->n_unpriced; i++)
-		json_array_append_new(unpriced, json_string(b->unpriced[i]));
-	json_object_set_new(root, "unpriced_models", unpriced);
-	for (size_t i = 0; i < b->n_runs; i++)
-		if (b->runs[i].tokens_without_model)
-			json_array_append_new(no_model, json_string(b->runs[i].run_id));
-	json_object_set_new(root, "tokens_without_model", no_model);
-	return root;
 }

@@ -25,8 +25,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <jansson.h>
-
 #include "ledger/db.h"
 #include "ledger/period.h"
 
@@ -93,11 +91,5 @@ int sb_budget_build(sb_db *db, const sb_period *period, int64_t max_lifetime_ms,
 
 /* Free b; NULL is allowed. */
 void sb_budget_free(sb_budget *b);
-
-/* The report as JSON: {"period", "max_lifetime_min", "runs": [...],
- * "over_budget": [run ids], "over_lifetime": [run ids], "total": {...},
- * "unpriced_models": [...], "tokens_without_model": [run ids]}.  New
- * reference. */
-json_t *sb_budget_json(const sb_budget *b);
 
 #endif

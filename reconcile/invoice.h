@@ -37,8 +37,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <jansson.h>
-
 #include "ledger/db.h"
 #include "ledger/period.h"
 
@@ -107,15 +105,6 @@ typedef struct sb_invoice_adjust {
 	size_t n_runs;
 	size_t n_kind[6];             /* how many of runs have each kind (sb_adjust_kind) */
 } sb_invoice_adjust;
-
-/* One adjustment run in words into buf ("late run: late-1", "moved out:
- * r7 (now 'globex')", "repriced: r3 (replaced, with other figures)").
- * Returns buf. */
-char *sb_adjust_run_text(const sb_adjust_run *r, char *buf, size_t size);
-
-/* How many runs of each kind an adjustment names, in words into buf
- * ("1 late, 2 moved out"; "no run changed"). Returns buf. */
-char *sb_adjust_summary(const sb_invoice_adjust *a, char *buf, size_t size);
 
 typedef struct sb_invoice {
 	char *customer;               /* the tag value, or "(untagged)" */
@@ -197,12 +186,6 @@ int sb_invoice_finalize(sb_db *db, const sb_invoice_opts *opts, sb_invoice_set *
 
 /* Free set and everything in it; NULL is allowed. */
 void sb_invoice_set_free(sb_invoice_set *set);
-
-/* The set as the JSON of docs/reports.md: each invoice with its own
- * "basis"; an unknown amount or total is null (and "unknown_token_runs"
- * names the runs); a finalized invoice also has "adjustments" (null, or
- * {"late_runs", "changed_runs", "lines", "total"}).  New reference. */
-json_t *sb_invoice_json(const sb_invoice_set *set);
 
 /* The edit distance of a and b (insertions, deletions, substitutions and
  * swaps of two neighbours, each 1), or SIZE_MAX past 128 bytes; for "did

@@ -3,6 +3,7 @@
  */
 #include "reconcile/recon_detail.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -10,6 +10,11 @@
  *      window for a backend judged over one.
  * Then each backend is settled (billed, basis, conditions, status, flag,
  * explanation) and, where its lines name sessions, each session judged.
+ *
+ * Longer than 600 lines on purpose: the three passes and the judging
+ * share one context (the backends and sessions being summed, their
+ * windows) that is private to this file; the parts are marked below
+ * (statuses as data, the context, windows, lines, runs, judging).
  */
 #include "reconcile/reconcile.h"
 

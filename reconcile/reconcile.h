@@ -8,8 +8,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <jansson.h>
-
 #include "ledger/db.h"
 #include "ledger/period.h"
 #include "ledger/rates.h"
@@ -197,25 +195,12 @@ bool sb_recon_beyond(__int128 drift, int64_t base, int64_t abs_nanos, int64_t re
 bool sb_recon_flags(sb_recon_status status, int64_t window_to_ms, int64_t now_ms,
                     int64_t billing_lag_ms);
 
-/* What a backend's result means, in words that agree with its figures
- * (the verdict, pending, no_rate with the command that sets the missing
- * rates, ...), without the backend's name, written into buf (always
- * NUL-terminated, cut to cap).  Returns false, with buf "", when there is
- * nothing to say (ok, with no flagged sessions). */
-bool sb_recon_words(const sb_recon *r, const sb_recon_backend *b, char *buf, size_t cap);
-
-/* The result as the JSON of docs/reconcile.md.  New reference, or NULL
- * when memory ran out (never a document with members missing). */
-json_t *sb_recon_json(const sb_recon *r);
-
-/* The result as JSON text (json_dump flags: JSON_COMPACT,
- * JSON_INDENT(n)), whole or NULL when memory ran out: never a text with a
- * part missing.  The caller frees it. */
-char *sb_recon_json_text(const sb_recon *r, size_t flags);
-
-/* Store r (parameters, per-backend and listed per-session results, and the
- * JSON) in one transaction; sets r->recon_id. */
-int sb_recon_store(sb_db *db, sb_recon *r, sb_err *e);
+/* Store r (parameters, per-backend and listed per-session results, and
+ * result_json, the whole result as JSON text, which the caller renders:
+ * report/recon_json.h, sb_recon_json_text with JSON_COMPACT) in one
+ * transaction; sets r->recon_id.  result_json NULL (the text could not be
+ * made whole: out of memory) is SB_EINTERNAL, and nothing is stored. */
+int sb_recon_store(sb_db *db, sb_recon *r, const char *result_json, sb_err *e);
 
 /* Free r; NULL is allowed. */
 void sb_recon_free(sb_recon *r);

@@ -2,8 +2,14 @@
  * recon_page.h).  Amounts are printed as the tables print them (6
  * decimals, half to even, by sb_money_format), in sentences with 2 (6
  * when 2 would show a non-zero amount as 0.00), rates with 9; the data
- * attributes hold the JSON's 9 decimals.  Chart geometry is integer
- * arithmetic in tenths of an SVG unit: no double holds an amount.
+ * attributes hold the JSON's 9 decimals.  The charts are in
+ * recon_charts.c, what both files share in recon_page_int.h.
+ *
+ * Still over 600 lines: the rest is one document written top to bottom
+ * (its inline style sheet, the verdict, the backends, the flagged
+ * sessions, the night's imports, the commands quoted for the shell), each
+ * part a function over the same page; split further, each file would be
+ * a fragment of one page's markup.
  */
 #include "report/recon_page.h"
 
@@ -15,14 +21,10 @@
 #include "ledger/money.h"
 #include "ledger/period.h"
 #include "ledger/timefmt.h"
-#include "reconcile/html.h"
+#include "report/html.h"
+#include "report/recon_page_int.h"
+#include "report/recon_words.h"
 
-/* A page being written. */
-typedef struct page {
-	FILE *f;                   /* where it goes */
-	const sb_page_opts *o;     /* its options */
-	bool failed;               /* memory ran out while a command was built */
-} page;
 
 void sb_shell_word(FILE *f, const char *s)
 {
@@ -44,13 +46,13 @@ void sb_shell_word(FILE *f, const char *s)
 
 /* ---- text ---------------------------------------------------------------- */
 
-static void esc(page *pg, const char *s)
+void sb_pg_esc(page *pg, const char *s)
 {
 	sb_html_text(pg->f, s);
 }
 
 /* An amount as the tables print it: 6 decimals. */
-static const char *usd6(int64_t nanos, char buf[SB_MONEY_BUFSZ])
+const char *sb_pg_usd6(int64_t nanos, char buf[SB_MONEY_BUFSZ])
 {
 	return sb_money_format(nanos, 6, buf);
 }
@@ -68,7 +70,7 @@ static const char *usd_say(int64_t nanos, char buf[SB_MONEY_BUFSZ])
 
 /* An amount for a chart's scale: 6 decimals without the trailing zeros
  * past the second ("0.12", "0.004", "418.77"). */
-static const char *usd_short(int64_t nanos, char buf[SB_MONEY_BUFSZ])
+const char *sb_pg_usd_short(int64_t nanos, char buf[SB_MONEY_BUFSZ])
 {
 	size_t n = strlen(sb_money_format(nanos, 6, buf));
 	char *dot = strchr(buf, '.');
@@ -80,7 +82,7 @@ static const char *usd_short(int64_t nanos, char buf[SB_MONEY_BUFSZ])
 
 /* A data attribute holding an amount as the JSON has it (9 decimals), or
  * "null". */
-static void data_usd(page *pg, const char *name, bool has, int64_t nanos)
+void sb_pg_data_usd(page *pg, const char *name, bool has, int64_t nanos)
 {
 	char buf[SB_MONEY_BUFSZ];
 
@@ -173,7 +175,7 @@ static void cmd_end(page *pg, cmd *c)
 		pg->failed = true;
 	} else {
 		fputs("<code class=\"cmd\">", pg->f);
-		esc(pg, c->text);
+		sb_pg_esc(pg, c->text);
 		fputs("</code>", pg->f);
 	}
 	free(c->text);
@@ -307,7 +309,7 @@ static const char page_style[] =
 	"figure,tr,.verdict{break-inside:avoid}*{-webkit-print-color-adjust:exact;print-color-adjust:exact}}\n";
 
 /* The SVG charts' own style (inside each <svg>). */
-static const char svg_style[] =
+const char sb_pg_svg_style[] =
 	"<style>.k{font-size:14px;font-weight:600;fill:#1b1b1b}.s{font-size:11.5px;fill:#555}"
 	".v{font-size:12px;fill:#333}.ax{font-size:11px;fill:#555}"
 	".computed{fill:#3b6ea5}.billed{fill:#e07b24}.band{fill:#9aa0a6;fill-opacity:.3}"
@@ -323,7 +325,7 @@ static void page_begin(page *pg, const char *title)
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 	      "<meta name=\"generator\" content=\"sbledger\">\n<title>", pg->f);
-	esc(pg, title);
+	sb_pg_esc(pg, title);
 	fprintf(pg->f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", page_style);
 }
 
@@ -343,7 +345,7 @@ static void period_text(page *pg, const sb_period *p)
 	char from[SB_TIME_BUFSZ], to[SB_TIME_BUFSZ], name[96];
 
 	fputs("<b>", pg->f);
-	esc(pg, sb_period_name(p, name));
+	sb_pg_esc(pg, sb_period_name(p, name));
 	fprintf(pg->f, "</b> <span class=\"muted\">(%s to %s, end excluded)</span>",
 	        sb_time_format(p->from_ms, from), sb_time_format(p->to_ms, to));
 }
@@ -362,7 +364,7 @@ static int page_status(page *pg, sb_err *e)
 
 /* The tone of a status: bad (flagged), good (ok), wait (pending), watch
  * (neither flagged nor ok: a bill not come yet). */
-static const char *tone(bool flagged, sb_recon_status s)
+const char *sb_pg_tone(bool flagged, sb_recon_status s)
 {
 	if (flagged)
 		return "bad";
@@ -375,7 +377,7 @@ static const char *tone(bool flagged, sb_recon_status s)
  * only sign). */
 static void badge(page *pg, bool flagged, sb_recon_status s)
 {
-	fprintf(pg->f, "<span class=\"badge %s\" data-status=\"%s\">%s%s</span>", tone(flagged, s),
+	fprintf(pg->f, "<span class=\"badge %s\" data-status=\"%s\">%s%s</span>", sb_pg_tone(flagged, s),
 	        sb_recon_status_name(s), sb_recon_status_name(s), flagged ? " &middot; flagged" : "");
 }
 
@@ -402,7 +404,7 @@ static void verdict(page *pg, const sb_recon *r, const sb_recon_detail *d)
 	        r->flagged_backends, plural(r->flagged_backends), r->flagged_sessions,
 	        plural(r->flagged_sessions));
 	fprintf(pg->f, "<p class=\"stake\">Money at stake: <b id=\"at-stake\"");
-	data_usd(pg, "data-usd", true, k->nanos);
+	sb_pg_data_usd(pg, "data-usd", true, k->nanos);
 	fprintf(pg->f, " title=\"%s USD\">%s USD</b>", sb_money_format(k->nanos, 9, a), usd_say(k->nanos, b));
 	if (any) {
 		fprintf(pg->f, " <span class=\"muted small\">(the |drift| of %" PRId64 " flagged backend%s",
@@ -422,7 +424,7 @@ static void verdict(page *pg, const sb_recon *r, const sb_recon_detail *d)
 			if (!be->flagged || be->has_drift)
 				continue;
 			fprintf(pg->f, "%s<b>", first ? "" : ", ");
-			esc(pg, be->backend);
+			sb_pg_esc(pg, be->backend);
 			fprintf(pg->f, "</b> (%s)", sb_recon_status_name(be->status));
 			first = false;
 		}
@@ -514,14 +516,14 @@ static void headline(page *pg, const sb_recon *r, const sb_recon_backend *b)
 		break;
 	}
 	fputs("<span class=\"why\">", pg->f);
-	esc(pg, text);
+	sb_pg_esc(pg, text);
 	fputs("</span>", pg->f);
 }
 
 /* The order of backends on the page: flagged (or with flagged sessions),
  * then the others not ok (pending, a bill not come yet), then ok; by name
  * within each (as the reconcile table lists them). */
-static int rank(const sb_recon_backend *b)
+int sb_pg_rank(const sb_recon_backend *b)
 {
 	if (b->flagged || b->sessions_flagged > 0)
 		return 0;
@@ -534,9 +536,9 @@ static void money_cell(page *pg, const char *field, bool has, int64_t nanos, con
 	char buf[SB_MONEY_BUFSZ];
 
 	fprintf(pg->f, "<td%s data-field=\"%s\"", strcmp(field, "tolerance") == 0 ? " class=\"wide\"" : "", field);
-	data_usd(pg, "data-usd", has, nanos);
+	sb_pg_data_usd(pg, "data-usd", has, nanos);
 	if (has)
-		fprintf(pg->f, ">%s</td>", usd6(nanos, buf));
+		fprintf(pg->f, ">%s</td>", sb_pg_usd6(nanos, buf));
 	else
 		fprintf(pg->f, "><span class=\"muted\">%s</span></td>", absent);
 }
@@ -576,11 +578,11 @@ static void backend_rows(page *pg, const sb_recon *r, const sb_recon_backend *b)
 	                            ? "unknown" : "none";
 
 	fputs("<tr class=\"backend main\" data-backend=\"", pg->f);
-	esc(pg, b->backend);
+	sb_pg_esc(pg, b->backend);
 	fprintf(pg->f, "\" data-status=\"%s\" data-flagged=\"%s\" data-flagged-sessions=\"%" PRId64 "\">",
 	        sb_recon_status_name(b->status), b->flagged ? "true" : "false", b->sessions_flagged);
 	fputs("<td class=\"l\"><b>", pg->f);
-	esc(pg, b->backend);
+	sb_pg_esc(pg, b->backend);
 	fputs("</b></td><td class=\"l\">", pg->f);
 	badge(pg, b->flagged, b->status);
 	if (b->sessions_flagged > 0)
@@ -601,14 +603,14 @@ static void backend_rows(page *pg, const sb_recon *r, const sb_recon_backend *b)
 	fprintf(pg->f, "<td class=\"l wide\" data-field=\"basis\" data-basis=\"%s\">%s",
 	        b->basis != SB_RBASIS_NONE ? sb_recon_basis_name(b->basis) : "null", basis_text(b->basis));
 	if (b->has_tax)
-		fprintf(pg->f, "<span class=\"note muted\">tax %s apart</span>", usd6(b->tax_nanos, rel));
+		fprintf(pg->f, "<span class=\"note muted\">tax %s apart</span>", sb_pg_usd6(b->tax_nanos, rel));
 	fputs("</td>", pg->f);
 	window_cell(pg, r, b);
 	fputs("</tr>\n<tr class=\"words\"><td colspan=\"9\">", pg->f);
 	headline(pg, r, b);
 	if (sb_recon_words(r, b, words, sizeof words)) {
 		fputs("<span class=\"full\">", pg->f);
-		esc(pg, words);
+		sb_pg_esc(pg, words);
 		fputs("</span>", pg->f);
 	}
 	fputs("</td></tr>\n", pg->f);
@@ -623,123 +625,12 @@ static void backends_table(page *pg, const sb_recon *r)
 	      "<th class=\"l wide\">Window</th></tr></thead>\n<tbody>\n", pg->f);
 	for (int k = 0; k < 3; k++)
 		for (size_t i = 0; i < r->n_backends; i++)
-			if (rank(&r->backends[i]) == k)
+			if (sb_pg_rank(&r->backends[i]) == k)
 				backend_rows(pg, r, &r->backends[i]);
 	fputs("</tbody>\n</table></div>\n<p class=\"small muted\">Computed is the runs' own estimate "
 	      "(their rate card); billed is what the providers' lines say (the runs' own billed figure only "
 	      "where a session has no line). A drift is flagged when it is beyond the tolerance, compared "
 	      "exactly.</p>\n", pg->f);
-}
-
-/* ---- the bar chart ------------------------------------------------------- */
-
-/* Geometry of the bar chart, in SVG units. */
-#define BAR_W 820          /* whole width */
-#define BAR_X 170          /* where the bars start */
-#define BAR_AREA 520       /* the longest bar */
-#define BAR_ROW 48         /* one backend */
-#define BAR_TOP 6
-
-/* value / max of area, in tenths of a unit (0 for value <= 0). */
-static int64_t scale_tenths(int64_t value, int64_t max, int64_t area)
-{
-	if (value <= 0 || max <= 0)
-		return 0;
-	if (value > max)
-		value = max;
-	return (int64_t)((__int128)value * area * 10 / max);
-}
-
-/* Tenths of a unit as "12.3". */
-static void tenths(page *pg, int64_t t)
-{
-	if (t < 0) {
-		fputc('-', pg->f);
-		t = -t;
-	}
-	fprintf(pg->f, "%" PRId64 ".%" PRId64, t / 10, t % 10);
-}
-
-/* One bar with its amount after it. */
-static void chart_bar(page *pg, const char *cls, int64_t y, bool has, int64_t nanos, int64_t max,
-                      const char *absent)
-{
-	char buf[SB_MONEY_BUFSZ];
-	int64_t len = has ? scale_tenths(nanos, max, BAR_AREA) : 0;
-
-	fprintf(pg->f, "<rect class=\"bar %s\" x=\"%d\" y=\"%" PRId64 "\" width=\"", cls, BAR_X, y);
-	tenths(pg, len);
-	fprintf(pg->f, "\" height=\"13\" rx=\"2\"><title>%s: %s</title></rect>", cls,
-	        has ? sb_money_format(nanos, 9, buf) : absent);
-	fputs("<text class=\"v\" x=\"", pg->f);
-	tenths(pg, BAR_X * 10 + len + 50);
-	fprintf(pg->f, "\" y=\"%" PRId64 "\">%s</text>", y + 11, has ? usd6(nanos, buf) : absent);
-}
-
-static void bar_chart(page *pg, const sb_recon *r)
-{
-	int64_t height = BAR_TOP * 2 + (int64_t)r->n_backends * BAR_ROW;
-	size_t row = 0;
-
-	fputs("<h2>Computed against billed</h2>\n<figure class=\"chart\" id=\"bars\">\n<div class=\"legend\">"
-	      "<span><span class=\"sw computed\"></span>computed (the runs)</span>"
-	      "<span><span class=\"sw billed\"></span>billed (the providers)</span>"
-	      "<span><span class=\"sw band\"></span>tolerance: billed inside the band is not flagged</span></div>\n",
-	      pg->f);
-	fprintf(pg->f, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %" PRId64 "\" role=\"img\" "
-	        "aria-label=\"computed against billed per backend, with the tolerance band\" "
-	        "font-family=\"system-ui,sans-serif\">\n%s", BAR_W, height, svg_style);
-	for (int k = 0; k < 3; k++)
-		for (size_t i = 0; i < r->n_backends; i++) {
-			const sb_recon_backend *b = &r->backends[i];
-			int64_t tol = sb_recon_tolerance_nanos(b), y = BAR_TOP + (int64_t)row * BAR_ROW;
-			int64_t hi = 0, lo = 0, max = b->computed_nanos;
-			const char *absent = b->status == SB_STATUS_NO_RATE || b->status == SB_STATUS_CURRENCY
-			                     ? "billed unknown" : "nothing billed";
-			if (rank(b) != k)
-				continue;
-			row++;
-			if (sb_money_add(b->computed_nanos, tol, &hi) != SB_MONEY_OK)
-				hi = INT64_MAX;
-			if (sb_money_sub(b->computed_nanos, tol, &lo) != SB_MONEY_OK)
-				lo = INT64_MIN;
-			if (b->has_billed && hi > max)
-				max = hi;
-			if (b->has_billed && b->billed_nanos > max)
-				max = b->billed_nanos;
-			fputs("<g class=\"pair\" data-backend=\"", pg->f);
-			esc(pg, b->backend);
-			fprintf(pg->f, "\" data-status=\"%s\"", sb_recon_status_name(b->status));
-			data_usd(pg, "data-computed", true, b->computed_nanos);
-			data_usd(pg, "data-billed", b->has_billed, b->billed_nanos);
-			data_usd(pg, "data-tolerance", true, tol);
-			fprintf(pg->f, "><text class=\"k\" x=\"4\" y=\"%" PRId64 "\">", y + 17);
-			esc(pg, b->backend);
-			fprintf(pg->f, "</text><text class=\"s s%s\" x=\"4\" y=\"%" PRId64 "\">%s%s</text>",
-			        tone(b->flagged, b->status), y + 33, sb_recon_status_name(b->status),
-			        b->flagged ? ", flagged" : "");
-			/* the band: computed - tol .. computed + tol, over both bars
-			 * (where there is a billed figure to hold against it) */
-			if (b->has_billed) {
-				int64_t x0 = scale_tenths(lo, max, BAR_AREA), x1 = scale_tenths(hi, max, BAR_AREA);
-				fputs("<rect class=\"band\" x=\"", pg->f);
-				tenths(pg, BAR_X * 10 + x0);
-				fprintf(pg->f, "\" y=\"%" PRId64 "\" width=\"", y + 2);
-				tenths(pg, x1 - x0 > 10 ? x1 - x0 : 10);
-				fputs("\" height=\"36\"><title>within tolerance: billed between ", pg->f);
-				{
-					char l[SB_MONEY_BUFSZ], h[SB_MONEY_BUFSZ];
-					fprintf(pg->f, "%s and %s</title></rect>", usd6(lo > 0 ? lo : 0, l), usd6(hi, h));
-				}
-			}
-			chart_bar(pg, "computed", y + 5, true, b->computed_nanos, max, "");
-			chart_bar(pg, "billed", y + 22, b->has_billed, b->billed_nanos, max, absent);
-			fputs("</g>\n", pg->f);
-		}
-	fputs("</svg>\n<figcaption>Each backend on its own scale (the longest of its bars and band fills the "
-	      "row), so that a drift shows whatever the size of the bill; compare amounts by their figures. "
-	      "The band is computed &plusmn; the tolerance, drawn where there is a billed figure.</figcaption>\n"
-	      "</figure>\n", pg->f);
 }
 
 /* ---- the flagged sessions ------------------------------------------------ */
@@ -750,16 +641,16 @@ static void session_rows(page *pg, const sb_recon *r, const sb_detail_session *d
 	char a[SB_MONEY_BUFSZ], m[SB_MONEY_BUFSZ];
 
 	fputs("<tr class=\"session main\" data-backend=\"", pg->f);
-	esc(pg, s->backend);
+	sb_pg_esc(pg, s->backend);
 	fputs("\" data-session=\"", pg->f);
-	esc(pg, s->session_id != NULL ? s->session_id : "");
+	sb_pg_esc(pg, s->session_id != NULL ? s->session_id : "");
 	fprintf(pg->f, "\" data-status=\"%s\"", sb_recon_status_name(s->status));
-	data_usd(pg, "data-drift", d->has_drift, d->drift_nanos);
+	sb_pg_data_usd(pg, "data-drift", d->has_drift, d->drift_nanos);
 	fputs("><td class=\"l\"><b>", pg->f);
-	esc(pg, s->backend);
+	sb_pg_esc(pg, s->backend);
 	fputs("</b></td><td class=\"l wrap\">", pg->f);
 	if (s->session_id != NULL)
-		esc(pg, s->session_id);
+		sb_pg_esc(pg, s->session_id);
 	else
 		fputs("<span class=\"muted\">(runs that named no session)</span>", pg->f);
 	fputs("</td><td class=\"l\">", pg->f);
@@ -783,13 +674,13 @@ static void session_rows(page *pg, const sb_recon *r, const sb_detail_session *d
 			const sb_detail_command *c = &d->commands[k];
 			fputs("<li><code>", pg->f);
 			if (c->text != NULL)
-				esc(pg, c->text);
+				sb_pg_esc(pg, c->text);
 			else
 				fputs("(no command text)", pg->f);
 			fprintf(pg->f, "%s</code> <span class=\"muted\">&times;%" PRId64 ", %s min, ", c->cut ? "&hellip;" : "",
 			        c->execs, minutes(c->duration_ms, m));
 			if (c->has_cost)
-				fprintf(pg->f, "%s USD", usd6(c->cost_nanos, a));
+				fprintf(pg->f, "%s USD", sb_pg_usd6(c->cost_nanos, a));
 			else
 				fputs("cost unknown", pg->f);
 			fputs("</span></li>", pg->f);
@@ -828,203 +719,6 @@ static void sessions_table(page *pg, const sb_recon *r, const sb_recon_detail *d
 	}
 }
 
-/* ---- the trend ----------------------------------------------------------- */
-
-/* Geometry of the trend chart. */
-#define TR_W 820           /* whole width */
-#define TR_X 170           /* where the plot starts */
-#define TR_PLOT 560        /* its width */
-#define TR_ROW 64          /* one backend's panel and the gap below it */
-#define TR_PANEL 54        /* the panel's height */
-#define TR_TOP 6
-#define TR_AXIS 22         /* the dates below the panels */
-
-/* x of instant t in tenths: where t lies in [from, to). */
-static int64_t trend_x(const sb_period *p, int64_t t)
-{
-	int64_t span = p->to_ms - p->from_ms;
-
-	if (t < p->from_ms)
-		t = p->from_ms;
-	if (t > p->to_ms)
-		t = p->to_ms;
-	return TR_X * 10 + (int64_t)((__int128)(t - p->from_ms) * TR_PLOT * 10 / (span > 0 ? span : 1));
-}
-
-/* y of drift v in tenths, in the panel starting at top over [lo, hi]. */
-static int64_t trend_y(int64_t top, int64_t lo, int64_t hi, int64_t v)
-{
-	return (top + 5) * 10 + (int64_t)(((__int128)hi - v) * (TR_PANEL - 10) * 10 / ((__int128)hi - lo));
-}
-
-/* One backend's panel: its name, the zero line, the drift per day as one
- * path (broken where a day has no drift figure or no stored result), a
- * dot per day with a drift (red when flagged), a grey mark per day
- * without, and the panel's scale. */
-static void trend_panel(page *pg, const sb_trend *t, const sb_trend_series *s, int64_t top)
-{
-	char a[SB_MONEY_BUFSZ], b[SB_MONEY_BUFSZ], day[SB_TIME_BUFSZ];
-	int64_t lo = 0, hi = 0;
-	const sb_trend_point *last = NULL, *prev = NULL;
-	bool pen = false, flat;
-
-	for (size_t i = 0; i < s->n_points; i++) {
-		const sb_trend_point *pt = &s->points[i];
-		if (!pt->has_drift)
-			continue;
-		if (pt->drift_nanos < lo)
-			lo = pt->drift_nanos;
-		if (pt->drift_nanos > hi)
-			hi = pt->drift_nanos;
-		last = pt;
-	}
-	if ((flat = lo == hi)) {  /* every drift 0: a band around the zero line */
-		lo = -1;
-		hi = 1;
-	}
-	fputs("<g class=\"trend\" data-backend=\"", pg->f);
-	esc(pg, s->backend);
-	fprintf(pg->f, "\" data-points=\"%zu\"><rect class=\"panel\" x=\"%d\" y=\"%" PRId64 "\" width=\"%d\" "
-	        "height=\"%d\"/>", s->n_drift, TR_X, top, TR_PLOT, TR_PANEL);
-	fprintf(pg->f, "<text class=\"k\" x=\"4\" y=\"%" PRId64 "\">", top + 20);
-	esc(pg, s->backend);
-	fputs("</text>", pg->f);
-	if (last != NULL)
-		fprintf(pg->f, "<text class=\"s\" x=\"4\" y=\"%" PRId64 "\">last drift %s: %s</text>", top + 38,
-		        sb_date_format(last->from_ms, day), usd_short(last->drift_nanos, a));
-	/* the zero line and the scale */
-	fputs("<line class=\"zero\" x1=\"", pg->f);
-	tenths(pg, TR_X * 10);
-	fputs("\" x2=\"", pg->f);
-	tenths(pg, (TR_X + TR_PLOT) * 10);
-	fputs("\" y1=\"", pg->f);
-	tenths(pg, trend_y(top, lo, hi, 0));
-	fputs("\" y2=\"", pg->f);
-	tenths(pg, trend_y(top, lo, hi, 0));
-	fputs("\"/>", pg->f);
-	fprintf(pg->f, "<text class=\"ax\" x=\"%d\" y=\"%" PRId64 "\">%s</text>", TR_X + TR_PLOT + 6, top + 11,
-	        flat ? "0.00" : usd_short(hi, a));
-	fprintf(pg->f, "<text class=\"ax\" x=\"%d\" y=\"%" PRId64 "\">%s</text>", TR_X + TR_PLOT + 6,
-	        top + TR_PANEL - 2, flat ? "0.00" : usd_short(lo, b));
-	/* the line */
-	fputs("<path class=\"line\" d=\"", pg->f);
-	for (size_t i = 0; i < s->n_points; i++) {
-		const sb_trend_point *pt = &s->points[i];
-		if (!pt->has_drift) {
-			pen = false;
-			continue;
-		}
-		if (pen && prev != NULL && prev->to_ms != pt->from_ms)
-			pen = false;
-		fputs(pen ? " L" : (prev == NULL ? "M" : " M"), pg->f);
-		tenths(pg, trend_x(&t->period, pt->from_ms + (pt->to_ms - pt->from_ms) / 2));
-		fputc(' ', pg->f);
-		tenths(pg, trend_y(top, lo, hi, pt->drift_nanos));
-		pen = true;
-		prev = pt;
-	}
-	fputs("\"/>", pg->f);
-	/* the points */
-	for (size_t i = 0; i < s->n_points; i++) {
-		const sb_trend_point *pt = &s->points[i];
-		int64_t x = trend_x(&t->period, pt->from_ms + (pt->to_ms - pt->from_ms) / 2);
-		sb_time_format(pt->from_ms, day);
-		if (pt->has_drift) {
-			fprintf(pg->f, "<circle class=\"pt%s\" data-from=\"%s\"", pt->flagged ? " flag" : "", day);
-			data_usd(pg, "data-drift", true, pt->drift_nanos);
-			fputs(" cx=\"", pg->f);
-			tenths(pg, x);
-			fputs("\" cy=\"", pg->f);
-			tenths(pg, trend_y(top, lo, hi, pt->drift_nanos));
-			fprintf(pg->f, "\" r=\"%s\"><title>%.10s: drift %s USD, %s%s (reconciliation %" PRId64
-			        ")</title></circle>", pt->flagged ? "4.5" : "3", day, usd6(pt->drift_nanos, a),
-			        sb_recon_status_name(pt->status), pt->flagged ? ", flagged" : "", pt->recon_id);
-		} else {
-			fprintf(pg->f, "<rect class=\"pt-none\" data-from=\"%s\" data-drift=\"null\" x=\"", day);
-			tenths(pg, x - 15);
-			fprintf(pg->f, "\" y=\"%" PRId64 "\" width=\"3\" height=\"8\"><title>%.10s: no drift figure "
-			        "(%s%s)</title></rect>", top + TR_PANEL - 9, day, sb_recon_status_name(pt->status),
-			        pt->flagged ? ", flagged" : "");
-		}
-	}
-	fputs("</g>\n", pg->f);
-}
-
-/* The trend chart of t (the <h2> is the caller's). */
-static void trend_chart(page *pg, const sb_trend *t)
-{
-	const sb_period *p = &t->period;
-	char from[SB_TIME_BUFSZ], to[SB_TIME_BUFSZ];
-	size_t panels = 0, none = 0;
-	int64_t height, axis;
-	int64_t days = (p->to_ms - p->from_ms + SB_MS_PER_DAY - 1) / SB_MS_PER_DAY;
-
-	for (size_t i = 0; i < t->n_series; i++)
-		if (t->series[i].n_drift > 0)
-			panels++;
-		else
-			none++;
-	if (panels == 0) {
-		fprintf(pg->f, "<p id=\"trend-none\">No stored daily reconciliation from %s to %s has a drift "
-		        "figure: the trend is drawn from the reconciliations of single UTC days that were stored "
-		        "(nightly stores one a day).</p>\n",
-		        sb_date_format(p->from_ms, from), sb_date_format(p->to_ms - 1, to));
-	} else {
-		height = TR_TOP + (int64_t)panels * TR_ROW + TR_AXIS;
-		axis = TR_TOP + (int64_t)panels * TR_ROW;
-		fputs("<figure class=\"chart\" id=\"trend\">\n<div class=\"legend\"><span><span class=\"sw pt\"></span>"
-		      "drift of a day (billed - computed)</span><span><span class=\"sw flag\"></span>flagged that day</span>"
-		      "<span>- - - zero: billed = computed</span></div>\n", pg->f);
-		fprintf(pg->f, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %" PRId64 "\" role=\"img\" "
-		        "aria-label=\"drift per day and backend\" font-family=\"system-ui,sans-serif\">\n%s",
-		        TR_W, height, svg_style);
-		panels = 0;
-		for (size_t i = 0; i < t->n_series; i++)
-			if (t->series[i].n_drift > 0)
-				trend_panel(pg, t, &t->series[i], TR_TOP + (int64_t)(panels++) * TR_ROW);
-		/* five dates under the panels */
-		for (int k = 0; k <= 4; k++) {
-			int64_t day0 = p->from_ms + (int64_t)((__int128)(days > 0 ? days - 1 : 0) * k / 4) * SB_MS_PER_DAY;
-			int64_t x = trend_x(p, day0 + SB_MS_PER_DAY / 2);
-			fputs("<line class=\"tick\" x1=\"", pg->f);
-			tenths(pg, x);
-			fputs("\" x2=\"", pg->f);
-			tenths(pg, x);
-			fprintf(pg->f, "\" y1=\"%d\" y2=\"%" PRId64 "\"/>", TR_TOP, axis - 6);
-			fputs("<text class=\"ax\" text-anchor=\"middle\" x=\"", pg->f);
-			tenths(pg, x);
-			fprintf(pg->f, "\" y=\"%" PRId64 "\">%s</text>", axis + 10, sb_date_format(day0, from));
-		}
-		fputs("</svg>\n<figcaption>One panel per backend, each on its own scale (its largest and smallest "
-		      "drift of the days shown, and zero), so that a slow creep shows on a small bill as on a large "
-		      "one. From the stored reconciliations of single UTC days (the latest of each day); a gap is a "
-		      "day with no stored result, or with no drift figure (a grey mark: nothing billed, or billed "
-		      "unknown).</figcaption>\n</figure>\n", pg->f);
-	}
-	if (none > 0) {
-		bool first = true;
-		fputs("<p class=\"small\" id=\"trend-nodrift\">Stored, with no drift figure on any day (nothing billed, "
-		      "or billed unknown): ", pg->f);
-		for (size_t i = 0; i < t->n_series; i++) {
-			const sb_trend_series *ts = &t->series[i];
-			const sb_trend_point *last = &ts->points[ts->n_points - 1];
-			size_t flagged = 0;
-			if (ts->n_drift > 0)
-				continue;
-			for (size_t k = 0; k < ts->n_points; k++)
-				flagged += ts->points[k].flagged ? 1 : 0;
-			fputs(first ? "<b>" : ", <b>", pg->f);
-			esc(pg, ts->backend);
-			fprintf(pg->f, "</b> (last %s", sb_recon_status_name(last->status));
-			if (flagged > 0)
-				fprintf(pg->f, "; flagged on %zu of %zu day%s", flagged, ts->n_points, ts->n_points == 1 ? "" : "s");
-			fputs(")", pg->f);
-			first = false;
-		}
-		fputs(".</p>\n", pg->f);
-	}
-}
-
 /* ---- the night's imports and the commands -------------------------------- */
 
 /* src relative to the inbox when it lies inside it. */
@@ -1050,7 +744,7 @@ static void imports_section(page *pg, const sb_night_imports *n)
 	        n->already, plural(n->already));
 	if (pg->o->inbox != NULL) {
 		fputs(", from the inbox <code>", pg->f);
-		esc(pg, pg->o->inbox);
+		sb_pg_esc(pg, pg->o->inbox);
 		fputs("</code>", pg->f);
 	}
 	fputs(".</p>\n", pg->f);
@@ -1062,11 +756,11 @@ static void imports_section(page *pg, const sb_night_imports *n)
 			const sb_night_batch *b = &n->batches[i];
 			fprintf(pg->f, "<tr class=\"batch\" data-batch=\"%" PRId64 "\"><td>%" PRId64 "</td><td class=\"l wrap\">",
 			        b->batch_id, b->batch_id);
-			esc(pg, inbox_relative(pg->o->inbox, b->source));
+			sb_pg_esc(pg, inbox_relative(pg->o->inbox, b->source));
 			fputs("</td><td class=\"l\">", pg->f);
-			esc(pg, b->format);
+			sb_pg_esc(pg, b->format);
 			fputs("</td><td class=\"l\">", pg->f);
-			esc(pg, b->status);
+			sb_pg_esc(pg, b->status);
 			fprintf(pg->f, "</td><td>%" PRId64 "</td><td>%" PRId64 "</td><td>%" PRId64 "</td></tr>\n",
 			        b->accepted, b->duplicates, b->rejected);
 			if (b->rejected > 0) {
@@ -1099,12 +793,12 @@ static void commands_section(page *pg, const sb_recon *r)
 	      "nothing)</li>\n", pg->f);
 	for (size_t i = 0; i < r->n_backends; i++) {
 		const sb_recon_backend *b = &r->backends[i];
-		if (rank(b) != 0)
+		if (sb_pg_rank(b) != 0)
 			continue;
 		fputs("<li>", pg->f);
 		lines_cmd(pg, &b->window, b->backend, NULL);
 		fputs(" &mdash; the lines behind <b>", pg->f);
-		esc(pg, b->backend);
+		sb_pg_esc(pg, b->backend);
 		fprintf(pg->f, "</b>'s billed figure (%s)</li>\n", sb_recon_status_name(b->status));
 	}
 	fputs("<li>", pg->f);
@@ -1141,12 +835,12 @@ int sb_recon_page(FILE *f, const sb_recon *r, const sb_recon_detail *d, const sb
 	verdict(&pg, r, d);
 	if (r->n_backends > 0) {
 		backends_table(&pg, r);
-		bar_chart(&pg, r);
+		sb_pg_bar_chart(&pg, r);
 	}
 	sessions_table(&pg, r, d);
 	fprintf(f, "<h2>Drift per day, %s to %s</h2>\n", sb_date_format(w.from_ms, from),
 	        sb_date_format(w.to_ms - 1, to));
-	trend_chart(&pg, d->trend);
+	sb_pg_trend_chart(&pg, d->trend);
 	if (r->recon_id == 0)
 		fputs("<p class=\"small muted\">This reconciliation was not stored (a dry run): it is not in the "
 		      "trend.</p>\n", f);
@@ -1169,7 +863,7 @@ int sb_drift_page(FILE *f, const sb_trend *t, const sb_page_opts *o, sb_err *e)
 	fputs("<br>From the stored reconciliations of single UTC days inside the period (the latest of "
 	      "each day and backend, as <code>sbledger report drift --by day</code> lists them). Drift is "
 	      "billed minus computed.</p>\n", f);
-	trend_chart(&pg, t);
+	sb_pg_trend_chart(&pg, t);
 	page_end(&pg);
 	return page_status(&pg, e);
 }

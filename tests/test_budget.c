@@ -29,6 +29,7 @@
 
 #include "ledger/period.h"
 #include "reconcile/budget.h"
+#include "report/budget_out.h"
 
 static const char fixture[] =
 	"{\"run_id\":\"R1\",\"backend\":\"e2b\",\"session_id\":\"s1\",\"started_at\":\"2026-11-05T10:00:00Z\","

@@ -1,4 +1,4 @@
-/* test_csvout.c: the one CSV cell writer (ledger/csvout.h).
+/* test_csvout.c: the one CSV cell writer (report/csvout.h).
  *
  * Each case writes a row into a memory stream and compares the bytes: the
  * guard (a leading ' on free text whose first byte is = + - @ tab or CR),
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ledger/csvout.h"
+#include "report/csvout.h"
 
 /* The kinds of cell of a row written by row(). */
 typedef enum { TEXT, VALUE } kind;

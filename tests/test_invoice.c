@@ -1,5 +1,5 @@
 /* test_invoice.c: invoices (reconcile/invoice.c), their JSON and HTML, and
- * the FOCUS export (reconcile/export_focus.c), on an in-memory ledger.
+ * the FOCUS export (report/export_focus.c), on an in-memory ledger.
  *
  * The samples (examples/samples/runs.jsonl, 40 runs of November 2026)
  * with prices set here: gpt-5.6-terra 2.50 in / 10.00 out USD per million
@@ -54,10 +54,11 @@
 #include "importers/import.h"
 #include "ledger/money.h"
 #include "ledger/period.h"
-#include "reconcile/export_focus.h"
-#include "reconcile/html.h"
 #include "reconcile/invoice.h"
 #include "reconcile/reconcile.h"
+#include "report/export_focus.h"
+#include "report/html.h"
+#include "report/invoice_out.h"
 
 #define SAMPLES "examples/samples/"
 /* An amount in cents as nanodollars. */

@@ -64,6 +64,8 @@
 #include "ledger/rates.h"
 #include "ledger/timefmt.h"
 #include "reconcile/reconcile.h"
+#include "report/recon_json.h"
+#include "report/recon_words.h"
 
 #define SAMPLES "examples/samples/"
 
@@ -465,12 +467,24 @@ static void test_store(void **state)
 {
 	sb_db *db = samples_ledger();
 	sb_recon *r = run(db, "2026-11", SB_DEFAULT_ABS_NANOS, SB_DEFAULT_REL_PPB);
+	char *text = sb_recon_json_text(r, JSON_COMPACT), *stored;
 	sb_err e;
 
 	(void)state;
+	/* no text (out of memory while rendering it): refused, nothing stored */
 	sb_err_clear(&e);
-	assert_sb_ok(&e, sb_recon_store(db, r, &e));
+	assert_sb_fails(&e, sb_recon_store(db, r, NULL, &e), SB_EINTERNAL, "out of memory");
+	assert_int_equal(r->recon_id, 0);
+	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM reconciliation"), 0);
+	sb_err_clear(&e);
+	assert_non_null(text);
+	assert_sb_ok(&e, sb_recon_store(db, r, text, &e));
 	assert_int_equal(r->recon_id, 1);
+	/* the result is kept as the text it was given */
+	stored = support_text(db, "SELECT result FROM reconciliation WHERE recon_id = 1");
+	assert_string_equal(stored, text);
+	free(stored);
+	free(text);
 	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM reconciliation_backend WHERE recon_id = 1"), 11);
 	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM reconciliation_session WHERE recon_id = 1"), 15);
 	assert_int_equal(support_i64(db, "SELECT flagged FROM reconciliation WHERE recon_id = 1"), 22);

@@ -1,4 +1,4 @@
-# Tables people can read (cli/out.c): numbers right-aligned under a
+# Tables people can read (report/out.c): numbers right-aligned under a
 # right-aligned heading, text to the left; money with 6 decimals and rates
 # with 9; token and byte counts with thousands separators in tables, plain
 # digits in csv and json; a long source path cut from the left so that its

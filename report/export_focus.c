@@ -1,5 +1,5 @@
 /* export_focus.c: runs as FOCUS 1.2 CSV (see export_focus.h). */
-#include "reconcile/export_focus.h"
+#include "report/export_focus.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -7,10 +7,10 @@
 
 #include <jansson.h>
 
-#include "ledger/csvout.h"
 #include "ledger/money.h"
 #include "ledger/quote.h"
 #include "ledger/timefmt.h"
+#include "report/csvout.h"
 
 /* One row being gathered: a session's runs on one day. */
 typedef struct focus_row {

@@ -1,9 +1,9 @@
 /* recon_words.c: what a backend's reconciliation means, in words that
- * agree with its figures (see reconcile.h, sb_recon_words, and
+ * agree with its figures (see recon_words.h and
  * docs/reconcile.md).  Every amount is printed with 6 decimals as the
  * tables print them, rates with 9; nothing here allocates.
  */
-#include "reconcile/reconcile.h"
+#include "report/recon_words.h"
 
 #include <stdarg.h>
 #include <stdio.h>

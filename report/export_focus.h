@@ -15,7 +15,7 @@
  *                   disagree on its value is left out), empty when none
  * Amounts have 9 decimals.  'import billing --format focus' of the file
  * next to the same runs reconciles with zero drift.  Cells are written by
- * the one CSV writer (ledger/csvout.h): the session, backend, description
+ * the one CSV writer (report/csvout.h): the session, backend, description
  * and tags as free text, guarded against spreadsheet formulas unless raw.
  */
 #ifndef SB_EXPORT_FOCUS_H

@@ -1,5 +1,5 @@
 /* html.c: self-contained HTML pages (see html.h). */
-#include "reconcile/html.h"
+#include "report/html.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -8,6 +8,7 @@
 #include "ledger/money.h"
 #include "ledger/period.h"
 #include "ledger/timefmt.h"
+#include "report/invoice_out.h"
 
 /* The chart's geometry, in SVG user units (the SVG scales to its box). */
 #define CHART_W 420        /* whole width */

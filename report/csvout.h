@@ -1,7 +1,7 @@
 /* csvout.h: the one CSV cell writer (docs/reports.md, "CSV that a
  * spreadsheet opens safely").
  *
- * Every CSV sbledger writes goes through it: the listings of cli/out.c,
+ * Every CSV sbledger writes goes through it: the listings of report/out.c,
  * the invoice CSV, nightly's summary.csv and the FOCUS export.  A cell is
  * one of two kinds:
  *

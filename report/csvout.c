@@ -1,5 +1,5 @@
 /* csvout.c: the one CSV cell writer (see csvout.h). */
-#include "ledger/csvout.h"
+#include "report/csvout.h"
 
 #include <string.h>
 

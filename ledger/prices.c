@@ -1,0 +1,21 @@
+/* prices.c: the model price table (see prices.h). */
+#include "ledger/prices.h"
+
+int sb_price_set(sb_db *db, const char *model, int64_t input_per_m_nanos, int64_t output_per_m_nanos,
+                 int64_t updated_ms, sb_err *e)
+{
+	sqlite3_stmt *st = sb_db_stmt(db, "model_price_set", e);
+
+	if (st == NULL)
+		return e->code;
+	sb_bind_text(db, st, ":model", model);
+	sb_bind_i64(db, st, ":input_per_m_nanos", input_per_m_nanos);
+	sb_bind_i64(db, st, ":output_per_m_nanos", output_per_m_nanos);
+	sb_bind_i64(db, st, ":updated_ms", updated_ms);
+	return sb_db_run(db, st, e);
+}
+
+sqlite3_stmt *sb_prices_list(sb_db *db, sb_err *e)
+{
+	return sb_db_stmt(db, "model_price_list", e);
+}
