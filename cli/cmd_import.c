@@ -100,6 +100,7 @@ static int cmd_import_runs(sb_cli *cli, int argc, char **argv)
 		return cli_usage(cli, "no FILE given (use - for standard input)");
 	ic.opts.events = (sb_import_events){on_reject, on_progress, &ic};
 	ic.opts.pause_path = cli_test_pause();
+	cli_test_import_opts(&ic.opts);
 	if (cli_open(cli, 0, &db) != SB_OK)
 		return cli_report(&cli->err);
 	for (int i = first; i < argc; i++) {

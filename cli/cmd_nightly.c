@@ -238,6 +238,7 @@ static void import_one(nightly *n, sb_db *db, const char *format, int fd, const 
 	o.supersede = format != NULL && n->supersede;
 	o.events = (sb_import_events){on_reject, NULL, n};
 	o.pause_path = cli_test_pause();
+	cli_test_import_opts(&o);
 	n->shown = 0;
 	if (sb_source_fdopen(fd, real, &src, &e) == SB_OK) {
 		if (format == NULL)
