@@ -24,6 +24,8 @@ enum {
 	DEFAULT_CHUNK = 5000,
 	DEFAULT_MAX_LINE = 64 << 20,
 	DEFAULT_BULK_MIN = 32 << 20,   /* runs: the smallest input that drops the indexes */
+	RUNS_CHUNK = 50000,        /* runs: records per commit (each commit writes every day
+	                              rollup group and index page its chunk touched) */
 	MAX_THREADS = 16,          /* parsing threads at most (2 * 16 + 2 jobs of about
 	                              1 MiB each in flight) */
 	DEFAULT_THREADS_MAX = 8,   /* the default: one per online CPU, up to this many (one
@@ -75,6 +77,8 @@ typedef struct handler {
 	 * When the batch cannot complete after all, SB_OK with the reason in
 	 * refused: it then ends failed with nothing of it kept but its rejects */
 	int (*finish)(void *ctx, bool complete, sb_err *refused, sb_err *e);
+	int64_t chunk;             /* records per commit when --chunk is not given (0:
+	                              DEFAULT_CHUNK) */
 } handler;
 
 /* Rejected records of a --strict import, kept in a temporary file until
@@ -344,7 +348,7 @@ static int settle(driver *d, const sb_rec *rec, bool counted, enum outcome out,
                   const char *why, sb_err *e)
 {
 	const sb_import_opts *o = d->o;
-	int64_t chunk = o->chunk > 0 ? o->chunk : DEFAULT_CHUNK;
+	int64_t chunk = o->chunk > 0 ? o->chunk : d->h->chunk > 0 ? d->h->chunk : DEFAULT_CHUNK;
 
 	if (counted) {
 		switch (out) {
@@ -934,7 +938,7 @@ int sb_import_runs_source(sb_db *db, sb_source *src, const sb_import_opts *opts,
 	runs_ctx c = {NULL, sb_run_parser_new(), NULL, opts->replace, opts, src, &r->batch, false};
 	handler h = {SB_REC_LINES, false, NULL, 0, "line", NULL, begin_runs, handle_run,
 	             run_worker_new, run_worker_free, parse_run, store_run, &c, flush_runs,
-	             finish_runs};
+	             finish_runs, RUNS_CHUNK};
 
 	memset(r, 0, sizeof *r);
 	/* the writer stores only references it has just made (runs to their
@@ -950,6 +954,7 @@ int sb_import_runs_source(sb_db *db, sb_source *src, const sb_import_opts *opts,
 		     sb_db_foreign_keys(db, true, &after) != SB_OK) && e->code == SB_OK)
 			*e = after;
 	}
+	r->indexes_rebuilt = c.dropped;
 	sb_run_writer_free(c.writer);
 	sb_run_parser_free(c.parser);
 	sb_rates_free(c.rates);
@@ -1163,7 +1168,8 @@ int sb_import_billing_source(sb_db *db, const char *format, sb_source *src,
 	                            opts->delimiter == ',' ? 0 : SB_CSV_DETECT);
 	c = (billing_ctx){f, opts, &r->batch, NULL, NULL, NULL, 0, false, false, 0, 0, &r->superseded};
 	h = (handler){f->shapes, true, f->member, csv_flags, "record", header_billing,
-	              begin_billing, handle_billing, NULL, NULL, NULL, NULL, &c, NULL, finish_billing};
+	              begin_billing, handle_billing, NULL, NULL, NULL, NULL, &c, NULL, finish_billing,
+	              0};
 	if ((c.parser = sb_bill_parser_new(f, &bo)) == NULL)
 		sb_fail(e, SB_EINTERNAL, "out of memory");
 	else

@@ -74,6 +74,8 @@ typedef struct sb_import_result {
 	bool empty;                /* the input held no records (and no frame: an empty
 	                              JSON array or a CSV header alone is an empty export) */
 	int64_t superseded;        /* billing: lines of earlier batches this one superseded */
+	bool indexes_rebuilt;      /* runs: the import dropped the secondary indexes and built
+	                              them at its end (sb_import_opts.bulk_min) */
 } sb_import_result;
 
 /* Import the run-usage JSON Lines file path ("-": standard input) into

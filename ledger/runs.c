@@ -16,14 +16,14 @@ static const char *const run_params[] = {
 	":started_day", ":ended_ms", ":model", ":input_tokens", ":output_tokens", ":budget_nanos",
 	":exec_count", ":total_duration_ms", ":cpu_ms", ":memory_peak_mb", ":bytes_read",
 	":bytes_written", ":computed_nanos", ":billed_nanos", ":card_nanos", ":lifetime_nanos",
-	":has_executions", ":fingerprint", ":tags", ":extra"};
+	":has_executions", ":fingerprint", ":tags", ":extra", ":recent"};
 enum {
 	RUN_RUN_ID, RUN_BATCH_ID, RUN_LINE_NO, RUN_BACKEND, RUN_SESSION_ID, RUN_PLAN,
 	RUN_STARTED_MS, RUN_STARTED_DAY, RUN_ENDED_MS, RUN_MODEL, RUN_INPUT_TOKENS,
 	RUN_OUTPUT_TOKENS, RUN_BUDGET_NANOS, RUN_EXEC_COUNT, RUN_TOTAL_DURATION_MS, RUN_CPU_MS,
 	RUN_MEMORY_PEAK_MB, RUN_BYTES_READ, RUN_BYTES_WRITTEN, RUN_COMPUTED_NANOS,
 	RUN_BILLED_NANOS, RUN_CARD_NANOS, RUN_LIFETIME_NANOS, RUN_HAS_EXECUTIONS,
-	RUN_FINGERPRINT, RUN_TAGS, RUN_EXTRA, RUN_NPARAMS
+	RUN_FINGERPRINT, RUN_TAGS, RUN_EXTRA, RUN_RECENT, RUN_NPARAMS
 };
 
 /* The parameters of sql/queries/run_execs_insert.sql (EXECS_* positions). */
@@ -126,7 +126,26 @@ int sb_run_writer_bulk(sb_run_writer *w, int64_t input_bytes, int64_t min_bytes,
 
 int sb_run_writer_finish(sb_run_writer *w, sb_err *e)
 {
-	return w->bulk ? sb_db_indexes_create(w->db, e) : SB_OK;
+	sqlite3_stmt *st;
+	int64_t recent = 0, runs = 0;
+	int rc;
+
+	if (w->bulk)
+		return sb_db_indexes_create(w->db, e);
+	/* the recent part of the session index merged into the settled part
+	 * once it holds more than an eighth of the runs */
+	if ((st = sb_db_stmt(w->db, "run_session_recent", e)) == NULL)
+		return e->code;
+	if ((rc = sb_db_step(w->db, st, e)) == SQLITE_ROW) {
+		recent = sqlite3_column_int64(st, 0);
+		runs = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_reset(st);
+	if (rc < 0)
+		return e->code;
+	if (recent == 0 || recent <= runs / 8)
+		return SB_OK;
+	return (st = sb_db_stmt(w->db, "run_session_merge", e)) == NULL ? e->code : sb_db_run(w->db, st, e);
 }
 
 int sb_run_writer_done(sb_run_writer *w, sb_err *e)
@@ -328,6 +347,9 @@ static int insert_run(sb_run_writer *w, const sb_run *run, int64_t line_no,
 	sb_bindi_text(db, st, at[RUN_FINGERPRINT], run->fingerprint);
 	sb_bindi_text(db, st, at[RUN_TAGS], run->tags_json);
 	sb_bindi_text(db, st, at[RUN_EXTRA], run->extra);
+	/* the recent part of the session index, but for a bulk import, whose
+	 * indexes are built whole at its end */
+	sb_bindi_i64(db, st, at[RUN_RECENT], w->bulk ? 0 : 1);
 	if (sb_db_run(db, st, e) != SB_OK)
 		return e->code;
 	*inserted = sqlite3_changes(sb_db_handle(db)) == 1;

@@ -108,7 +108,9 @@ int sb_run_writer_bulk(sb_run_writer *w, int64_t input_bytes, int64_t min_bytes,
                        sb_err *e);
 
 /* Inside the batch's last transaction: the indexes sb_run_writer_bulk
- * dropped built again (those missing; nothing when it dropped none). */
+ * dropped built again (those missing); without it, the recent part of the
+ * session index merged into the settled part when it holds more than an
+ * eighth of the runs (sql/schema/010_scale.sql). */
 int sb_run_writer_finish(sb_run_writer *w, sb_err *e);
 
 /* After the batch's last transaction, committed or not: when

@@ -3,4 +3,5 @@
 -- at its end).
 DROP INDEX IF EXISTS run_by_started;
 DROP INDEX IF EXISTS run_by_session;
+DROP INDEX IF EXISTS run_by_session_recent;
 DROP INDEX IF EXISTS run_tag_by_value;

@@ -7,6 +7,21 @@
 -- check compares each run's aggregates with it as before and checks the
 -- shape of every array (sql/checks/07_run_executions_shape.sql).
 
+-- The runs of a session are found through an index on (backend,
+-- session_id) in two parts: the settled runs, and the runs stored since
+-- the parts were last merged (recent).  Session ids come in no order, so
+-- each new run's entry lands on a leaf of its own; in a small index those
+-- leaves stay in the page cache, where in the index of millions of runs
+-- each would be read back and written again.  An import merges the two
+-- (sql/queries/run_session_merge.sql) when the recent part has passed an
+-- eighth of the runs: the entries then go into the settled part in key
+-- order.  Readers search both parts (budget_runs.sql,
+-- invoice_session_owners.sql).  Runs already stored are settled.
+ALTER TABLE run ADD COLUMN recent INTEGER NOT NULL DEFAULT 0;  -- 1: its session entry is in run_by_session_recent (stored since the last merge), 0: in run_by_session
+DROP INDEX run_by_session;
+CREATE INDEX run_by_session ON run (backend, session_id) WHERE NOT recent;
+CREATE INDEX run_by_session_recent ON run (backend, session_id) WHERE recent;
+
 -- The executions of each run that lists any: one row per run.
 CREATE TABLE run_execs (
     rid           INTEGER PRIMARY KEY REFERENCES run (rid) ON DELETE CASCADE, -- the run (run.rid)
