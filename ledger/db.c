@@ -174,7 +174,7 @@ static int take_reader_lock(sb_db *db, sb_err *e)
 			return SB_OK;
 		}
 		if (waited >= db->busy_ms)
-			return sb_fail(e, SB_ETEMP, "%s: the ledger is busy: a large import is building its indexes again, and stayed so past the busy timeout of %d ms; try again later or raise --busy-timeout",
+			return sb_fail(e, SB_ETEMP, "%s: the ledger is busy: a large import has it without its indexes until it ends (it builds them then), past the busy timeout of %d ms; try again later or raise --busy-timeout",
 			               db->path, db->busy_ms);
 		usleep(20 * 1000);
 		waited += 20;
