@@ -68,7 +68,9 @@ int sb_db_exec(sb_db *db, const char *sql, sb_err *e);
 
 /* The secondary indexes of the run tables (sql/indexes/create.sql: runs
  * by start and by session, tags by value).  An import into a ledger much
- * smaller than its input drops them and builds them again at its end
+ * smaller than its input drops them (sql/indexes/drop.sql: all but the
+ * recent part of the session index, which it leaves empty) and builds them
+ * again at its end
  * (ledger/runs.h, sb_run_writer_bulk), with readers kept out meanwhile; a
  * ledger left without them (that import killed) gets them back when it is
  * next opened, before anything reads it (sb_db_open: under the write lock,
