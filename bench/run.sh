@@ -1,5 +1,5 @@
 #!/bin/sh
-# run.sh: the benchmark, every target side by side in one run.
+# run.sh: the benchmark: every performance target (docs/performance.md) side by side in one run.
 #
 #   sh bench/run.sh                            (or: make bench)
 #   BENCH_RUNS=100000 BENCH_ROUNDS=5 sh bench/run.sh

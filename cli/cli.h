@@ -6,12 +6,17 @@
 #define SB_CLI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "importers/import.h"
 #include "ledger/db.h"
 #include "ledger/err.h"
+
+#define SB_VERSION "0.1.0"
+
+struct option;
 
 /* What every command gets. */
 typedef struct sb_cli {
@@ -21,24 +26,57 @@ typedef struct sb_cli {
 	bool stderr_tty;           /* stderr is a terminal (progress lines) */
 	bool csv_raw;              /* --raw: CSV free text as it is (commands flagged CMD_CSV) */
 	const struct sb_command *cmd; /* the command running */
+	unsigned ledger;           /* what main opens the ledger for: the row's CMD_READS,
+	                              CMD_WRITES, ... flag, which the command's parse may change
+	                              for the options given (reconcile --dry-run only reads) */
 	sb_err err;                /* the error to report */
 } sb_cli;
 
-/* Flags of a command. */
+/* Flags of a command.  The first four say what it needs of the ledger
+ * (at most one; none: it never opens it): main opens the ledger (--db)
+ * after the command's parse and before its run, and closes it after, so
+ * that no handler opens it, a usage error or --help touches nothing, and
+ * a writer holds the write lock from its first read to its last write. */
 enum {
-	CMD_WRITES = 1,  /* takes the ledger's write lock */
-	CMD_CSV = 2      /* writes CSV: takes --raw (cli_getopt handles it) */
+	CMD_READS = 1,       /* opened to read (no write lock) */
+	CMD_WRITES = 2,      /* opened holding the ledger's write lock */
+	CMD_CREATES = 4,     /* init: as CMD_WRITES, and created when missing */
+	CMD_OWN_LEDGER = 8,  /* opens the ledgers it names itself (two at once:
+	                        copy --from/--to): main opens none, run gets NULL */
+	CMD_CSV = 16         /* writes CSV: takes --raw (cli_getopt handles it) */
 };
 
-typedef int (*sb_cmd_fn)(sb_cli *cli, int argc, char **argv);
+/* The flags that say what a command needs of the ledger. */
+#define CMD_LEDGER (CMD_READS | CMD_WRITES | CMD_CREATES | CMD_OWN_LEDGER)
 
-/* One entry of the command table. */
+/* A command is two steps.  parse reads argc/argv (argv[0] the command's
+ * name) into opts (opts_size zeroed bytes main allocated, NULL when the
+ * row's opts_size is 0) and checks everything that needs no ledger: it
+ * returns 0 to go on, -1 when --help was answered (exit 0), else the exit
+ * status (64 for a usage error), and never opens the ledger.  run does the
+ * work with db, the ledger main opened as cli->ledger says (NULL when it
+ * says none or CMD_OWN_LEDGER), which main closes after; it returns the
+ * exit status. */
+typedef int (*sb_cmd_parse_fn)(sb_cli *cli, int argc, char **argv, void *opts);
+typedef int (*sb_cmd_run_fn)(sb_cli *cli, sb_db *db, void *opts);
+
+/* One entry of the command table.  The help a user reads (`sbledger
+ * COMMAND --help`, `sbledger --help`, the man page) is made from these
+ * fields alone (cli/help.c), and tests/test_help.c holds every row to
+ * them: a summary, every option it takes (cli_takes: `options`, and --raw
+ * when flagged CMD_CSV) explained in `help` on a line of its own
+ * ("  --NAME ...") and named in `usage`, and examples. */
 typedef struct sb_command {
 	const char *name;     /* "import runs" */
-	sb_cmd_fn fn;         /* its handler: returns an exit status */
-	unsigned flags;       /* CMD_* */
-	const char *usage;    /* one line: the arguments */
-	const char *help;     /* what it does, its options (lines) */
+	sb_cmd_parse_fn parse; /* its arguments into its options (see above) */
+	sb_cmd_run_fn run;    /* the command itself, with the ledger open */
+	size_t opts_size;     /* the size of what parse fills and run reads (0: nothing) */
+	unsigned flags;       /* CMD_*: what it needs of the ledger, CMD_CSV */
+	const char *usage;    /* the arguments; a line break continues them */
+	const char *help;     /* what it does, then one "  --NAME ..." line per option */
+	const char *summary;  /* one line for the list of commands (lower case, no period) */
+	const struct option *options; /* what the handler gives cli_getopt (NULL: none) */
+	const char *examples; /* command lines, one a line, "sbledger NAME ..." (# comments) */
 } sb_command;
 
 /* The commands of each group, ended by a {NULL} entry (cli/cmd_*.c). */
@@ -52,9 +90,11 @@ extern const sb_command sb_billing_commands[];
 extern const sb_command sb_fetch_commands[];
 extern const sb_command sb_nightly_commands[];
 
-/* Open the ledger for the running command (write lock when it writes);
- * returns SB_OK or the exit status after recording the error. */
-int cli_open(sb_cli *cli, int flags, sb_db **db);
+/* Does cmd take the option --NAME (the first len bytes of name): one of
+ * its row's `options`, or --raw when the row is flagged CMD_CSV.  The
+ * help, its test and the usage errors all ask this, so that --raw is
+ * explained and named in the usage of every command that takes it. */
+bool cli_takes(const sb_command *cmd, const char *name, size_t len);
 
 /* Report a usage error for the running command (message and its usage
  * line on stderr) and return 64. */
@@ -67,14 +107,15 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_info(sb_cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Parse the common options of a command with getopt_long.  `longopts`
- * lists the command's own options (ended by a zero entry); for each one
- * found, `on_opt(cli, ctx, val, optarg)` is called and returns 0 or a
- * usage exit status.  --help prints the command's help and returns -1
- * (the caller then exits 0).  A command flagged CMD_CSV also takes --raw,
- * which sets cli->csv_raw and turns the formula guard of the CSV listings
- * off (sb_out_set_csv_raw).  On success *first is the index of the first
- * operand. */
-struct option;
+ * lists the command's own options (ended by a zero entry) and must be the
+ * `options` of its command table row (else an internal error, 70: the
+ * help would not describe what is parsed); for each one found,
+ * `on_opt(cli, ctx, val, optarg)` is called and returns 0 or a usage exit
+ * status.  A command flagged CMD_CSV also takes --raw (not in its row's
+ * `options`: cli_getopt adds it), which sets cli->csv_raw and turns the
+ * formula guard of the CSV listings off (sb_out_set_csv_raw).  --help
+ * prints the command's help and returns -1 (the caller then exits 0).  On
+ * success *first is the index of the first operand. */
 int cli_getopt(sb_cli *cli, int argc, char **argv, const struct option *longopts,
                int (*on_opt)(sb_cli *cli, void *ctx, int val, const char *arg),
                void *ctx, int *first);
@@ -99,6 +140,11 @@ int cli_int(sb_cli *cli, const char *name, const char *arg, int64_t *out);
  * ("72"), or with a unit s, m, h or d ("72h", "3d", "90m"), at most ten
  * years, into milliseconds. */
 int cli_duration(sb_cli *cli, const char *name, const char *arg, int64_t *ms);
+
+/* Check that batch batch_id exists in db (the running command's
+ * ledger): SB_OK, or the exit status (65 when there is no such batch)
+ * after recording the error in cli->err and printing it. */
+int cli_batch_known(sb_cli *cli, sb_db *db, int64_t batch_id);
 
 /* The test hook of imports ($SBLEDGER_TEST_PAUSE: a file an import
  * creates after its first chunk's commit, then waits until it is gone;

@@ -21,6 +21,9 @@ typedef struct billing_opts {
 	bool has_batch;            /* --batch given */
 	int64_t batch;             /* --batch */
 	const char *from;          /* fx set --from */
+	char code[4];              /* fx set: the currency, upper case */
+	int64_t rate_nanos;        /* fx set: USD per unit x 10^9 */
+	int64_t from_ms;           /* fx set: --from as an instant */
 } billing_opts;
 
 /* Handle one option of the billing commands. */
@@ -71,8 +74,24 @@ static void out_opt_money(sb_out *o, sqlite3_stmt *st, int c)
 		sb_out_money(o, sqlite3_column_int64(st, c));
 }
 
+/* lines: its options; --period is required. */
+static int parse_lines(sb_cli *cli, int argc, char **argv, void *opts)
+{
+	billing_opts *bo = opts;
+	int first = 0;
+	int rc = cli_getopt(cli, argc, argv, lines_options, on_billing_opt, bo, &first);
+
+	if (rc != 0)
+		return rc;
+	if (first < argc)
+		return cli_usage(cli, "unexpected argument '%s'", argv[first]);
+	if (!bo->has_period)
+		return cli_usage(cli, "--period is required (2026-11, 2026-11-29, FROM..TO, last-month, ...)");
+	return 0;
+}
+
 /* lines: the billing lines as stored, superseded ones marked. */
-static int cmd_lines(sb_cli *cli, int argc, char **argv)
+static int run_lines(sb_cli *cli, sb_db *db, void *opts)
 {
 	static const sb_col cols[] = {
 		{"batch_id", COL_INT, 0}, {"line", COL_INT, 0}, {"format", COL_TEXT, 0},
@@ -88,38 +107,30 @@ static int cmd_lines(sb_cli *cli, int argc, char **argv)
 		{"batch", COL_INT, 0}, {"format", COL_TEXT, 0}, {"backend", COL_TEXT, 0},
 		{"session_id", COL_TEXT, 24}, {"start", COL_TIME, 0}, {"end", COL_TIME, 0},
 		{"kind", COL_TEXT, 0}, {"amount", COL_MONEY, 0}, {"currency", COL_TEXT, 0},
-		{"category", COL_TEXT, 0}, {"vcpu_s", COL_TEXT, 0}, {"mb_s", COL_TEXT, 0},
+		{"category", COL_TEXT, 0}, {"vcpu_s", COL_NUMBER, 0}, {"mb_s", COL_NUMBER, 0},
 		{"status", COL_TEXT, 0},
 	};
-	billing_opts bo = {0};
-	sb_db *db = NULL;
+	const billing_opts *bo = opts;
 	sqlite3_stmt *st;
 	sb_out *o;
-	int first = 0;
-	int rc = cli_getopt(cli, argc, argv, lines_options, on_billing_opt, &bo, &first);
+	int rc;
 
-	if (rc != 0)
+	if (bo->has_batch && (rc = cli_batch_known(cli, db, bo->batch)) != SB_OK)
 		return rc;
-	if (first < argc)
-		return cli_usage(cli, "unexpected argument '%s'", argv[first]);
-	if (!bo.has_period)
-		return cli_usage(cli, "--period is required (2026-11, 2026-11-29, FROM..TO, last-month, ...)");
-	if (cli_open(cli, 0, &db) != SB_OK || (st = sb_db_stmt(db, "billing_line_list", &cli->err)) == NULL) {
-		sb_db_close(db);
+	if ((st = sb_db_stmt(db, "billing_line_list", &cli->err)) == NULL)
 		return cli_report(&cli->err);
-	}
-	sb_bind_i64(db, st, ":from_ms", bo.period.from_ms);
-	sb_bind_i64(db, st, ":to_ms", bo.period.to_ms);
-	sb_bind_text_opt(db, st, ":backend", bo.backend);
-	sb_bind_text_opt(db, st, ":session_id", bo.session);
-	sb_bind_i64_opt(db, st, ":batch_id", bo.has_batch, bo.batch);
-	if (bo.fmt == FMT_TABLE)
-		o = sb_out_new(bo.fmt, table_cols, sizeof table_cols / sizeof table_cols[0]);
+	sb_bind_i64(db, st, ":from_ms", bo->period.from_ms);
+	sb_bind_i64(db, st, ":to_ms", bo->period.to_ms);
+	sb_bind_text_opt(db, st, ":backend", bo->backend);
+	sb_bind_text_opt(db, st, ":session_id", bo->session);
+	sb_bind_i64_opt(db, st, ":batch_id", bo->has_batch, bo->batch);
+	if (bo->fmt == FMT_TABLE)
+		o = sb_out_new(bo->fmt, table_cols, sizeof table_cols / sizeof table_cols[0]);
 	else
-		o = sb_out_new(bo.fmt, cols, sizeof cols / sizeof cols[0]);
+		o = sb_out_new(bo->fmt, cols, sizeof cols / sizeof cols[0]);
 	while (o != NULL && (rc = sb_db_step(db, st, &cli->err)) == SQLITE_ROW) {
 		bool live = sb_col_is_null(st, 22);
-		if (bo.fmt == FMT_TABLE) {
+		if (bo->fmt == FMT_TABLE) {
 			char status[48], secs[32];
 			sb_out_int(o, sqlite3_column_int64(st, 0));
 			sb_out_text(o, sb_col_text(st, 2));
@@ -173,7 +184,6 @@ static int cmd_lines(sb_cli *cli, int argc, char **argv)
 	if (o == NULL)
 		sb_fail(&cli->err, SB_EINTERNAL, "out of memory");
 	sb_out_end(o);
-	sb_db_close(db);
 	return cli_report(&cli->err);
 }
 
@@ -182,30 +192,35 @@ static const struct option fx_list_options[] = {
 	{NULL, 0, NULL, 0},
 };
 
-/* fx: list the exchange rates. */
-static int cmd_fx(sb_cli *cli, int argc, char **argv)
+/* fx: its options, no operands. */
+static int parse_fx(sb_cli *cli, int argc, char **argv, void *opts)
 {
-	static const sb_col cols[] = {
-		{"currency", COL_TEXT, 0}, {"effective_from", COL_TIME, 0}, {"usd_per_unit", COL_RATE, 0},
-	};
-	billing_opts bo = {0};
-	sb_db *db = NULL;
-	sqlite3_stmt *st;
-	sb_out *o;
+	billing_opts *bo = opts;
 	int first = 0;
-	int rc = cli_getopt(cli, argc, argv, fx_list_options, on_billing_opt, &bo, &first);
+	int rc = cli_getopt(cli, argc, argv, fx_list_options, on_billing_opt, bo, &first);
 
 	if (rc != 0)
 		return rc;
 	if (first < argc)
 		return cli_usage(cli, "unexpected argument '%s' (to store a rate: sbledger fx set CUR RATE --from DATE)",
 		                 argv[first]);
-	if (cli_open(cli, 0, &db) != SB_OK || (st = sb_db_stmt(db, "fx_rate_list", &cli->err)) == NULL) {
-		sb_db_close(db);
+	return 0;
+}
+
+/* fx: list the exchange rates. */
+static int run_fx(sb_cli *cli, sb_db *db, void *opts)
+{
+	static const sb_col cols[] = {
+		{"currency", COL_TEXT, 0}, {"effective_from", COL_TIME, 0}, {"usd_per_unit", COL_RATE, 0},
+	};
+	const billing_opts *bo = opts;
+	sqlite3_stmt *st;
+	sb_out *o;
+
+	if ((st = sb_db_stmt(db, "fx_rate_list", &cli->err)) == NULL)
 		return cli_report(&cli->err);
-	}
-	o = sb_out_new(bo.fmt, cols, sizeof cols / sizeof cols[0]);
-	while (o != NULL && (rc = sb_db_step(db, st, &cli->err)) == SQLITE_ROW) {
+	o = sb_out_new(bo->fmt, cols, sizeof cols / sizeof cols[0]);
+	while (o != NULL && sb_db_step(db, st, &cli->err) == SQLITE_ROW) {
 		sb_out_text(o, sb_col_text(st, 0));
 		sb_out_time(o, sqlite3_column_int64(st, 1));
 		sb_out_money(o, sqlite3_column_int64(st, 2));
@@ -214,7 +229,6 @@ static int cmd_fx(sb_cli *cli, int argc, char **argv)
 	if (o == NULL)
 		sb_fail(&cli->err, SB_EINTERNAL, "out of memory");
 	sb_out_end(o);
-	sb_db_close(db);
 	return cli_report(&cli->err);
 }
 
@@ -223,75 +237,98 @@ static const struct option fx_set_options[] = {
 	{NULL, 0, NULL, 0},
 };
 
-/* fx set CUR RATE --from DATE: store an exchange rate. */
-static int cmd_fx_set(sb_cli *cli, int argc, char **argv)
+/* fx set CUR RATE --from DATE: the currency, the rate and the instant,
+ * checked. */
+static int parse_fx_set(sb_cli *cli, int argc, char **argv, void *opts)
 {
-	billing_opts bo = {0};
-	sb_db *db = NULL;
+	billing_opts *bo = opts;
 	sb_period from;
-	char code[4] = "", rate_text[SB_MONEY_BUFSZ], when[SB_TIME_BUFSZ];
-	int64_t nanos = 0;
 	int first = 0;
-	int rc = cli_getopt(cli, argc, argv, fx_set_options, on_billing_opt, &bo, &first);
+	int rc = cli_getopt(cli, argc, argv, fx_set_options, on_billing_opt, bo, &first);
 
 	if (rc != 0)
 		return rc;
 	if (argc - first != 2)
 		return cli_usage(cli, "needs a currency code and a rate (USD per unit)");
-	if (bo.from == NULL)
+	if (bo->from == NULL)
 		return cli_usage(cli, "--from DATE is required: the rate is in force from then until a newer one");
 	if (strlen(argv[first]) == 3)
 		for (int i = 0; i < 3; i++)
-			code[i] = argv[first][i] >= 'a' && argv[first][i] <= 'z' ?
-			          (char)(argv[first][i] - 'a' + 'A') : argv[first][i];
-	if (!sb_currency_known(code))
+			bo->code[i] = argv[first][i] >= 'a' && argv[first][i] <= 'z' ?
+			              (char)(argv[first][i] - 'a' + 'A') : argv[first][i];
+	if (!sb_currency_known(bo->code))
 		return cli_usage(cli, "'%s' is not an ISO 4217 currency code", argv[first]);
-	if (strcmp(code, "USD") == 0)
+	if (strcmp(bo->code, "USD") == 0)
 		return cli_usage(cli, "USD needs no rate: amounts are reconciled in USD");
-	if (sb_money_parse(argv[first + 1], strlen(argv[first + 1]), &nanos) != SB_MONEY_OK || nanos <= 0)
+	if (sb_money_parse(argv[first + 1], strlen(argv[first + 1]), &bo->rate_nanos) != SB_MONEY_OK ||
+	    bo->rate_nanos <= 0)
 		return cli_usage(cli, "rate '%s' is not a decimal number above 0 (USD per unit of %s)",
-		                 argv[first + 1], code);
-	if (sb_time_parse(bo.from, strlen(bo.from), 0, &from.from_ms) != SB_TIME_OK) {
+		                 argv[first + 1], bo->code);
+	if (sb_time_parse(bo->from, strlen(bo->from), 0, &from.from_ms) != SB_TIME_OK) {
 		sb_err pe;
 		sb_err_clear(&pe);
-		if (strstr(bo.from, "..") != NULL || sb_period_parse(bo.from, sb_now_ms(), &from, &pe) != SB_OK)
+		if (strstr(bo->from, "..") != NULL || sb_period_parse(bo->from, sb_now_ms(), &from, &pe) != SB_OK)
 			return cli_usage(cli, "--from '%s' is not a date (2026-11-01) or an RFC 3339 timestamp",
-			                 bo.from);
+			                 bo->from);
 	}
-	if (cli_open(cli, 0, &db) != SB_OK)
-		return cli_report(&cli->err);
-	if (sb_fx_set(db, code, nanos, from.from_ms, &cli->err) == SB_OK)
-		cli_info(cli, "fx rate: 1 %s = %s USD from %s", code, sb_money_format(nanos, 9, rate_text),
-		         sb_time_format(from.from_ms, when));
-	sb_db_close(db);
+	bo->from_ms = from.from_ms;
+	return 0;
+}
+
+/* fx set: store the exchange rate. */
+static int run_fx_set(sb_cli *cli, sb_db *db, void *opts)
+{
+	const billing_opts *bo = opts;
+	char rate_text[SB_MONEY_BUFSZ], when[SB_TIME_BUFSZ];
+
+	if (sb_fx_set(db, bo->code, bo->rate_nanos, bo->from_ms, &cli->err) == SB_OK)
+		cli_info(cli, "fx rate: 1 %s = %s USD from %s", bo->code, sb_money_format(bo->rate_nanos, 9, rate_text),
+		         sb_time_format(bo->from_ms, when));
 	return cli_report(&cli->err);
 }
 
 const sb_command sb_billing_commands[] = {
-	{"lines", cmd_lines, CMD_CSV,
+	{"lines", parse_lines, run_lines, sizeof(billing_opts), CMD_READS | CMD_CSV,
 	 "--period P [--backend B] [--session S] [--batch N] [--format table|csv|json] [--raw]",
 	 "List the billing lines as stored whose charge starts in the period, the\n"
 	 "superseded ones too (status 'superseded', with the batch that replaced\n"
 	 "them).  Amounts are in each line's currency; metered lines have none\n"
-	 "but vCPU and memory time (vcpu_ms, memory_mb_ms).\n"
+	 "but vCPU and memory time (the table shows them in seconds, vcpu_s and\n"
+	 "mb_s; csv and json in milliseconds, vcpu_ms and memory_mb_ms).\n"
 	 "\n"
-	 "  --period P    2026-11, 2026-11-29, FROM..TO, last-month, ... (required)\n"
+	 "  --period P    the lines whose charge starts in P (required)\n"
 	 "  --backend B   only backend B\n"
 	 "  --session S   only session S\n"
-	 "  --batch N     only the lines batch N brought\n"
+	 "  --batch N     only the lines batch N brought (65 when there is no\n"
+	 "                batch N)\n"
 	 "  --format F    table (default), csv or json (every column)\n"
-	 "  --raw         CSV: no ' before free text starting with = + - @ tab CR\n"},
-	{"fx", cmd_fx, CMD_CSV, "[--format table|csv|json] [--raw]",
-	 "List the exchange rates: USD per unit of each currency, from when.\n"
-	 "  --raw  CSV: no ' before free text starting with = + - @ tab CR\n"},
-	{"fx set", cmd_fx_set, CMD_WRITES, "CUR RATE --from DATE",
-	 "Store an exchange rate: RATE USD per unit of currency CUR (an ISO 4217\n"
-	 "code), in force from DATE (a date or timestamp, UTC) until a newer rate\n"
-	 "of CUR.  Reconciliation converts a non-USD billing line with the rate in\n"
-	 "force at its charge start; a line with none is left out and its backend\n"
-	 "gets status 'currency'.  A rate of the same currency and instant is\n"
-	 "replaced.\n"
+	 "  --raw         CSV: no ' before free text starting with = + - @ tab CR\n",
+	 "list the billing lines as stored, superseded ones marked", lines_options,
+	 "sbledger lines --period 2026-11\n"
+	 "sbledger lines --period 2026-11-29 --backend modal --format csv\n"
+	 "sbledger lines --period 2026 --batch 3 --format json\n"},
+	{"fx", parse_fx, run_fx, sizeof(billing_opts), CMD_READS | CMD_CSV, "[--format table|csv|json] [--raw]",
+	 "List the exchange rates, by currency and date: USD per unit of each\n"
+	 "currency (9 decimals), in force from effective_from until the next rate\n"
+	 "of the same currency.\n"
 	 "\n"
-	 "  sbledger fx set EUR 1.08 --from 2026-11-01\n"},
-	{NULL, NULL, 0, NULL, NULL},
+	 "  --format F   table (default), csv or json\n"
+	 "  --raw        CSV: no ' before free text starting with = + - @ tab CR\n",
+	 "list the exchange rates (USD per unit of a currency)", fx_list_options,
+	 "sbledger fx\n"
+	 "sbledger fx --format json\n"},
+	{"fx set", parse_fx_set, run_fx_set, sizeof(billing_opts), CMD_WRITES, "CUR RATE --from DATE",
+	 "Store an exchange rate: RATE USD per unit of currency CUR (an ISO 4217\n"
+	 "code other than USD; RATE an exact decimal above 0), in force from DATE\n"
+	 "until a newer rate of CUR.  Reconciliation converts a non-USD billing\n"
+	 "line with the rate in force at its charge start; a line with none is\n"
+	 "left out and its backend gets status 'currency'.  A rate of the same\n"
+	 "currency and instant is replaced.\n"
+	 "\n"
+	 "  --from DATE   in force from DATE: a date (its midnight UTC) or an RFC\n"
+	 "                3339 timestamp with an offset (required)\n",
+	 "store an exchange rate in force from a date", fx_set_options,
+	 "sbledger fx set EUR 1.08 --from 2026-11-01\n"
+	 "sbledger fx set gbp 1.2625 --from 2026-11-15T00:00:00Z\n"},
+	{NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL},
 };

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,7 @@ int cli_fetch_run(cli_fetch *cf, sb_db *db, const sb_provider *p, const sb_endpo
                   const sb_fetch_opts *o)
 {
 	sb_fetch_result r;
+	struct sigaction old_pipe;
 	sb_err e;
 	int rc;
 	const char *noun;
@@ -64,7 +66,12 @@ int cli_fetch_run(cli_fetch *cf, sb_db *db, const sb_provider *p, const sb_endpo
 
 	sb_err_clear(&e);
 	cf->shown = 0;
+	/* a provider that closes its end while a request is sent must not
+	 * kill sbledger by SIGPIPE (libcurl avoids it where the system can;
+	 * main leaves SIGPIPE at its default for standard output) */
+	sigaction(SIGPIPE, &(struct sigaction){.sa_handler = SIG_IGN}, &old_pipe);
 	rc = sb_fetch(db, p, ep, o, &r, &e);
+	sigaction(SIGPIPE, &old_pipe, NULL);
 	if (cf->shown > MAX_SHOWN_REJECTS)
 		cli_warn("%s: ... and %ld more rejected records", r.url, cf->shown - MAX_SHOWN_REJECTS);
 	noun = ep->format != NULL ? (r.accepted == 1 ? "line" : "lines") :
@@ -91,6 +98,8 @@ typedef struct fetch_cli {
 	cli_fetch cf;              /* printing */
 	sb_fetch_opts o;           /* what sb_fetch gets */
 	const char *provider;      /* --provider */
+	const sb_provider *p;      /* that provider */
+	const sb_endpoint *ep;     /* its endpoint of the command (catalog, usage, billing) */
 } fetch_cli;
 
 /* Seconds (a decimal) given to option name, into milliseconds. */
@@ -143,74 +152,85 @@ static int on_fetch_opt(sb_cli *cli, void *ctx, int val, const char *arg)
 	}
 }
 
-static const struct option fetch_options[] = {
+/* The options of every fetch, after --provider and --period or --from. */
+#define FETCH_COMMON_OPTIONS                                   \
+	{"base-url", required_argument, NULL, 'u'},            \
+	{"timeout", required_argument, NULL, 't'},             \
+	{"connect-timeout", required_argument, NULL, 'c'},     \
+	{"retries", required_argument, NULL, 'r'},             \
+	{"max-bytes", required_argument, NULL, 'm'},           \
+	{"cacert", required_argument, NULL, 'a'},              \
+	{"verbose", no_argument, NULL, 'v'},                   \
+	{NULL, 0, NULL, 0}
+
+/* fetch billing and fetch usage: a period. */
+static const struct option fetch_period_options[] = {
 	{"provider", required_argument, NULL, 'p'},
 	{"period", required_argument, NULL, 'P'},
-	{"from", required_argument, NULL, 'f'},
-	{"base-url", required_argument, NULL, 'u'},
-	{"timeout", required_argument, NULL, 't'},
-	{"connect-timeout", required_argument, NULL, 'c'},
-	{"retries", required_argument, NULL, 'r'},
-	{"max-bytes", required_argument, NULL, 'm'},
-	{"cacert", required_argument, NULL, 'a'},
-	{"verbose", no_argument, NULL, 'v'},
-	{NULL, 0, NULL, 0},
+	FETCH_COMMON_OPTIONS,
 };
 
-/* fetch catalog|usage|billing --provider P: one endpoint into the ledger. */
-static int cmd_fetch(sb_cli *cli, int argc, char **argv)
+/* fetch catalog: prices as of now, or backdated. */
+static const struct option fetch_catalog_options[] = {
+	{"provider", required_argument, NULL, 'p'},
+	{"from", required_argument, NULL, 'f'},
+	FETCH_COMMON_OPTIONS,
+};
+
+/* fetch catalog|usage|billing --provider P: the provider, its endpoint
+ * and the options, checked before anything is fetched. */
+static int parse_fetch(sb_cli *cli, int argc, char **argv, void *opts)
 {
 	const char *what = strchr(cli->cmd->name, ' ') + 1;
-	fetch_cli fc;
-	const sb_provider *p;
-	const sb_endpoint *ep;
-	sb_db *db = NULL;
+	fetch_cli *fc = opts;
 	char names[256];
 	int first = 0, status;
 
-	memset(&fc, 0, sizeof fc);
-	fc.cf.cli = cli;
-	if (sb_http_opts_init(&fc.o.http, &cli->err) != SB_OK)
+	fc->cf.cli = cli;
+	if (sb_http_opts_init(&fc->o.http, &cli->err) != SB_OK)
 		return cli_report(&cli->err);
-	if ((status = cli_getopt(cli, argc, argv, fetch_options, on_fetch_opt, &fc, &first)) != 0)
+	if ((status = cli_getopt(cli, argc, argv, cli->cmd->options, on_fetch_opt, fc, &first)) != 0)
 		return status;
 	if (first < argc)
 		return cli_usage(cli, "unexpected argument '%s'", argv[first]);
 	sb_provider_names(what, names, sizeof names);
-	if (fc.provider == NULL)
+	if (fc->provider == NULL)
 		return cli_usage(cli, "--provider is required (one of %s)", names);
-	if ((p = sb_provider_find(fc.provider)) == NULL ||
-	    (ep = sb_provider_endpoint(p, what)) == NULL)
-		return cli_usage(cli, "no provider '%s' offers %s (one of %s)", fc.provider, what, names);
-	if (ep->period != SB_QUERY_NONE && !fc.o.has_period)
+	if ((fc->p = sb_provider_find(fc->provider)) == NULL ||
+	    (fc->ep = sb_provider_endpoint(fc->p, what)) == NULL)
+		return cli_usage(cli, "no provider '%s' offers %s (one of %s)", fc->provider, what, names);
+	if (fc->ep->period != SB_QUERY_NONE && !fc->o.has_period)
 		return cli_usage(cli, "--period is required (yesterday, 2026-11, FROM..TO, ...)");
-	if (ep->period == SB_QUERY_NONE && fc.o.has_period)
-		return cli_usage(cli, "takes no --period (the catalog is as of now; --from DATE backdates its cards)");
-	if (fc.o.from != NULL) {
+	if (fc->o.from != NULL) {
 		sb_card card;
 		sb_err fe;
 		sb_err_clear(&fe);
-		if (ep->format != NULL)
-			return cli_usage(cli, "--from is for fetch catalog");
-		if (sb_card_from_text(&card, p->name, NULL, "0", false, NULL, NULL, fc.o.from, 0, &fe) != SB_OK)
-			return cli_usage(cli, "--from '%s' is not a date or timestamp", fc.o.from);
+		if (sb_card_from_text(&card, fc->p->name, NULL, "0", false, NULL, NULL, fc->o.from, 0, &fe) != SB_OK)
+			return cli_usage(cli, "--from '%s' is not a date or timestamp", fc->o.from);
 	}
-	if (fc.o.http.ca_file != NULL && access(fc.o.http.ca_file, R_OK) != 0) {
-		cli_warn("%s: %s (--cacert or SBLEDGER_CA_BUNDLE: a CA bundle in PEM)", fc.o.http.ca_file,
+	if (fc->o.http.ca_file != NULL && access(fc->o.http.ca_file, R_OK) != 0) {
+		cli_warn("%s: %s (--cacert or SBLEDGER_CA_BUNDLE: a CA bundle in PEM)", fc->o.http.ca_file,
 		         strerror(errno));
 		return SB_ENOINPUT;
 	}
-	cli_fetch_events(&fc.cf, &fc.o);
-	if (cli_open(cli, 0, &db) != SB_OK)
-		return cli_report(&cli->err);
-	status = cli_fetch_run(&fc.cf, db, p, ep, &fc.o);
-	sb_db_close(db);
-	return status;
+	cli_fetch_events(&fc->cf, &fc->o);
+	return 0;
+}
+
+/* fetch: the endpoint into the ledger (its write lock held throughout,
+ * the download included, as for any import). */
+static int run_fetch(sb_cli *cli, sb_db *db, void *opts)
+{
+	fetch_cli *fc = opts;
+
+	(void)cli;
+	return cli_fetch_run(&fc->cf, db, fc->p, fc->ep, &fc->o);
 }
 
 #define FETCH_OPTIONS_HELP                                                                      \
-	"  --base-url URL        another host (a proxy, a test server); also\n"                  \
-	"                        $SBLEDGER_<PROVIDER>_URL (SBLEDGER_DEEPINFRA_URL)\n"             \
+	"  --base-url URL        another host (a proxy of your own, a test server);\n"           \
+	"                        also $SBLEDGER_<PROVIDER>_URL (SBLEDGER_DEEPINFRA_URL);\n"       \
+	"                        plain http only to a loopback IP (127.0.0.1, [::1])\n"          \
 	"  --timeout S           whole request, in seconds (default 600)\n"                       \
 	"  --connect-timeout S   connecting, in seconds (default 10)\n"                           \
 	"  --retries N           retries on 429, 5xx and network failures (default 4;\n"          \
@@ -223,34 +243,60 @@ static int cmd_fetch(sb_cli *cli, int argc, char **argv)
 	"  --verbose             trace requests and statuses on stderr (never a key)\n"           \
 	"\n"                                                                                      \
 	"Keys come from the environment only: DEEPINFRA_API_KEY, VERCEL_TOKEN\n"                  \
-	"(VERCEL_TEAM_ID or VERCEL_TEAM_SLUG names a Vercel team).  A fetch is one\n"             \
-	"batch whose source is the URL, and all or nothing: a response cut off or\n"              \
-	"of the wrong shape stores nothing.\n"                                                    \
+	"(VERCEL_TEAM_ID or VERCEL_TEAM_SLUG names a Vercel team); a key a response\n"            \
+	"echoes is stored, printed and traced as [key].  The key goes to the first\n"            \
+	"page's origin only; each redirect is checked before it is followed.  A\n"               \
+	"fetch is one batch whose source is the URL, and all or nothing: a\n"                    \
+	"response cut off or of the wrong shape stores nothing.\n"                               \
 	"\n"                                                                                      \
 	"Exit 0 on success, 64 usage (or a key not set), 65 a response rejected,\n"               \
 	"69 the provider refused (401 bad key, 402 account suspended, other 4xx,\n"              \
-	"an untrusted certificate), 75 try again later (429 or 5xx after the\n"                   \
-	"retries, a timeout, a response cut off).\n"
+	"an untrusted certificate, a redirect refused), 75 try again later (429\n"              \
+	"or 5xx after the retries, a timeout, a response cut off).\n"
 
 const sb_command sb_fetch_commands[] = {
-	{"fetch billing", cmd_fetch, CMD_WRITES, "--provider vercel --period P [OPTIONS]",
+	{"fetch billing", parse_fetch, run_fetch, sizeof(fetch_cli), CMD_WRITES,
+	 "--provider vercel --period P [OPTIONS]",
 	 "Fetch the provider's charges for period P and import them as billing\n"
 	 "lines (vercel: GET /v1/billing/charges, FOCUS JSON Lines, streamed and\n"
 	 "paged).  The response is the statement of record for period P: lines of\n"
 	 "earlier batches of the same format and backend inside P, and the same\n"
 	 "charges as its lines, are superseded.\n"
-	 "\n" FETCH_OPTIONS_HELP},
-	{"fetch catalog", cmd_fetch, CMD_WRITES, "--provider deepinfra [--from DATE] [OPTIONS]",
+	 "\n"
+	 "  --provider vercel     the provider (required; vercel bills this way)\n"
+	 "  --period P            the charges of period P (required)\n"
+	 FETCH_OPTIONS_HELP,
+	 "fetch a provider's charges for a period (vercel)", fetch_period_options,
+	 "sbledger fetch billing --provider vercel --period yesterday\n"
+	 "sbledger fetch billing --provider vercel --period 2026-11 --verbose\n"},
+	{"fetch catalog", parse_fetch, run_fetch, sizeof(fetch_cli), CMD_WRITES,
+	 "--provider deepinfra [--from DATE] [OPTIONS]",
 	 "Fetch the provider's plans and prices and store them as rate cards\n"
 	 "(deepinfra: GET /v1/sandboxes/catalog; one card of backend deepinfra per\n"
 	 "plan, usd_per_minute = price_per_hour / 60 rounded half to even to the\n"
 	 "nanodollar), in force from now or from --from DATE.  A plan whose price\n"
-	 "is unchanged is not stored again.\n"
-	 "\n" FETCH_OPTIONS_HELP},
-	{"fetch usage", cmd_fetch, CMD_WRITES, "--provider deepinfra --period P [OPTIONS]",
+	 "is unchanged is not stored again.  The catalog is as of now: it takes no\n"
+	 "--period.\n"
+	 "\n"
+	 "  --provider deepinfra  the provider (required; deepinfra has a catalog)\n"
+	 "  --from DATE           the cards are in force from DATE (a date or an\n"
+	 "                        RFC 3339 timestamp) instead of now, and reprice\n"
+	 "                        the runs started since\n"
+	 FETCH_OPTIONS_HELP,
+	 "fetch a provider's plans as rate cards (deepinfra)", fetch_catalog_options,
+	 "sbledger fetch catalog --provider deepinfra\n"
+	 "sbledger fetch catalog --provider deepinfra --from 2026-11-01\n"},
+	{"fetch usage", parse_fetch, run_fetch, sizeof(fetch_cli), CMD_WRITES,
+	 "--provider deepinfra --period P [OPTIONS]",
 	 "Fetch the provider's spend for period P and import it as billing lines\n"
 	 "(deepinfra: GET /payment/usage, one account-level line per month, format\n"
 	 "deepinfra-usage).  A month fetched again supersedes its earlier line.\n"
-	 "\n" FETCH_OPTIONS_HELP},
-	{NULL, NULL, 0, NULL, NULL},
+	 "\n"
+	 "  --provider deepinfra  the provider (required; deepinfra reports spend)\n"
+	 "  --period P            the months of period P (required)\n"
+	 FETCH_OPTIONS_HELP,
+	 "fetch a provider's spend per month (deepinfra)", fetch_period_options,
+	 "sbledger fetch usage --provider deepinfra --period 2026-11\n"
+	 "DEEPINFRA_API_KEY=... sbledger fetch usage --provider deepinfra --period this-month\n"},
+	{NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL},
 };

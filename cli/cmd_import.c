@@ -19,6 +19,8 @@ typedef struct import_cli {
 	const char *format;    /* import billing: --format */
 	const char *interval;  /* import billing: --interval */
 	const char *delimiter; /* import billing: --delimiter */
+	char **files;          /* the FILE operands */
+	int n_files;           /* how many */
 } import_cli;
 
 /* Print a rejected line on stderr, the first MAX_SHOWN_REJECTS of a file. */
@@ -86,41 +88,50 @@ static void print_result(sb_cli *cli, const char *path, const sb_import_result *
 	         b->resumed ? " (resumed an interrupted import)" : "");
 }
 
-/* import runs: import run-usage JSON Lines files. */
-static int cmd_import_runs(sb_cli *cli, int argc, char **argv)
+/* import runs: its options and at least one FILE. */
+static int parse_import_runs(sb_cli *cli, int argc, char **argv, void *opts)
 {
-	import_cli ic = {{0}, 0, cli->stderr_tty && !cli->quiet, NULL, NULL, NULL};
-	sb_db *db = NULL;
-	int first = 0, status = 0;
-	int rc = cli_getopt(cli, argc, argv, import_options, on_import_opt, &ic, &first);
+	import_cli *ic = opts;
+	int first = 0;
+	int rc;
 
-	if (rc != 0)
+	ic->progress = cli->stderr_tty && !cli->quiet;
+	if ((rc = cli_getopt(cli, argc, argv, import_options, on_import_opt, ic, &first)) != 0)
 		return rc;
 	if (first >= argc)
 		return cli_usage(cli, "no FILE given (use - for standard input)");
-	ic.opts.events = (sb_import_events){on_reject, on_progress, &ic};
-	ic.opts.pause_path = cli_test_pause();
-	cli_test_import_opts(&ic.opts);
-	if (cli_open(cli, 0, &db) != SB_OK)
-		return cli_report(&cli->err);
-	for (int i = first; i < argc; i++) {
+	ic->opts.events = (sb_import_events){on_reject, on_progress, ic};
+	ic->opts.pause_path = cli_test_pause();
+	cli_test_import_opts(&ic->opts);
+	ic->files = argv + first;
+	ic->n_files = argc - first;
+	return 0;
+}
+
+/* import runs: import run-usage JSON Lines files. */
+static int run_import_runs(sb_cli *cli, sb_db *db, void *opts)
+{
+	import_cli *ic = opts;
+	int status = 0;
+
+	for (int i = 0; i < ic->n_files; i++) {
 		sb_import_result r;
 		sb_err e;
+		int rc;
 		sb_err_clear(&e);
-		ic.shown = 0;
-		rc = sb_import_runs(db, argv[i], &ic.opts, &r, &e);
-		if (ic.progress)
+		ic->shown = 0;
+		rc = sb_import_runs(db, ic->files[i], &ic->opts, &r, &e);
+		if (ic->progress)
 			fputs("\r\033[K", stderr);
-		if (ic.shown > MAX_SHOWN_REJECTS)
-			cli_warn("%s: ... and %lld more rejected lines", argv[i],
-			         (long long)(ic.shown - MAX_SHOWN_REJECTS));
+		if (ic->shown > MAX_SHOWN_REJECTS)
+			cli_warn("%s: ... and %lld more rejected lines", ic->files[i],
+			         (long long)(ic->shown - MAX_SHOWN_REJECTS));
 		if (rc == SB_OK || (rc == SB_EDATA && (r.batch.id > 0)))
-			print_result(cli, argv[i], &r);
+			print_result(cli, ic->files[i], &r);
 		status = sb_code_worst(status, cli_report(&e));
 		if (rc != SB_OK && rc != SB_EDATA && rc != SB_ENOINPUT)
 			break;
 	}
-	sb_db_close(db);
 	return status;
 }
 
@@ -186,69 +197,79 @@ static void print_billing_result(sb_cli *cli, const char *path, const sb_import_
 	         b->resumed ? " (resumed an interrupted import)" : "");
 }
 
-/* import billing: import provider billing exports in one format. */
-static int cmd_import_billing(sb_cli *cli, int argc, char **argv)
+/* import billing: --format and its options, checked, and at least one
+ * FILE. */
+static int parse_import_billing(sb_cli *cli, int argc, char **argv, void *opts)
 {
-	import_cli ic = {{0}, 0, cli->stderr_tty && !cli->quiet, NULL, NULL, NULL};
-	sb_db *db = NULL;
-	int first = 0, status = 0;
-	int rc = cli_getopt(cli, argc, argv, billing_options, on_billing_opt, &ic, &first);
+	import_cli *ic = opts;
+	int first = 0;
+	int rc;
 
-	if (rc != 0)
+	ic->progress = cli->stderr_tty && !cli->quiet;
+	if ((rc = cli_getopt(cli, argc, argv, billing_options, on_billing_opt, ic, &first)) != 0)
 		return rc;
-	if (ic.format == NULL)
+	if (ic->format == NULL)
 		return cli_usage(cli, "--format is required (one of %s)", sb_bill_format_names());
-	if (sb_bill_format_find(ic.format) == NULL)
-		return cli_usage(cli, "--format '%s' is not one of %s", ic.format, sb_bill_format_names());
-	if (ic.interval != NULL) {
-		if (strcmp(ic.format, "modal") != 0)
+	if (sb_bill_format_find(ic->format) == NULL)
+		return cli_usage(cli, "--format '%s' is not one of %s", ic->format, sb_bill_format_names());
+	if (ic->interval != NULL) {
+		if (strcmp(ic->format, "modal") != 0)
 			return cli_usage(cli, "--interval applies to --format modal only");
-		if (strcmp(ic.interval, "d") == 0)
-			ic.opts.interval_ms = SB_MS_PER_DAY;
-		else if (strcmp(ic.interval, "h") == 0)
-			ic.opts.interval_ms = SB_MS_PER_DAY / 24;
+		if (strcmp(ic->interval, "d") == 0)
+			ic->opts.interval_ms = SB_MS_PER_DAY;
+		else if (strcmp(ic->interval, "h") == 0)
+			ic->opts.interval_ms = SB_MS_PER_DAY / 24;
 		else
-			return cli_usage(cli, "--interval '%s' is not d (a day) or h (an hour)", ic.interval);
+			return cli_usage(cli, "--interval '%s' is not d (a day) or h (an hour)", ic->interval);
 	}
-	if (ic.delimiter != NULL) {
-		const sb_bill_format *f = sb_bill_format_find(ic.format);
+	if (ic->delimiter != NULL) {
+		const sb_bill_format *f = sb_bill_format_find(ic->format);
 		if (!(f->shapes & SB_REC_CSV))
 			return cli_usage(cli, "--delimiter applies to CSV formats only (focus, modal)");
-		if (strcmp(ic.delimiter, ",") != 0 && strcmp(ic.delimiter, ";") != 0)
-			return cli_usage(cli, "--delimiter '%s' is not ',' or ';'", ic.delimiter);
-		ic.opts.delimiter = ic.delimiter[0];
+		if (strcmp(ic->delimiter, ",") != 0 && strcmp(ic->delimiter, ";") != 0)
+			return cli_usage(cli, "--delimiter '%s' is not ',' or ';'", ic->delimiter);
+		ic->opts.delimiter = ic->delimiter[0];
 	}
-	if (ic.opts.has_period && !ic.opts.supersede && strcmp(ic.format, "daytona") != 0)
+	if (ic->opts.has_period && !ic->opts.supersede && strcmp(ic->format, "daytona") != 0)
 		return cli_usage(cli, "--period is the period a --supersede import covers (or, for --format daytona, the period of rows without times): give --supersede too");
 	if (first >= argc)
 		return cli_usage(cli, "no FILE given (use - for standard input)");
-	ic.opts.events = (sb_import_events){on_reject, on_progress, &ic};
-	ic.opts.pause_path = cli_test_pause();
-	if (cli_open(cli, 0, &db) != SB_OK)
-		return cli_report(&cli->err);
-	for (int i = first; i < argc; i++) {
+	ic->opts.events = (sb_import_events){on_reject, on_progress, ic};
+	ic->opts.pause_path = cli_test_pause();
+	ic->files = argv + first;
+	ic->n_files = argc - first;
+	return 0;
+}
+
+/* import billing: import provider billing exports in one format. */
+static int run_import_billing(sb_cli *cli, sb_db *db, void *opts)
+{
+	import_cli *ic = opts;
+	int status = 0;
+
+	for (int i = 0; i < ic->n_files; i++) {
 		sb_import_result r;
 		sb_err e;
+		int rc;
 		sb_err_clear(&e);
-		ic.shown = 0;
-		rc = sb_import_billing(db, ic.format, argv[i], &ic.opts, &r, &e);
-		if (ic.progress)
+		ic->shown = 0;
+		rc = sb_import_billing(db, ic->format, ic->files[i], &ic->opts, &r, &e);
+		if (ic->progress)
 			fputs("\r\033[K", stderr);
-		if (ic.shown > MAX_SHOWN_REJECTS)
-			cli_warn("%s: ... and %lld more rejected records", argv[i],
-			         (long long)(ic.shown - MAX_SHOWN_REJECTS));
+		if (ic->shown > MAX_SHOWN_REJECTS)
+			cli_warn("%s: ... and %lld more rejected records", ic->files[i],
+			         (long long)(ic->shown - MAX_SHOWN_REJECTS));
 		if (rc == SB_OK || (rc == SB_EDATA && (r.batch.id > 0)))
-			print_billing_result(cli, argv[i], &r, ic.opts.supersede);
+			print_billing_result(cli, ic->files[i], &r, ic->opts.supersede);
 		status = sb_code_worst(status, cli_report(&e));
 		if (rc != SB_OK && rc != SB_EDATA && rc != SB_ENOINPUT)
 			break;
 	}
-	sb_db_close(db);
 	return status;
 }
 
 const sb_command sb_import_commands[] = {
-	{"import runs", cmd_import_runs, CMD_WRITES,
+	{"import runs", parse_import_runs, run_import_runs, sizeof(import_cli), CMD_WRITES,
 	 "[--strict] [--replace] [--force] [--chunk N] [--threads N] FILE...",
 	 "Import run-usage records (JSON Lines, one run per line; - reads standard\n"
 	 "input).  Each file is a batch; a file already imported whole is not read\n"
@@ -258,20 +279,26 @@ const sb_command sb_import_commands[] = {
 	 "killed import resumes where it stopped when run again.  A file of 32 MiB\n"
 	 "or more and at least twice the ledger's size (without --replace) is stored\n"
 	 "without the ledger's secondary indexes, built again at its end; commands\n"
-	 "that read the ledger wait for it meanwhile (up to --busy-timeout).\n"
+	 "that read the ledger wait for it meanwhile (up to --busy-timeout).  What a\n"
+	 "record holds and every rule it is checked by: docs/formats-runs.md.\n"
 	 "\n"
-	 "  --strict    all or nothing: one bad line keeps nothing of the file\n"
-	 "  --replace   a conflicting record replaces the stored one (the old one\n"
-	 "              is kept in the run history)\n"
-	 "  --force     read a file again though a batch has it already\n"
-	 "  --chunk N   records per commit (default 50000)\n"
-	 "  --threads N threads parsing records (default, or 0: one per online\n"
-	 "              CPU, at most 8; at most 16); 1 parses on the thread that\n"
-	 "              writes.  The ledger comes out the same whatever N is\n"
+	 "  --strict      all or nothing: one bad line keeps nothing of the file\n"
+	 "  --replace     a conflicting record replaces the stored one (the old one\n"
+	 "                is kept in the run history)\n"
+	 "  --force       read a file again though a batch has it already\n"
+	 "  --chunk N     records per commit (default 50000)\n"
+	 "  --threads N   threads parsing records (default, or 0: one per online\n"
+	 "                CPU, at most 8; at most 16); 1 parses on the thread that\n"
+	 "                writes.  The ledger comes out the same whatever N is\n"
 	 "\n"
 	 "Exit 0 when every line was stored or a duplicate, 65 when any was\n"
-	 "rejected or a file held no records, 66 when a file cannot be read.\n"},
-	{"import billing", cmd_import_billing, CMD_WRITES,
+	 "rejected or a file held no records, 66 when a file cannot be read.\n",
+	 "import run-usage records (JSON Lines)", import_options,
+	 "sbledger import runs runs.jsonl\n"
+	 "sbledger import runs --strict day-1.jsonl day-2.jsonl\n"
+	 "sbledger import runs - < today.jsonl\n"
+	 "sbledger import runs --replace corrected.jsonl\n"},
+	{"import billing", parse_import_billing, run_import_billing, sizeof(import_cli), CMD_WRITES,
 	 "--format F [--interval d|h] [--delimiter C] [--period P] [--strict] [--supersede] [--force] [--chunk N] FILE...",
 	 "Import provider billing exports as billing lines.  Formats:\n"
 	 "  record           SandboxBillingRecord JSON (line_id is the key)\n"
@@ -304,12 +331,21 @@ const sb_command sb_import_commands[] = {
 	 "                 --period P (without it the span of its lines, which\n"
 	 "                 must all be of one length); superseded lines are kept,\n"
 	 "                 no longer live, once the file's last chunk commits\n"
+	 "                 (the file is read once: standard input may supersede)\n"
 	 "  --strict       all or nothing: one bad record keeps nothing of the file\n"
 	 "  --force        read a file again though a batch has it already\n"
 	 "  --chunk N      records per commit (default 5000)\n"
 	 "\n"
 	 "Exit 0 when every record was stored, a duplicate or skipped, 65 when any\n"
 	 "was rejected or a file held nothing, 66 when a file cannot be read, 64\n"
-	 "when a --supersede file without --period has lines of several lengths.\n"},
-	{NULL, NULL, 0, NULL, NULL},
+	 "when a --supersede file without --period has lines of several lengths.\n",
+	 "import provider billing exports (FOCUS, Modal, E2B, ...)", billing_options,
+	 "sbledger import billing --format focus vercel-2026-11.csv\n"
+	 "sbledger import billing --format focus --delimiter ';' focus-eu.csv\n"
+	 "sbledger import billing --format modal --interval h modal-hourly.json\n"
+	 "sbledger import billing --format modal --supersede modal-nov-reissued.json\n"
+	 "sbledger import billing --format focus --supersede --period 2026-11 - < reissued.csv\n"
+	 "sbledger import billing --format daytona --period 2026-11 daytona-nov.json\n"
+	 "sbledger import billing --format e2b-events events.json\n"},
+	{NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL},
 };

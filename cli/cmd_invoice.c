@@ -46,14 +46,13 @@ static int on_invoice_opt(sb_cli *cli, void *ctx, int val, const char *arg)
 			return cli_usage(cli, "--customer needs a value");
 		ic->o.customer = arg;
 		return 0;
-	case 'B':
-		if (strcmp(arg, "computed") == 0)
-			ic->o.basis = SB_BASIS_COMPUTED;
-		else if (strcmp(arg, "billed") == 0)
-			ic->o.basis = SB_BASIS_BILLED;
-		else
+	case 'B': {
+		sb_err e;
+		sb_err_clear(&e);
+		if (sb_basis_parse(arg, &ic->o.basis, &e) != SB_OK)
 			return cli_usage(cli, "--basis '%s' is not one of computed, billed", arg);
 		return 0;
+	}
 	case 'F':
 		ic->finalize = true;
 		return 0;
@@ -72,6 +71,12 @@ static const struct option invoice_options[] = {
 	{NULL, 0, NULL, 0},
 };
 
+static const struct option export_options[] = {
+	{"period", required_argument, NULL, 'p'},
+	{"format", required_argument, NULL, 'f'},
+	{NULL, 0, NULL, 0},
+};
+
 /* Money with 2 decimals into buf. */
 static const char *cents(int64_t nanos, char buf[SB_MONEY_BUFSZ])
 {
@@ -84,27 +89,30 @@ static const char *minutes3(int64_t milli, char buf[SB_MONEY_BUFSZ])
 	return sb_money_format(milli * 1000000, 3, buf);
 }
 
-/* The quantity of a line as the table shows it. */
+/* The quantity of a line as the table shows it: exec minutes, or the
+ * tokens with thousands separators. */
 static void line_quantity(const sb_invoice_line *l, char *buf, size_t size)
 {
-	char m[SB_MONEY_BUFSZ];
+	char m[SB_MONEY_BUFSZ], in[32], out[32];
 
 	if (l->kind == SB_INV_COMPUTE)
 		snprintf(buf, size, "%s", minutes3(l->quantity_milli, m));
 	else
-		snprintf(buf, size, "%lld in / %lld out", (long long)l->input_tokens, (long long)l->output_tokens);
+		snprintf(buf, size, "%s in / %s out", sb_thousands(l->input_tokens, in),
+		         sb_thousands(l->output_tokens, out));
 }
 
-/* The rate of a line as the table shows it. */
+/* The rate of a line as the table shows it, with 9 decimals: USD per exec
+ * minute, or USD per million input and output tokens. */
 static void line_rate(const sb_invoice_line *l, char *buf, size_t size)
 {
 	char a[SB_MONEY_BUFSZ], b[SB_MONEY_BUFSZ];
 
 	if (l->kind == SB_INV_COMPUTE)
-		snprintf(buf, size, "%s", l->has_rate ? strcat(sb_money_format(l->rate_nanos, 6, a), "/min") : "");
+		snprintf(buf, size, "%s", l->has_rate ? strcat(sb_money_format(l->rate_nanos, 9, a), "/min") : "");
 	else if (l->input_per_m_nanos != 0 || l->output_per_m_nanos != 0)
-		snprintf(buf, size, "%s + %s /M", sb_money_format(l->input_per_m_nanos, 2, a),
-		         sb_money_format(l->output_per_m_nanos, 2, b));
+		snprintf(buf, size, "%s + %s /M", sb_money_format(l->input_per_m_nanos, 9, a),
+		         sb_money_format(l->output_per_m_nanos, 9, b));
 	else
 		buf[0] = '\0';
 }
@@ -115,41 +123,37 @@ static const char *line_amount(const sb_invoice_line *l, char buf[SB_MONEY_BUFSZ
 	return l->unknown ? "unknown" : cents(l->amount_nanos, buf);
 }
 
-/* Lines as an aligned table on stdout, ending with a total row (total
- * NULL: "unknown"). */
+/* Lines as an indented table on stdout (cli/out.c), ending with a total
+ * row (total NULL: "unknown"); amounts with 2 decimals. */
 static void table_lines(const sb_invoice_line *lines, size_t n, const char *total_label, const int64_t *total)
 {
-	size_t w[5] = {11, 8, 7, 4, 6};
+	static const sb_col cols[] = {
+		{"description", COL_TEXT, 0}, {"quantity", COL_NUMBER, 0}, {"unit", COL_TEXT, 0},
+		{"rate", COL_NUMBER, 0}, {"amount", COL_NUMBER, 0},
+	};
 	char q[80], r[80], a[SB_MONEY_BUFSZ];
+	sb_out *o = sb_out_new(FMT_TABLE, cols, sizeof cols / sizeof cols[0]);
 
-	for (size_t k = 0; k < n; k++) {
-		size_t len;
-		line_quantity(&lines[k], q, sizeof q);
-		line_rate(&lines[k], r, sizeof r);
-		if ((len = strlen(lines[k].description)) > w[0])
-			w[0] = len;
-		if ((len = strlen(q)) > w[1])
-			w[1] = len;
-		if ((len = strlen(r)) > w[3])
-			w[3] = len;
-		if ((len = strlen(line_amount(&lines[k], a))) > w[4])
-			w[4] = len;
-	}
-	if (strlen(total_label) > w[0])
-		w[0] = strlen(total_label);
-	if (total == NULL && w[4] < 7)
-		w[4] = 7;
-	printf("  %-*s  %*s  %-*s  %*s  %*s\n", (int)w[0], "description", (int)w[1], "quantity", (int)w[2], "unit",
-	       (int)w[3], "rate", (int)w[4], "amount");
+	if (o == NULL)
+		return;
+	sb_out_indent(o, 2);
 	for (size_t k = 0; k < n; k++) {
 		line_quantity(&lines[k], q, sizeof q);
 		line_rate(&lines[k], r, sizeof r);
-		printf("  %-*s  %*s  %-*s  %*s  %*s\n", (int)w[0], lines[k].description, (int)w[1], q, (int)w[2],
-		       lines[k].kind == SB_INV_COMPUTE ? "minutes" : "tokens", (int)w[3], r, (int)w[4],
-		       line_amount(&lines[k], a));
+		sb_out_text(o, lines[k].description);
+		sb_out_text(o, q);
+		sb_out_text(o, lines[k].kind == SB_INV_COMPUTE ? "minutes" : "tokens");
+		sb_out_text(o, r);
+		sb_out_text(o, line_amount(&lines[k], a));
+		sb_out_row(o);
 	}
-	printf("  %-*s  %*s\n", (int)(w[0] + w[1] + w[2] + w[3] + 6), total_label, (int)w[4],
-	       total != NULL ? cents(*total, a) : "unknown");
+	sb_out_text(o, total_label);
+	sb_out_text(o, "");
+	sb_out_text(o, "");
+	sb_out_text(o, "");
+	sb_out_text(o, total != NULL ? cents(*total, a) : "unknown");
+	sb_out_row(o);
+	sb_out_end(o);
 }
 
 /* The invoices as text on stdout. */
@@ -243,7 +247,7 @@ static void print_csv(const sb_invoice_set *set, bool raw)
 	for (size_t i = 0; i < set->n_invoices; i++) {
 		const sb_invoice *inv = &set->invoices[i];
 		for (size_t k = 0; k < inv->n_lines; k++)
-			csv_row(&w, set, inv, inv->lines[k].kind == SB_INV_COMPUTE ? "compute" : "tokens", &inv->lines[k],
+			csv_row(&w, set, inv, sb_inv_kind_name(inv->lines[k].kind), &inv->lines[k],
 			        inv->lines[k].unknown ? NULL : &inv->lines[k].amount_nanos);
 		csv_row(&w, set, inv, "total", NULL, inv->total_unknown ? NULL : &inv->total_nanos);
 		if (inv->adjust != NULL) {
@@ -284,48 +288,54 @@ static void warn_notices(const sb_invoice_set *set)
 		cli_warn("%s", set->notices[k]);
 }
 
-/* invoice: one invoice per tag value. */
-static int cmd_invoice(sb_cli *cli, int argc, char **argv)
+/* invoice: its options; --period and --by are required.  --finalize
+ * writes the ledger (its write lock is taken), else it is only read. */
+static int parse_invoice(sb_cli *cli, int argc, char **argv, void *opts)
 {
-	invoice_cli ic;
-	sb_invoice_set *set = NULL;
-	sb_db *db = NULL;
+	invoice_cli *ic = opts;
 	int first = 0, rc;
 
-	memset(&ic, 0, sizeof ic);
-	ic.fmt = FMT_TABLE;
-	ic.o.basis = SB_BASIS_COMPUTED;
-	if ((rc = cli_getopt(cli, argc, argv, invoice_options, on_invoice_opt, &ic, &first)) != 0)
+	ic->fmt = FMT_TABLE;
+	ic->o.basis = SB_BASIS_COMPUTED;
+	if ((rc = cli_getopt(cli, argc, argv, invoice_options, on_invoice_opt, ic, &first)) != 0)
 		return rc;
 	if (first < argc)
 		return cli_usage(cli, "unexpected argument '%s'", argv[first]);
-	if (!ic.has_period)
+	if (!ic->has_period)
 		return cli_usage(cli, "--period is required (2026-11, last-month, FROM..TO, ...)");
-	if (ic.o.tag == NULL)
+	if (ic->o.tag == NULL)
 		return cli_usage(cli, "--by tag:NAME is required (e.g. --by tag:customer)");
-	if (cli_open(cli, ic.finalize ? SB_DB_WRITE : 0, &db) != SB_OK)
-		return cli_report(&cli->err);
-	if (ic.finalize)
-		rc = sb_invoice_finalize(db, &ic.o, &set, &cli->err);
+	if (ic->finalize)
+		cli->ledger = CMD_WRITES;
+	return 0;
+}
+
+/* invoice: one invoice per tag value. */
+static int run_invoice(sb_cli *cli, sb_db *db, void *opts)
+{
+	const invoice_cli *ic = opts;
+	sb_invoice_set *set = NULL;
+	int rc;
+
+	if (ic->finalize)
+		rc = sb_invoice_finalize(db, &ic->o, &set, &cli->err);
 	else
-		rc = sb_invoice_build(db, &ic.o, &set, &cli->err);
-	if (rc != SB_OK) {
-		sb_db_close(db);
+		rc = sb_invoice_build(db, &ic->o, &set, &cli->err);
+	if (rc != SB_OK)
 		return cli_report(&cli->err);
-	}
 	for (size_t i = 0; i < set->n_invoices; i++)
-		if (set->invoices[i].number != NULL && set->invoices[i].basis != ic.o.basis)
+		if (set->invoices[i].number != NULL && set->invoices[i].basis != ic->o.basis)
 			cli_warn("%s was finalized on a %s basis and is shown as stored", set->invoices[i].number,
 			         sb_basis_name(set->invoices[i].basis));
 	if (set->n_invoices == 0) {
 		char name[96];
 		if (set->claimed_runs > 0)
 			cli_warn("every run of %s is on a finalized invoice already: no invoices",
-			         sb_period_name(&ic.o.period, name));
+			         sb_period_name(&ic->o.period, name));
 		else
-			cli_warn("no runs in %s: no invoices", sb_period_name(&ic.o.period, name));
+			cli_warn("no runs in %s: no invoices", sb_period_name(&ic->o.period, name));
 	}
-	switch (ic.fmt) {
+	switch (ic->fmt) {
 	case FMT_JSON: {
 		json_t *root = sb_invoice_json(set);
 		char *text = json_dumps(root, JSON_INDENT(1));
@@ -348,69 +358,88 @@ static int cmd_invoice(sb_cli *cli, int argc, char **argv)
 		break;
 	}
 	warn_notices(set);
-	if (ic.finalize && cli->err.code == SB_OK)
+	if (ic->finalize && cli->err.code == SB_OK)
 		for (size_t i = 0; i < set->n_invoices; i++)
 			cli_warn("finalized %s ('%s')", set->invoices[i].number, set->invoices[i].customer);
 	sb_invoice_set_free(set);
-	sb_db_close(db);
 	return cli_report(&cli->err);
 }
 
-/* export focus: the runs of a period as FOCUS 1.2 CSV. */
-static int cmd_export_focus(sb_cli *cli, int argc, char **argv)
+/* export focus: its options; --period is required, CSV the only format. */
+static int parse_export_focus(sb_cli *cli, int argc, char **argv, void *opts)
 {
-	invoice_cli ic;
-	sb_db *db = NULL;
+	invoice_cli *ic = opts;
 	int first = 0, rc;
 
-	memset(&ic, 0, sizeof ic);
-	ic.fmt = FMT_CSV;
-	if ((rc = cli_getopt(cli, argc, argv, invoice_options, on_invoice_opt, &ic, &first)) != 0)
+	ic->fmt = FMT_CSV;
+	if ((rc = cli_getopt(cli, argc, argv, export_options, on_invoice_opt, ic, &first)) != 0)
 		return rc;
 	if (first < argc)
 		return cli_usage(cli, "unexpected argument '%s'", argv[first]);
-	if (!ic.has_period)
+	if (!ic->has_period)
 		return cli_usage(cli, "--period is required (2026-11, last-month, FROM..TO, ...)");
-	if (ic.fmt != FMT_CSV)
+	if (ic->fmt != FMT_CSV)
 		return cli_usage(cli, "export focus writes CSV only");
-	if (ic.o.tag != NULL || ic.o.customer != NULL || ic.finalize || ic.o.basis != SB_BASIS_COMPUTED)
-		return cli_usage(cli, "export focus takes --period only");
-	if (cli_open(cli, 0, &db) != SB_OK)
-		return cli_report(&cli->err);
-	sb_export_focus(db, &ic.o.period, cli->csv_raw, stdout, &cli->err);
-	sb_db_close(db);
+	return 0;
+}
+
+/* export focus: the runs of a period as FOCUS 1.2 CSV. */
+static int run_export_focus(sb_cli *cli, sb_db *db, void *opts)
+{
+	const invoice_cli *ic = opts;
+
+	sb_export_focus(db, &ic->o.period, cli->csv_raw, stdout, &cli->err);
 	return cli_report(&cli->err);
 }
 
 const sb_command sb_invoice_commands[] = {
-	{"invoice", cmd_invoice, CMD_CSV,
-	 "--period P --by tag:NAME [--customer VALUE] [--basis computed|billed] [--finalize] [--format table|csv|json|html] [--raw]",
+	{"invoice", parse_invoice, run_invoice, sizeof(invoice_cli), CMD_READS | CMD_CSV,
+	 "--period P --by tag:NAME [--customer VALUE] [--basis computed|billed] [--finalize] "
+	 "[--format table|csv|json|html] [--raw]",
 	 "One invoice per value of tag NAME (runs without it: '(untagged)'): a line\n"
 	 "per backend (exec minutes, 3 decimals; the amount) and per model (input\n"
 	 "and output tokens; the amount from the model price table).  Each line is\n"
 	 "rounded half to even to the cent; the total is the sum of the lines.\n"
+	 "Amounts have 2 decimals, rates 9.  A run is on one finalized invoice at\n"
+	 "most, under any tag: the runs another finalized invoice charged are left\n"
+	 "out (stderr says where).  Tokens of runs that name no model have no\n"
+	 "price: a draft shows them, and its total, as unknown, and a finalize is\n"
+	 "refused.  What sbledger tells whoever runs it (notices, commands to run)\n"
+	 "goes to stderr, never onto the invoice.  Exit 65 for a tag no run of the\n"
+	 "period has (naming the tags there are), a customer no run has, a model\n"
+	 "with no price, or a refused finalize.  See docs/reports.md.\n"
+	 "\n"
+	 "  --period P        the runs started in P (required)\n"
+	 "  --by tag:NAME     one invoice per value of tag NAME (required)\n"
+	 "  --customer VALUE  only this customer's invoice (the others are still\n"
+	 "                    computed, so that allocations are the same)\n"
 	 "  --basis computed  charge the runs' computed_cost_usd (default)\n"
 	 "  --basis billed    charge what providers billed: per session where their\n"
 	 "                    lines name sessions, else the backend's billed total\n"
 	 "                    allocated by computed cost (largest remainder, to the cent)\n"
-	 "  --customer VALUE  only this customer's invoice\n"
 	 "  --finalize        store the invoices under numbers (INV-2026-11-acme-001);\n"
 	 "                    a finalized invoice is reprinted as stored, never\n"
 	 "                    recomputed; finalizing it again is refused; runs that\n"
 	 "                    arrive later are shown as its adjustments\n"
-	 "  --raw             CSV: no ' before free text starting with = + - @ tab CR\n"
-	 "A run is on one finalized invoice at most, under any tag: the runs another\n"
-	 "finalized invoice charged are left out (stderr says where).  Tokens of runs\n"
-	 "that name no model have no price: a draft shows them as unknown.\n"
-	 "Exit 65 for a tag no run of the period has, a customer no run has, a model\n"
-	 "with no price, or a refused finalize.  See docs/reports.md.\n"},
-	{"export focus", cmd_export_focus, CMD_CSV, "--period P [--raw]",
+	 "  --format F        table (default), csv, json, or html (a printable page)\n"
+	 "  --raw             CSV: no ' before free text starting with = + - @ tab CR\n",
+	 "invoices per customer (a tag) from computed or billed cost", invoice_options,
+	 "sbledger invoice --period 2026-11 --by tag:customer\n"
+	 "sbledger invoice --period 2026-11 --by tag:customer --customer acme --format html > acme.html\n"
+	 "sbledger invoice --period last-month --by tag:customer --basis billed --finalize\n"},
+	{"export focus", parse_export_focus, run_export_focus, sizeof(invoice_cli), CMD_READS | CMD_CSV,
+	 "--period P [--format csv] [--raw]",
 	 "The runs started in period P as FOCUS 1.2 CSV on stdout, one row per\n"
 	 "session and UTC day: ListCost and EffectiveCost the computed cost,\n"
 	 "BilledCost the runs' own billed cost where known else the computed, with\n"
 	 "x_BilledBasis saying which (billed, computed, mixed); ConsumedQuantity in\n"
 	 "exec minutes; Tags the runs' tags.  'import billing --format focus' reads\n"
 	 "it back.  See docs/reports.md.\n"
-	 "  --raw  no ' before free text starting with = + - @ tab CR\n"},
-	{NULL, NULL, 0, NULL, NULL},
+	 "\n"
+	 "  --period P     the runs started in P (required)\n"
+	 "  --format csv   the only format there is (FOCUS is CSV)\n"
+	 "  --raw          no ' before free text starting with = + - @ tab CR\n",
+	 "the runs of a period as FOCUS 1.2 CSV", export_options,
+	 "sbledger export focus --period 2026-11 > focus-2026-11.csv\n"},
+	{NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL},
 };

@@ -29,9 +29,14 @@ static int on_list_opt(sb_cli *cli, void *ctx, int val, const char *arg)
 	return SB_EUSAGE;
 }
 
-static const struct option list_options[] = {
+static const struct option batches_options[] = {
 	{"format", required_argument, NULL, 'f'},
+	{NULL, 0, NULL, 0},
+};
+
+static const struct option rejects_options[] = {
 	{"batch", required_argument, NULL, 'b'},
+	{"format", required_argument, NULL, 'f'},
 	{NULL, 0, NULL, 0},
 };
 
@@ -58,24 +63,25 @@ static int no_operands(sb_cli *cli, int argc, char **argv, const struct option *
 	return 0;
 }
 
-/* init: create the ledger, or check and migrate an existing one. */
-static int cmd_init(sb_cli *cli, int argc, char **argv)
+/* init and check: no options, no operands. */
+static int parse_none(sb_cli *cli, int argc, char **argv, void *opts)
 {
-	sb_db *db = NULL;
-	int rc = no_operands(cli, argc, argv, NULL, on_no_opt, NULL);
+	(void)opts;
+	return no_operands(cli, argc, argv, NULL, on_no_opt, NULL);
+}
 
-	if (rc != 0)
-		return rc;
-	if ((rc = cli_open(cli, SB_DB_CREATE, &db)) != SB_OK)
-		return cli_report(&cli->err);
+/* init: create the ledger, or check and migrate an existing one (main
+ * opened it, creating it when missing). */
+static int run_init(sb_cli *cli, sb_db *db, void *opts)
+{
+	(void)opts;
 	cli_info(cli, "%s ledger %s (schema version %d)",
 	         sb_db_created(db) ? "created" : "ready:", cli->db_path, sb_db_schema_version(db));
-	sb_db_close(db);
 	return 0;
 }
 
 /* Run one check file; print its problems (at most 20) and count them. */
-static int run_check(sb_cli *cli, sb_db *db, const struct sb_sqlfile *f, int64_t *problems)
+static int run_check_file(sb_cli *cli, sb_db *db, const struct sb_sqlfile *f, int64_t *problems)
 {
 	const char *what = f->text + (strncmp(f->text, "-- ", 3) == 0 ? 3 : 0);
 	int what_len = (int)strcspn(what, "\n");
@@ -100,20 +106,14 @@ static int run_check(sb_cli *cli, sb_db *db, const struct sb_sqlfile *f, int64_t
 }
 
 /* check: integrity_check and the ledger's own invariants. */
-static int cmd_check(sb_cli *cli, int argc, char **argv)
+static int run_check(sb_cli *cli, sb_db *db, void *opts)
 {
-	sb_db *db = NULL;
 	int64_t problems = 0;
-	int rc = no_operands(cli, argc, argv, NULL, on_no_opt, NULL);
 
-	if (rc != 0)
-		return rc;
-	if (cli_open(cli, 0, &db) != SB_OK)
-		return cli_report(&cli->err);
+	(void)opts;
 	for (const struct sb_sqlfile *f = sb_sqlfiles; f->name != NULL; f++)
-		if (strncmp(f->name, "checks/", 7) == 0 && run_check(cli, db, f, &problems) != SB_OK)
+		if (strncmp(f->name, "checks/", 7) == 0 && run_check_file(cli, db, f, &problems) != SB_OK)
 			break;
-	sb_db_close(db);
 	if (cli->err.code != SB_OK)
 		return cli_report(&cli->err);
 	if (problems > 0) {
@@ -124,22 +124,31 @@ static int cmd_check(sb_cli *cli, int argc, char **argv)
 	return 0;
 }
 
-/* batches: list import batches. */
-static int cmd_batches(sb_cli *cli, int argc, char **argv)
-{
-	static const sb_col cols[] = {
-		{"batch_id", COL_INT, 0}, {"kind", COL_TEXT, 0}, {"format", COL_TEXT, 0},
-		{"source", COL_TEXT, 40}, {"sha256", COL_TEXT, 15}, {"status", COL_TEXT, 0},
-		{"started_at", COL_TIME, 0}, {"ended_at", COL_TIME, 0}, {"accepted", COL_INT, 0},
-		{"duplicates", COL_INT, 0}, {"rejected", COL_INT, 0}, {"replaced", COL_INT, 0},
-		{"skipped", COL_INT, 0},
-	};
-	list_opts lo = {FMT_TABLE, false, 0};
-	int rc = no_operands(cli, argc, argv, list_options, on_list_opt, &lo);
+/* The columns of batches. */
+static const sb_col batch_cols[] = {
+	{"batch_id", COL_INT, 0}, {"kind", COL_TEXT, 0}, {"format", COL_TEXT, 0},
+	{"source", COL_TEXT, SB_KEEP_END(40)}, {"sha256", COL_TEXT, 15}, {"status", COL_TEXT, 0},
+	{"started_at", COL_TIME, 0}, {"ended_at", COL_TIME, 0}, {"accepted", COL_INT, 0},
+	{"duplicates", COL_INT, 0}, {"rejected", COL_INT, 0}, {"replaced", COL_INT, 0},
+	{"skipped", COL_INT, 0},
+};
 
-	if (rc != 0)
-		return rc;
-	return cli_list(cli, lo.fmt, cols, sizeof cols / sizeof cols[0], "batch_list", NULL, NULL);
+/* batches and rejects: their options, no operands. */
+static int parse_list(sb_cli *cli, int argc, char **argv, void *opts)
+{
+	list_opts *lo = opts;
+
+	lo->fmt = FMT_TABLE;
+	return no_operands(cli, argc, argv, cli->cmd->options, on_list_opt, lo);
+}
+
+/* batches: list import batches. */
+static int run_batches(sb_cli *cli, sb_db *db, void *opts)
+{
+	const list_opts *lo = opts;
+
+	return cli_list(cli, db, lo->fmt, batch_cols, sizeof batch_cols / sizeof batch_cols[0], "batch_list",
+	                NULL, NULL);
 }
 
 /* Bind the batch of rejects (NULL: every batch). */
@@ -151,34 +160,70 @@ static void bind_batch(sb_db *db, sqlite3_stmt *st, const void *ctx)
 }
 
 /* rejects: list rejected lines with their reasons. */
-static int cmd_rejects(sb_cli *cli, int argc, char **argv)
+static int run_rejects(sb_cli *cli, sb_db *db, void *opts)
 {
 	static const sb_col cols[] = {
 		{"batch_id", COL_INT, 0}, {"line", COL_INT, 0}, {"reason", COL_TEXT, 0},
-		{"content", COL_TEXT, 50}, {"length", COL_INT, 0},
+		{"content", COL_TEXT, 50}, {"length", COL_COUNT, 0},
 	};
-	list_opts lo = {FMT_TABLE, false, 0};
-	int rc = no_operands(cli, argc, argv, list_options, on_list_opt, &lo);
+	const list_opts *lo = opts;
+	int rc;
 
-	if (rc != 0)
+	if (lo->has_batch && (rc = cli_batch_known(cli, db, lo->batch)) != SB_OK)
 		return rc;
-	return cli_list(cli, lo.fmt, cols, sizeof cols / sizeof cols[0], "reject_list", bind_batch, &lo);
+	return cli_list(cli, db, lo->fmt, cols, sizeof cols / sizeof cols[0], "reject_list", bind_batch, lo);
 }
 
 const sb_command sb_ledger_commands[] = {
-	{"init", cmd_init, CMD_WRITES, "",
-	 "Create the ledger (mode 0600), or check and migrate an existing one.\n"
-	 "Idempotent: running it again changes nothing.\n"},
-	{"check", cmd_check, 0, "",
+	{"init", parse_none, run_init, 0, CMD_CREATES, "",
+	 "Create the ledger (mode 0600, for it holds finance data) with its schema,\n"
+	 "the seeded rate cards and the backends' capabilities; or check and\n"
+	 "migrate an existing one.  Idempotent: running it again changes nothing.\n"
+	 "Every other command refuses a ledger that does not exist and names\n"
+	 "'sbledger init'.  A file that is not a ledger (another program's SQLite\n"
+	 "database, not SQLite at all, or a ledger of a newer sbledger) is refused\n"
+	 "and left untouched (65).  An empty file (0 bytes) is no ledger yet: every\n"
+	 "other command refuses it (66) and init makes a ledger of it.  A ledger\n"
+	 "file with more than one hard link is refused by every command, init too\n"
+	 "(65; copy a ledger with sqlite3's .backup instead).\n",
+	 "create the ledger, or check and migrate an existing one", NULL,
+	 "sbledger init\n"
+	 "sbledger --db /srv/sbledger/ledger.db init\n"},
+	{"check", parse_none, run_check, 0, CMD_READS, "",
 	 "Check the ledger: SQLite's integrity check, foreign keys, and the ledger's\n"
 	 "invariants (each run's aggregates agree with its executions, every batch\n"
-	 "keeps as many rejected lines as it counts, ...).  Exit 0 when all hold,\n"
-	 "65 when one does not.\n"},
-	{"batches", cmd_batches, CMD_CSV, "[--format table|csv|json] [--raw]",
-	 "List the import batches: source, SHA-256, status, counts.\n"
-	 "  --raw  CSV: no ' before free text starting with = + - @ tab CR\n"},
-	{"rejects", cmd_rejects, CMD_CSV, "[--batch N] [--format table|csv|json] [--raw]",
-	 "List the rejected lines, verbatim, with their line numbers and reasons.\n"
-	 "  --raw  CSV: no ' before free text starting with = + - @ tab CR\n"},
-	{NULL, NULL, 0, NULL, NULL},
+	 "keeps as many rejected lines as it counts, no two live billing lines share\n"
+	 "a key, the day rollups hold the sums of the runs, ...).  Prints 'ok' and\n"
+	 "the name of each check that holds, 'FAIL' and up to 20 offending rows of\n"
+	 "each that does not.  Exit 0 when all hold, 65 when one does not.\n",
+	 "check the ledger's integrity and invariants", NULL,
+	 "sbledger check\n"
+	 "sbledger --quiet check     # prints only what fails\n"},
+	{"batches", parse_list, run_batches, sizeof(list_opts), CMD_READS | CMD_CSV,
+	 "[--format table|csv|json] [--raw]",
+	 "List the import batches, oldest first: each file, standard input or\n"
+	 "provider response imported, with its kind, format, source, SHA-256,\n"
+	 "status (running, complete, interrupted, failed), start and end, and its\n"
+	 "counts (accepted, duplicates, rejected, replaced, skipped).  A table cuts\n"
+	 "a long source from the left, keeping the file name, and a SHA-256 to its\n"
+	 "first 12 digits; csv and json give them whole.\n"
+	 "\n"
+	 "  --format F   table (default), csv or json\n"
+	 "  --raw        CSV: no ' before free text starting with = + - @ tab CR\n",
+	 "list the import batches: sources, SHA-256, status, counts", batches_options,
+	 "sbledger batches\n"
+	 "sbledger batches --format json\n"},
+	{"rejects", parse_list, run_rejects, sizeof(list_opts), CMD_READS | CMD_CSV,
+	 "[--batch N] [--format table|csv|json] [--raw]",
+	 "List the rejected lines: each kept verbatim (its first 64 KiB) with its\n"
+	 "batch, line number, reason and full length, in batch and line order.\n"
+	 "\n"
+	 "  --batch N    only the lines batch N rejected (65 when there is no\n"
+	 "               batch N)\n"
+	 "  --format F   table (default), csv or json\n"
+	 "  --raw        CSV: no ' before free text starting with = + - @ tab CR\n",
+	 "list the rejected lines, verbatim, with their reasons", rejects_options,
+	 "sbledger rejects\n"
+	 "sbledger rejects --batch 2 --format csv > rejected.csv\n"},
+	{NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL},
 };

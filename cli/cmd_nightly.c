@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +66,8 @@ typedef struct nightly {
 	long rejected;               /* records rejected by this run's imports and fetches */
 	long shown;                  /* rejects printed for the current file */
 	bool paused;                 /* the test hook of cli_test_pause_checked was taken */
+	const sb_provider *providers[MAX_PROVIDERS]; /* --fetch */
+	size_t n_providers;          /* how many */
 } nightly;
 
 /* Fold a step's status into the run's. */
@@ -82,6 +85,32 @@ static void on_reject(void *ctx, const char *source, int64_t line_no, const char
 
 	if (n->shown++ < MAX_SHOWN_REJECTS)
 		cli_warn("%s:%lld: %s", source, (long long)line_no, reason);
+}
+
+/* Print a path into buf (cap bytes): true, or false with a warning when
+ * it is longer than cap - 1 bytes (naming its start and its end), so
+ * that a path cut short is never opened, or shown as if it were another
+ * file. */
+static bool path_print(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static bool path_print(char *buf, size_t cap, const char *fmt, ...)
+{
+	va_list ap;
+	char *full = NULL;
+	int len;
+
+	va_start(ap, fmt);
+	len = vsnprintf(buf, cap, fmt, ap);
+	va_end(ap);
+	if (len >= 0 && (size_t)len < cap)
+		return true;
+	va_start(ap, fmt);
+	if (vasprintf(&full, fmt, ap) < 0)
+		full = NULL;
+	va_end(ap);
+	cli_warn("%.40s...%s: the path is longer than %zu bytes", buf,
+	         full != NULL && len > 40 ? full + len - 40 : "", cap - 1);
+	free(full);
+	return false;
 }
 
 /* The file descriptor fd has open, as an absolute path without links
@@ -279,8 +308,9 @@ static void import_dir(nightly *n, sb_db *db, int dirfd, const char *dir, const 
 		char path[PATH_MAX];
 		char *real = NULL;
 		int fd;
-		snprintf(path, sizeof path, "%s/%s", dir, names[i]->d_name);
-		if ((fd = open_file(n, dirfd, names[i]->d_name, path, &real)) >= 0) {
+		if (!path_print(path, sizeof path, "%s/%s", dir, names[i]->d_name))
+			note(n, SB_ENOINPUT);
+		else if ((fd = open_file(n, dirfd, names[i]->d_name, path, &real)) >= 0) {
 			if (cli_test_pause_checked() != NULL && !n->paused) {
 				n->paused = true;
 				cli_test_wait(cli_test_pause_checked());
@@ -308,10 +338,15 @@ static void import_inbox(nightly *n, sb_db *db)
 		note(n, SB_ENOINPUT);
 		return;
 	}
-	snprintf(dir, sizeof dir, "%s/runs", n->root);
-	if ((fd = open_dir(n, root, "runs", dir)) >= 0)
+	if (!path_print(dir, sizeof dir, "%s/runs", n->root))
+		note(n, SB_ENOINPUT);
+	else if ((fd = open_dir(n, root, "runs", dir)) >= 0)
 		import_dir(n, db, fd, dir, NULL);
-	snprintf(dir, sizeof dir, "%s/billing", n->root);
+	if (!path_print(dir, sizeof dir, "%s/billing", n->root)) {
+		note(n, SB_ENOINPUT);
+		close(root);
+		return;
+	}
 	billing = open_dir(n, root, "billing", dir);
 	close(root);
 	if (billing < 0)
@@ -326,8 +361,9 @@ static void import_inbox(nightly *n, sb_db *db)
 		char sub[PATH_MAX];
 		const sb_bill_format *f = sb_bill_format_find(names[i]->d_name);
 		int sfd = openat(billing, names[i]->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		snprintf(sub, sizeof sub, "%s/%s", dir, names[i]->d_name);
-		if (sfd < 0) {
+		if (!path_print(sub, sizeof sub, "%s/%s", dir, names[i]->d_name)) {
+			note(n, SB_ENOINPUT);
+		} else if (sfd < 0) {
 			cli_warn("%s: billing files go in %s/FORMAT/ (one of %s): skipped", sub, dir,
 			         sb_bill_format_names());
 			note(n, SB_EDATA);
@@ -437,8 +473,9 @@ static bool report_open(report_file *rf, const char *dir, const char *name)
 {
 	int fd;
 
-	snprintf(rf->path, sizeof rf->path, "%s/%s", dir, name);
-	snprintf(rf->tmp, sizeof rf->tmp, "%s/.%s.tmp", dir, name);
+	if (!path_print(rf->path, sizeof rf->path, "%s/%s", dir, name) ||
+	    !path_print(rf->tmp, sizeof rf->tmp, "%s/.%s.tmp", dir, name))
+		return false;
 	fd = open(rf->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
 	rf->f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (rf->f == NULL) {
@@ -528,7 +565,10 @@ static bool write_reports(nightly *n, const sb_period *p, const sb_recon *r, con
 	bool ok = true;
 
 	sb_period_name(p, name);
-	snprintf(dir, cap, "%s/%s", n->out, name);
+	if (!path_print(dir, cap, "%s/%s", n->out, name)) {
+		dir[0] = '\0';
+		return false;
+	}
 	if (make_dirs(dir) != 0) {
 		cli_warn("%s: cannot create the directory: %s", dir, strerror(errno));
 		return false;
@@ -572,26 +612,26 @@ static void print_backends(const sb_recon *r)
 
 	for (size_t i = 0; i < r->n_backends; i++) {
 		const sb_recon_backend *be = &r->backends[i];
-		printf("%-12s %-12s computed %s  billed %s  drift %s", be->backend, be->status,
+		printf("%-12s %-12s computed %s  billed %s  drift %s", be->backend, sb_recon_status_name(be->status),
 		       sb_money_format(be->computed_nanos, 6, c),
 		       be->has_billed ? sb_money_format(be->billed_nanos, 6, b) : "-",
 		       be->has_drift ? sb_money_format(be->drift_nanos, 6, d) : "-");
-		if (be->explain.verdict != NULL)
-			printf("  (%s)", be->explain.verdict);
+		if (be->explain.verdict != SB_VERDICT_NONE)
+			printf("  (%s)", sb_verdict_name(be->explain.verdict));
 		if (be->sessions_flagged > 0)
 			printf("  (%lld session%s flagged)", (long long)be->sessions_flagged,
 			       be->sessions_flagged == 1 ? "" : "s");
-		if (strcmp(be->status, "unbilled") == 0 && !be->flagged) {
+		if (be->status == SB_STATUS_UNBILLED && !be->flagged) {
 			__int128 due = (__int128)be->window.to_ms + r->opts.billing_lag_ms;
 			printf("  (no bill yet: flagged if none by %s)",
 			       due <= INT64_MAX ? sb_time_format((int64_t)due, from) : "never");
-		} else if (strcmp(be->status, "unbilled") == 0) {
+		} else if (be->status == SB_STATUS_UNBILLED) {
 			printf("  (flagged: no bill, and its window ended more than the billing lag ago)");
 		}
 		if (be->window.from_ms != r->opts.period.from_ms || be->window.to_ms != r->opts.period.to_ms)
 			printf("  window %s .. %s", sb_time_format(be->window.from_ms, from),
 			       sb_time_format(be->window.to_ms, to));
-		if (strcmp(be->status, "pending") == 0)
+		if (be->status == SB_STATUS_PENDING)
 			printf("  (not ended: judged again later)");
 		putchar('\n');
 	}
@@ -842,67 +882,69 @@ static const struct option nightly_options[] = {
 	{NULL, 0, NULL, 0},
 };
 
-/* nightly --inbox DIR: import, fetch, reconcile, report. */
-static int cmd_nightly(sb_cli *cli, int argc, char **argv)
+/* nightly: its options, checked, and the inbox resolved (a directory),
+ * before the ledger is opened. */
+static int parse_nightly(sb_cli *cli, int argc, char **argv, void *opts)
 {
-	nightly n;
-	const sb_provider *providers[MAX_PROVIDERS];
-	size_t n_providers = 0, n_extra = 0;
-	sb_recon *r = NULL;
-	sb_db *db = NULL;
+	nightly *n = opts;
 	struct stat st;
+	int first = 0, rc;
+
+	n->cli = cli;
+	n->out = "reports";
+	if ((rc = cli_getopt(cli, argc, argv, nightly_options, on_nightly_opt, n, &first)) != 0)
+		return rc;
+	if (first < argc)
+		return cli_usage(cli, "unexpected argument '%s'", argv[first]);
+	if (n->inbox == NULL)
+		return cli_usage(cli, "--inbox DIR is required (DIR/runs/, DIR/billing/FORMAT/)");
+	if ((rc = parse_fetch(cli, n->fetch, n->providers, &n->n_providers)) != 0)
+		return rc;
+	if (!n->has_period && (rc = cli_period(cli, "yesterday", &n->period)) != 0)
+		return rc;
+	if (realpath(n->inbox, n->root) == NULL || stat(n->root, &st) != 0) {
+		cli_warn("%s: %s", n->inbox, strerror(errno));
+		return SB_ENOINPUT;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		cli_warn("%s: not a directory (the inbox holds runs/ and billing/FORMAT/)", n->inbox);
+		return SB_ENOINPUT;
+	}
+	return 0;
+}
+
+/* nightly --inbox DIR: import, fetch, reconcile, report, the ledger's
+ * write lock held throughout. */
+static int run_nightly(sb_cli *cli, sb_db *db, void *opts)
+{
+	nightly *n = opts;
+	size_t n_extra = 0;
+	sb_recon *r = NULL;
 	char dir[PATH_MAX], name[96], line[128];
 	extra *extras = NULL;
 	int64_t again_backends = 0, again_sessions = 0;
 	bool attention, reports_ok = false;
-	int first = 0, rc;
 
-	memset(&n, 0, sizeof n);
-	n.cli = cli;
-	n.out = "reports";
-	if ((rc = cli_getopt(cli, argc, argv, nightly_options, on_nightly_opt, &n, &first)) != 0)
-		return rc;
-	if (first < argc)
-		return cli_usage(cli, "unexpected argument '%s'", argv[first]);
-	if (n.inbox == NULL)
-		return cli_usage(cli, "--inbox DIR is required (DIR/runs/, DIR/billing/FORMAT/)");
-	if ((rc = parse_fetch(cli, n.fetch, providers, &n_providers)) != 0)
-		return rc;
-	if (!n.has_period && (rc = cli_period(cli, "yesterday", &n.period)) != 0)
-		return rc;
-	if (realpath(n.inbox, n.root) == NULL || stat(n.root, &st) != 0) {
-		cli_warn("%s: %s", n.inbox, strerror(errno));
-		return SB_ENOINPUT;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		cli_warn("%s: not a directory (the inbox holds runs/ and billing/FORMAT/)", n.inbox);
-		return SB_ENOINPUT;
-	}
-	if (cli_open(cli, 0, &db) != SB_OK)
-		return cli_report(&cli->err);
-
-	import_inbox(&n, db);
-	fetch_all(&n, db, providers, n_providers);
+	import_inbox(n, db);
+	fetch_all(n, db, n->providers, n->n_providers);
 
 	/* the period, then every earlier one that needs judging again */
-	judge(&n, db, &n.period, true, &r, dir, sizeof dir, &reports_ok);
-	if (r == NULL) {
-		sb_db_close(db);
-		return n.status;
-	}
-	if (extra_periods(&n, db, &extras, &n_extra) != SB_OK)
-		note(&n, cli_report(&cli->err));
+	judge(n, db, &n->period, true, &r, dir, sizeof dir, &reports_ok);
+	if (r == NULL)
+		return n->status;
+	if (extra_periods(n, db, &extras, &n_extra) != SB_OK)
+		note(n, cli_report(&cli->err));
 	attention = r->flagged > 0;
 	for (size_t i = 0; i < n_extra; i++) {
 		extra *x = &extras[i];
-		judge(&n, db, &x->period, !x->first_time, &x->r, x->dir, sizeof x->dir, &x->reports_ok);
+		judge(n, db, &x->period, !x->first_time, &x->r, x->dir, sizeof x->dir, &x->reports_ok);
 		if (x->r == NULL)
 			continue;
 		again_backends += x->r->flagged_backends;
 		again_sessions += x->r->flagged_sessions;
 		attention = attention || x->r->flagged > 0;
 	}
-	if (!cli->quiet || attention || n.status != SB_OK) {
+	if (!cli->quiet || attention || n->status != SB_OK) {
 		print_backends(r);
 		for (size_t i = 0; i < n_extra; i++) {
 			extra *x = &extras[i];
@@ -914,10 +956,10 @@ static int cmd_nightly(sb_cli *cli, int argc, char **argv)
 			       (long long)x->r->recon_id, x->reports_ok ? "reports in " : "reports not written",
 			       x->reports_ok ? x->dir : "", x->reports_ok ? "/" : "");
 		}
-		sb_period_name(&n.period, name);
+		sb_period_name(&n->period, name);
 		printf("nightly %s: %ld %s imported, %ld already in the ledger, %ld %s rejected; "
-		       "%s; ", name, n.files, n.files == 1 ? "file" : "files", n.already, n.rejected,
-		       n.rejected == 1 ? "record" : "records", counts(r, line));
+		       "%s; ", name, n->files, n->files == 1 ? "file" : "files", n->already, n->rejected,
+		       n->rejected == 1 ? "record" : "records", counts(r, line));
 		if (again_backends + again_sessions > 0)
 			printf("earlier periods judged again: %lld backend%s, %lld session%s flagged; ",
 			       (long long)again_backends, again_backends == 1 ? "" : "s",
@@ -926,36 +968,40 @@ static int cmd_nightly(sb_cli *cli, int argc, char **argv)
 		       reports_ok ? "reports in " : "reports not written", reports_ok ? dir : "",
 		       reports_ok ? "/" : "");
 		if (r->flagged_sessions > 0)
-			print_sessions_command(&n, &n.period);
+			print_sessions_command(n, &n->period);
 		for (size_t i = 0; i < n_extra; i++)
 			if (extras[i].r != NULL && extras[i].r->flagged_sessions > 0)
-				print_sessions_command(&n, &extras[i].period);
+				print_sessions_command(n, &extras[i].period);
 	}
 	for (size_t i = 0; i < n_extra; i++)
 		sb_recon_free(extras[i].r);
 	free(extras);
 	sb_recon_free(r);
-	sb_db_close(db);
-	return n.status;
+	return n->status;
 }
 
 const sb_command sb_nightly_commands[] = {
-	{"nightly", cmd_nightly, CMD_WRITES,
-	 "--inbox DIR [--period P] [--out DIR] [--fetch LIST] [--billing-lag D] [--fail-on-drift]\n"
-	 "                 [--supersede]",
+	{"nightly", parse_nightly, run_nightly, sizeof(nightly), CMD_WRITES,
+	 "--inbox DIR [--period P] [--out DIR] [--fetch LIST] [--billing-lag D] [--fail-on-drift] "
+	 "[--supersede] [--verbose]",
 	 "The job cron runs.  Imports every file of DIR/runs/ (run-usage JSON Lines)\n"
 	 "and DIR/billing/FORMAT/ (billing files of FORMAT: focus, modal, ...) not\n"
 	 "yet in the ledger (a file is known by its SHA-256, so each is read once;\n"
 	 "names starting with '.' are skipped, and nothing outside DIR is followed),\n"
-	 "fetches from the providers of --fetch (deepinfra,vercel: the catalog now,\n"
-	 "usage and billing for the period), reconciles period P (default yesterday)\n"
-	 "and stores the result, writes OUT/PERIOD/reconcile.json, summary.csv and\n"
-	 "report.html (OUT defaults to ./reports), and prints one line per backend.\n"
-	 "It also judges again every earlier period whose stored result had a\n"
-	 "backend pending (its window had not ended) or unbilled and now past the\n"
-	 "billing lag, and the period that ended the billing lag ago when it was\n"
-	 "never judged, so that a bill that never came is flagged, once.\n"
+	 "fetches from the providers of --fetch (the catalog now, usage and billing\n"
+	 "for the period), reconciles period P and stores the result, writes\n"
+	 "OUT/PERIOD/reconcile.json, summary.csv and report.html, and prints one\n"
+	 "line per backend and a line of totals.  It also judges again every\n"
+	 "earlier period whose stored result had a backend pending (its window had\n"
+	 "not ended) or unbilled and now past the billing lag, and the period that\n"
+	 "ended the billing lag ago when it was never judged, so that a bill that\n"
+	 "never came is flagged, once; each period judged gets its own reports.\n"
 	 "\n"
+	 "  --inbox DIR       the inbox: DIR/runs/ and DIR/billing/FORMAT/ (required)\n"
+	 "  --period P        the period to reconcile (default yesterday, UTC)\n"
+	 "  --out DIR         where the reports go, in DIR/PERIOD/ (default ./reports)\n"
+	 "  --fetch LIST      providers to fetch from, comma separated:\n"
+	 "                    deepinfra,vercel (keys from the environment)\n"
 	 "  --billing-lag D   a backend with runs and no bill is flagged unbilled once\n"
 	 "                    its window ended more than D ago (default 72h; 3d, 90m)\n"
 	 "  --fail-on-drift   exit 1 when a backend or session is flagged\n"
@@ -971,6 +1017,11 @@ const sb_command sb_nightly_commands[] = {
 	 "\n"
 	 "Exit 0; 1 with --fail-on-drift when something is flagged; 65 when a record\n"
 	 "was rejected; 66 an inbox file unreadable or leading out of the inbox; 69\n"
-	 "or 75 when a fetch failed (the rest still runs); the worst of these.\n"},
-	{NULL, NULL, 0, NULL, NULL},
+	 "or 75 when a fetch failed (the rest still runs); the worst of these.\n",
+	 "the cron job: import, fetch, reconcile, write the reports", nightly_options,
+	 "sbledger nightly --inbox inbox --fail-on-drift\n"
+	 "sbledger --db ledger.db --quiet nightly --inbox inbox --out reports --fetch deepinfra,vercel --fail-on-drift\n"
+	 "sbledger nightly --inbox inbox --period 2026-11 --out reports\n"
+	 "sbledger nightly --inbox inbox --billing-lag 5d --fail-on-drift\n"},
+	{NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL},
 };

@@ -31,6 +31,9 @@ typedef struct rates_opts {
 	const char *region;            /* backends --region */
 	const char *input_per_m;       /* prices set --input-per-m */
 	const char *output_per_m;      /* prices set --output-per-m */
+	const char *arg;               /* the operand: rates import FILE, prices set MODEL */
+	sb_card card;                  /* rates set: the card, checked */
+	int64_t in_nanos, out_nanos;   /* prices set: the prices, parsed */
 } rates_opts;
 
 /* Handle one option of the rate commands. */
@@ -107,18 +110,20 @@ static const struct option prices_options[] = {
 	{NULL, 0, NULL, 0},
 };
 
-/* Parse options and operands: exactly `want` operands (-1: any). */
-static int parse(sb_cli *cli, int argc, char **argv, const struct option *opts,
-                 rates_opts *ro, int want, int *first)
+/* Parse the running command's options (its row's) and operands: exactly
+ * `want` operands (-1: any); the first is ro->arg. */
+static int parse_args(sb_cli *cli, int argc, char **argv, rates_opts *ro, int want, int *first)
 {
-	int rc = cli_getopt(cli, argc, argv, opts, on_rates_opt, ro, first);
+	int rc;
 
-	if (rc != 0)
+	ro->fmt = FMT_TABLE;
+	if ((rc = cli_getopt(cli, argc, argv, cli->cmd->options, on_rates_opt, ro, first)) != 0)
 		return rc;
 	if (want >= 0 && argc - *first > want)
 		return cli_usage(cli, "unexpected argument '%s'", argv[*first + want]);
 	if (want >= 0 && argc - *first < want)
 		return cli_usage(cli, "missing argument");
+	ro->arg = *first < argc ? argv[*first] : NULL;
 	return 0;
 }
 
@@ -131,68 +136,87 @@ static void bind_rates(sb_db *db, sqlite3_stmt *st, const void *ctx)
 	sb_bind_i64(db, st, ":at_ms", ro->has_at ? ro->at_ms : sb_now_ms());
 }
 
+/* rates, backends, prices: their options, no operands. */
+static int parse_list(sb_cli *cli, int argc, char **argv, void *opts)
+{
+	int first = 0;
+
+	return parse_args(cli, argc, argv, opts, 0, &first);
+}
+
 /* rates: list the cards in force (or all of them). */
-static int cmd_rates(sb_cli *cli, int argc, char **argv)
+static int run_rates(sb_cli *cli, sb_db *db, void *opts)
 {
 	static const sb_col cols[] = {
 		{"backend", COL_TEXT, 0}, {"plan", COL_TEXT, 0}, {"effective_from", COL_TIME, 0},
 		{"usd_per_minute", COL_RATE, 0}, {"usd_per_cpu_second", COL_RATE, 0},
 		{"usd_per_gb_second", COL_RATE, 0}, {"free", COL_BOOL, 0},
 	};
-	rates_opts ro = {.fmt = FMT_TABLE};
-	int first = 0, rc = parse(cli, argc, argv, rates_list_options, &ro, 0, &first);
+	const rates_opts *ro = opts;
 
-	if (rc != 0)
-		return rc;
-	return cli_list(cli, ro.fmt, cols, sizeof cols / sizeof cols[0], "rate_card_list", bind_rates, &ro);
+	return cli_list(cli, db, ro->fmt, cols, sizeof cols / sizeof cols[0], "rate_card_list", bind_rates, ro);
 }
 
-/* rates set BACKEND: store a card and reprice the runs it covers. */
-static int cmd_rates_set(sb_cli *cli, int argc, char **argv)
+/* rates set BACKEND: the card, checked. */
+static int parse_rates_set(sb_cli *cli, int argc, char **argv, void *opts)
 {
-	rates_opts ro = {.fmt = FMT_TABLE};
-	sb_db *db = NULL;
-	sb_card card;
-	char when[40], rate[SB_MONEY_BUFSZ];
-	int first = 0, rc = parse(cli, argc, argv, rates_set_options, &ro, 1, &first);
+	rates_opts *ro = opts;
+	int first = 0, rc = parse_args(cli, argc, argv, ro, 1, &first);
 	sb_err e;
 
 	if (rc != 0)
 		return rc;
-	if ((ro.per_minute == NULL) == !ro.free)
+	if ((ro->per_minute == NULL) == !ro->free)
 		return cli_usage(cli, "give either --usd-per-minute X or --free");
 	sb_err_clear(&e);
-	if (sb_card_from_text(&card, argv[first], ro.plan, ro.per_minute, ro.free, ro.per_cpu_second,
-	                      ro.per_gb_second, ro.from, sb_now_ms(), &e) != SB_OK)
+	if (sb_card_from_text(&ro->card, ro->arg, ro->plan, ro->per_minute, ro->free, ro->per_cpu_second,
+	                      ro->per_gb_second, ro->from, sb_now_ms(), &e) != SB_OK)
 		return cli_usage(cli, "%s", e.msg);
-	if (cli_open(cli, 0, &db) != SB_OK)
-		return cli_report(&cli->err);
-	if (sb_db_begin(db, &cli->err) == SB_OK && sb_rates_store(db, &card, "set", &cli->err) == SB_OK &&
+	return 0;
+}
+
+/* rates set BACKEND: store the card and reprice the runs it covers. */
+static int run_rates_set(sb_cli *cli, sb_db *db, void *opts)
+{
+	const rates_opts *ro = opts;
+	const sb_card *card = &ro->card;
+	char when[40], rate[SB_MONEY_BUFSZ];
+	int64_t priced = 0;
+
+	if (sb_db_begin(db, &cli->err) == SB_OK &&
+	    sb_rates_store_counted(db, card, "set", &priced, &cli->err) == SB_OK &&
 	    sb_db_commit(db, &cli->err) == SB_OK)
-		cli_info(cli, "rate card: %s%s%s from %s: %s", card.backend, card.plan[0] ? " plan " : "",
-		         card.plan, sb_time_format(card.effective_ms, when),
-		         card.free ? "free" : strcat(sb_money_format(card.per_minute_nanos, 9, rate), " USD per minute"));
+		cli_info(cli, "rate card: %s%s%s: %s from %s%s (for the runs%s%s started since, until a newer card); "
+		         "%lld stored %s repriced%s",
+		         card->backend, card->plan[0] ? " plan " : "", card->plan,
+		         card->free ? "free" : strcat(sb_money_format(card->per_minute_nanos, 9, rate), " USD per minute"),
+		         ro->from == NULL ? "now, " : "", sb_time_format(card->effective_ms, when),
+		         card->plan[0] ? " of plan " : "", card->plan, (long long)priced, priced == 1 ? "run" : "runs",
+		         ro->from == NULL && priced == 0 ? " (--from DATE reprices the runs started since DATE)" : "");
 	else
 		sb_db_rollback(db);
-	sb_db_close(db);
 	return cli_report(&cli->err);
 }
 
-/* rates import FILE: store the cards of a JSON array, all or none. */
-static int cmd_rates_import(sb_cli *cli, int argc, char **argv)
+/* rates import FILE, prices set MODEL: no options of their own but the
+ * row's, one operand. */
+static int parse_one(sb_cli *cli, int argc, char **argv, void *opts)
 {
-	rates_opts ro = {.fmt = FMT_TABLE};
-	sb_db *db = NULL;
-	size_t n = 0;
-	int first = 0, rc = parse(cli, argc, argv, NULL, &ro, 1, &first);
+	int first = 0;
 
-	if (rc != 0)
-		return rc;
-	if (cli_open(cli, 0, &db) != SB_OK)
-		return cli_report(&cli->err);
-	if (sb_rates_import_file(db, argv[first], &n, &cli->err) == SB_OK)
-		cli_info(cli, "%s: %zu rate cards stored", argv[first], n);
-	sb_db_close(db);
+	return parse_args(cli, argc, argv, opts, 1, &first);
+}
+
+/* rates import FILE: store the cards of a JSON array, all or none. */
+static int run_rates_import(sb_cli *cli, sb_db *db, void *opts)
+{
+	const rates_opts *ro = opts;
+	size_t n = 0;
+	int64_t priced = 0;
+
+	if (sb_rates_import_file(db, ro->arg, &n, &priced, &cli->err) == SB_OK)
+		cli_info(cli, "%s: %zu rate %s stored; %lld stored %s repriced", ro->arg, n,
+		         n == 1 ? "card" : "cards", (long long)priced, priced == 1 ? "run" : "runs");
 	return cli_report(&cli->err);
 }
 
@@ -210,91 +234,159 @@ static void bind_backends(sb_db *db, sqlite3_stmt *st, const void *ctx)
 }
 
 /* backends: the backends that satisfy the requirements, cheapest first. */
-static int cmd_backends(sb_cli *cli, int argc, char **argv)
+static int run_backends(sb_cli *cli, sb_db *db, void *opts)
 {
 	static const sb_col cols[] = {
 		{"backend", COL_TEXT, 0}, {"free", COL_BOOL, 0}, {"usd_per_minute", COL_RATE, 0},
 		{"rate_key", COL_RATE, 0}, {"network", COL_BOOL, 0}, {"persistent", COL_BOOL, 0},
 		{"max_cpu", COL_INT, 0}, {"max_memory_mb", COL_INT, 0},
 	};
-	rates_opts ro = {.fmt = FMT_TABLE};
-	int first = 0, rc = parse(cli, argc, argv, backends_options, &ro, 0, &first);
+	const rates_opts *ro = opts;
 
-	if (rc != 0)
-		return rc;
-	return cli_list(cli, ro.fmt, cols, sizeof cols / sizeof cols[0], "backend_list", bind_backends, &ro);
+	return cli_list(cli, db, ro->fmt, cols, sizeof cols / sizeof cols[0], "backend_list", bind_backends, ro);
 }
 
 /* prices: list the model price table. */
-static int cmd_prices(sb_cli *cli, int argc, char **argv)
+static int run_prices(sb_cli *cli, sb_db *db, void *opts)
 {
 	static const sb_col cols[] = {
 		{"model", COL_TEXT, 0}, {"input_per_m", COL_RATE, 0}, {"output_per_m", COL_RATE, 0},
 		{"updated_at", COL_TIME, 0},
 	};
-	rates_opts ro = {.fmt = FMT_TABLE};
-	int first = 0, rc = parse(cli, argc, argv, format_options, &ro, 0, &first);
+	const rates_opts *ro = opts;
+
+	return cli_list(cli, db, ro->fmt, cols, sizeof cols / sizeof cols[0], "model_price_list", NULL, NULL);
+}
+
+/* prices set MODEL: both prices, parsed. */
+static int parse_prices_set(sb_cli *cli, int argc, char **argv, void *opts)
+{
+	rates_opts *ro = opts;
+	int rc = parse_one(cli, argc, argv, ro);
 
 	if (rc != 0)
 		return rc;
-	return cli_list(cli, ro.fmt, cols, sizeof cols / sizeof cols[0], "model_price_list", NULL, NULL);
+	if (ro->input_per_m == NULL || ro->output_per_m == NULL)
+		return cli_usage(cli, "give both --input-per-m and --output-per-m");
+	if ((rc = cli_money(cli, "--input-per-m", ro->input_per_m, &ro->in_nanos)) != SB_OK ||
+	    (rc = cli_money(cli, "--output-per-m", ro->output_per_m, &ro->out_nanos)) != SB_OK)
+		return rc;
+	return 0;
 }
 
 /* prices set MODEL: the model's token prices per million tokens. */
-static int cmd_prices_set(sb_cli *cli, int argc, char **argv)
+static int run_prices_set(sb_cli *cli, sb_db *db, void *opts)
 {
-	rates_opts ro = {.fmt = FMT_TABLE};
-	int64_t in_nanos = 0, out_nanos = 0;
-	sb_db *db = NULL;
+	const rates_opts *ro = opts;
 	sqlite3_stmt *st;
-	int first = 0, rc = parse(cli, argc, argv, prices_options, &ro, 1, &first);
 
-	if (rc != 0)
-		return rc;
-	if (ro.input_per_m == NULL || ro.output_per_m == NULL)
-		return cli_usage(cli, "give both --input-per-m and --output-per-m");
-	if ((rc = cli_money(cli, "--input-per-m", ro.input_per_m, &in_nanos)) != SB_OK ||
-	    (rc = cli_money(cli, "--output-per-m", ro.output_per_m, &out_nanos)) != SB_OK)
-		return rc;
-	if (cli_open(cli, 0, &db) != SB_OK || (st = sb_db_stmt(db, "model_price_set", &cli->err)) == NULL) {
-		sb_db_close(db);
+	if ((st = sb_db_stmt(db, "model_price_set", &cli->err)) == NULL)
 		return cli_report(&cli->err);
-	}
-	sb_bind_text(db, st, ":model", argv[first]);
-	sb_bind_i64(db, st, ":input_per_m_nanos", in_nanos);
-	sb_bind_i64(db, st, ":output_per_m_nanos", out_nanos);
+	sb_bind_text(db, st, ":model", ro->arg);
+	sb_bind_i64(db, st, ":input_per_m_nanos", ro->in_nanos);
+	sb_bind_i64(db, st, ":output_per_m_nanos", ro->out_nanos);
 	sb_bind_i64(db, st, ":updated_ms", sb_now_ms());
 	if (sb_db_run(db, st, &cli->err) == SB_OK)
-		cli_info(cli, "price: %s: %s input, %s output per million tokens", argv[first],
-		         ro.input_per_m, ro.output_per_m);
-	sb_db_close(db);
+		cli_info(cli, "price: %s: %s input, %s output per million tokens", ro->arg,
+		         ro->input_per_m, ro->output_per_m);
 	return cli_report(&cli->err);
 }
 
 const sb_command sb_rates_commands[] = {
-	{"rates", cmd_rates, CMD_CSV, "[--at TIME] [--all] [--format table|csv|json] [--raw]",
-	 "List the rate cards in force now (or at TIME; every card with --all).\n"
-	 "  --raw  CSV: no ' before free text starting with = + - @ tab CR\n"},
-	{"rates set", cmd_rates_set, CMD_WRITES,
-	 "BACKEND [--plan P] (--usd-per-minute X | --free) [--usd-per-cpu-second Y]\n"
-	 "                 [--usd-per-gb-second Z] [--from DATE]",
-	 "Store a rate card for BACKEND, in force from DATE (a date or timestamp;\n"
-	 "default now) until a newer card of the same backend and plan.  Runs\n"
-	 "started since DATE are repriced.\n"},
-	{"rates import", cmd_rates_import, CMD_WRITES, "FILE",
-	 "Store the rate cards of a JSON array (the fields of 'rates set', or what\n"
-	 "'rates --format json' prints), all of them or none.\n"},
-	{"backends", cmd_backends, CMD_CSV,
-	 "[--network] [--persistent] [--min-cpu N] [--min-memory-mb N] [--region R]\n"
-	 "                 [--format table|csv|json] [--raw]",
+	{"rates", parse_list, run_rates, sizeof(rates_opts), CMD_READS | CMD_CSV,
+	 "[--at TIME] [--all] [--format table|csv|json] [--raw]",
+	 "List the rate cards in force now: per backend and plan the newest card\n"
+	 "effective by then, with its rates (USD per minute of command time, per\n"
+	 "CPU-second and per GiB-second for metered billing lines; 9 decimals) and\n"
+	 "whether the backend is free.  A run is priced with the card of its\n"
+	 "backend and plan in force at its start, else its backend's card without\n"
+	 "a plan.\n"
+	 "\n"
+	 "  --at TIME    the cards in force at TIME (a date or an RFC 3339\n"
+	 "               timestamp) instead of now\n"
+	 "  --all        every card ever stored, with the dates they took effect\n"
+	 "  --format F   table (default), csv or json (what 'rates import' reads)\n"
+	 "  --raw        CSV: no ' before free text starting with = + - @ tab CR\n",
+	 "list the rate cards in force (now, at a time, or all)", rates_list_options,
+	 "sbledger rates\n"
+	 "sbledger rates --at 2026-11-02T12:00:00Z\n"
+	 "sbledger rates --all --format json > cards.json\n"},
+	{"rates set", parse_rates_set, run_rates_set, sizeof(rates_opts), CMD_WRITES,
+	 "BACKEND [--plan P] (--usd-per-minute X | --free) [--usd-per-cpu-second Y] "
+	 "[--usd-per-gb-second Z] [--from DATE]",
+	 "Store a rate card for BACKEND (an id, or an SDK client class name such as\n"
+	 "E2bSandboxClient), in force from DATE until a newer card of the same\n"
+	 "backend and plan, and reprice the card cost of the stored runs it now\n"
+	 "covers (runs started since DATE).  It says from when the card applies\n"
+	 "and how many runs it repriced.  A card of the same backend, plan and\n"
+	 "instant is replaced.  A new backend joins 'sbledger backends'.\n"
+	 "\n"
+	 "  --plan P                the card of plan P only (runs naming plan P)\n"
+	 "  --usd-per-minute X      USD per minute of command time (an exact decimal)\n"
+	 "  --free                  the backend costs nothing (instead of a rate)\n"
+	 "  --usd-per-cpu-second Y  USD per vCPU-second, for metered billing lines\n"
+	 "  --usd-per-gb-second Z   USD per GiB-second of memory, for metered lines\n"
+	 "  --from DATE             in force from DATE (a date, its midnight UTC, or\n"
+	 "                          an RFC 3339 timestamp); default now, so that\n"
+	 "                          past runs keep their price\n",
+	 "store a rate card and reprice the stored runs it covers", rates_set_options,
+	 "sbledger rates set e2b --usd-per-minute 0.07 --from 2026-12-01\n"
+	 "sbledger rates set e2b --plan gpu --usd-per-minute 0.6\n"
+	 "sbledger rates set e2b --usd-per-minute 0.06 --usd-per-cpu-second 0.000014 --usd-per-gb-second 0.0000045 --from 1970-01-01\n"
+	 "sbledger rates set ModalSandboxClient --free --from 2026-11-04\n"},
+	{"rates import", parse_one, run_rates_import, sizeof(rates_opts), CMD_WRITES, "FILE",
+	 "Store the rate cards of FILE, a JSON array of objects, all of them or\n"
+	 "none (one bad card stores nothing), repricing the runs they cover as\n"
+	 "'rates set' does.  A card has the fields of 'rates set': backend\n"
+	 "(required), plan, usd_per_minute or free (true), usd_per_cpu_second,\n"
+	 "usd_per_gb_second (decimal strings or numbers), and from (or\n"
+	 "effective_from, as 'rates --format json' prints it; default now).  A key\n"
+	 "it does not know is refused, naming it and the card ([0] is the first),\n"
+	 "so that a misspelt \"form\" does not silently leave a card in force\n"
+	 "from now.\n",
+	 "store the rate cards of a JSON file, all or none", NULL,
+	 "sbledger rates import cards.json\n"
+	 "sbledger --db copy.db rates import cards.json   # what 'rates --all --format json' wrote\n"},
+	{"backends", parse_list, run_backends, sizeof(rates_opts), CMD_READS | CMD_CSV,
+	 "[--network] [--persistent] [--min-cpu N] [--min-memory-mb N] [--region R] "
+	 "[--format table|csv|json] [--raw]",
 	 "List the backends whose capabilities satisfy the requirements, cheapest\n"
-	 "first by rate_key (ties by name).  A requirement on a capability the\n"
-	 "ledger does not know is not satisfied.\n"
-	 "  --raw  CSV: no ' before free text starting with = + - @ tab CR\n"},
-	{"prices", cmd_prices, CMD_CSV, "[--format table|csv|json] [--raw]",
-	 "List the model price table (USD per million tokens).\n"
-	 "  --raw  CSV: no ' before free text starting with = + - @ tab CR\n"},
-	{"prices set", cmd_prices_set, CMD_WRITES, "MODEL --input-per-m X --output-per-m Y",
-	 "Set the price of MODEL's tokens: USD per million input and output tokens.\n"},
-	{NULL, NULL, 0, NULL, NULL},
+	 "first by rate_key (0 for a free backend, else its usd_per_minute now;\n"
+	 "ties by name).  A requirement on a capability the ledger does not know\n"
+	 "(the seeded backends' CPU, memory and regions) is not satisfied, as in\n"
+	 "the SDK.\n"
+	 "\n"
+	 "  --network          only backends that give the sandbox network access\n"
+	 "  --persistent       only backends whose sandboxes keep their files\n"
+	 "  --min-cpu N        at least N vCPUs\n"
+	 "  --min-memory-mb N  at least N MB of memory\n"
+	 "  --region R         only backends offering region R\n"
+	 "  --format F         table (default), csv or json\n"
+	 "  --raw              CSV: no ' before free text starting with = + - @ tab CR\n",
+	 "list the backends that satisfy requirements, cheapest first", backends_options,
+	 "sbledger backends\n"
+	 "sbledger backends --network --persistent\n"
+	 "sbledger backends --min-cpu 8 --format json\n"},
+	{"prices", parse_list, run_prices, sizeof(rates_opts), CMD_READS | CMD_CSV,
+	 "[--format table|csv|json] [--raw]",
+	 "List the model price table: USD per million input and output tokens\n"
+	 "(9 decimals), with when each was set.  Token costs in reports and\n"
+	 "invoices come from it; a model without a price is never priced as 0.\n"
+	 "\n"
+	 "  --format F   table (default), csv or json\n"
+	 "  --raw        CSV: no ' before free text starting with = + - @ tab CR\n",
+	 "list the model price table (USD per million tokens)", format_options,
+	 "sbledger prices\n"
+	 "sbledger prices --format csv\n"},
+	{"prices set", parse_prices_set, run_prices_set, sizeof(rates_opts), CMD_WRITES,
+	 "MODEL --input-per-m X --output-per-m Y",
+	 "Set the price of MODEL's tokens, replacing its old price: USD per\n"
+	 "million input and output tokens, exact decimals >= 0.\n"
+	 "\n"
+	 "  --input-per-m X    USD per million input tokens (required)\n"
+	 "  --output-per-m Y   USD per million output tokens (required)\n",
+	 "set the price of a model's tokens", prices_options,
+	 "sbledger prices set gpt-5.6-terra --input-per-m 1.25 --output-per-m 10\n"
+	 "sbledger prices set claude-x-mini --input-per-m 0.80 --output-per-m 4\n"},
+	{NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL},
 };

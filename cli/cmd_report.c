@@ -55,7 +55,7 @@ static const struct option report_options[] = {
 static const sb_col summary_cols[] = {
 	{"key", COL_TEXT, 40}, {"runs", COL_INT, 0}, {"exec_count", COL_INT, 0},
 	{"total_duration_ms", COL_INT, 0}, {"cpu_ms", COL_INT, 0}, {"memory_peak_mb", COL_INT, 0},
-	{"bytes_read", COL_INT, 0}, {"bytes_written", COL_INT, 0},
+	{"bytes_read", COL_COUNT, 0}, {"bytes_written", COL_COUNT, 0},
 	{"computed_cost_usd", COL_MONEY, 0}, {"billed_cost_usd", COL_MONEY, 0},
 	{"card_cost_usd", COL_MONEY, 0}, {"token_cost_usd", COL_MONEY, 0},
 };
@@ -165,33 +165,40 @@ static void warn_no_model(int64_t n, const char *const *named, size_t n_named)
 	         (long long)n, n == 1 ? "" : "s", list);
 }
 
-/* report summary: the runs of a period grouped by a key. */
-static int cmd_report_summary(sb_cli *cli, int argc, char **argv)
+/* report summary: its options; --period is required. */
+static int parse_report_summary(sb_cli *cli, int argc, char **argv, void *opts)
 {
-	report_opts ro = {FMT_TABLE, false, {0, 0}, "backend"};
-	sb_summary *s = NULL;
-	sb_db *db = NULL;
-	int first = 0, rc = cli_getopt(cli, argc, argv, report_options, on_report_opt, &ro, &first);
+	report_opts *ro = opts;
+	int first = 0, rc;
 
-	if (rc != 0)
+	ro->fmt = FMT_TABLE;
+	ro->by = "backend";
+	if ((rc = cli_getopt(cli, argc, argv, report_options, on_report_opt, ro, &first)) != 0)
 		return rc;
 	if (first < argc)
 		return cli_usage(cli, "unexpected argument '%s'", argv[first]);
-	if (!ro.has_period)
+	if (!ro->has_period)
 		return cli_usage(cli, "--period is required (2026-11, yesterday, this-month, FROM..TO, ...)");
-	if (cli_open(cli, 0, &db) != SB_OK || sb_summary_build(db, &ro.period, ro.by, &s, &cli->err) != SB_OK) {
-		sb_db_close(db);
+	return 0;
+}
+
+/* report summary: the runs of a period grouped by a key. */
+static int run_report_summary(sb_cli *cli, sb_db *db, void *opts)
+{
+	const report_opts *ro = opts;
+	sb_summary *s = NULL;
+
+	if (sb_summary_build(db, &ro->period, ro->by, &s, &cli->err) != SB_OK)
 		return cli_report(&cli->err);
-	}
-	if (ro.fmt == FMT_JSON) {
+	if (ro->fmt == FMT_JSON) {
 		print_json(s);
-	} else if (ro.fmt == FMT_HTML) {
+	} else if (ro->fmt == FMT_HTML) {
 		sb_html_summary(stdout, s, sb_now_ms(), &cli->err);
 	} else {
-		sb_out *o = sb_out_new(ro.fmt, summary_cols, sizeof summary_cols / sizeof summary_cols[0]);
+		sb_out *o = sb_out_new(ro->fmt, summary_cols, sizeof summary_cols / sizeof summary_cols[0]);
 		for (size_t i = 0; i < s->n_rows; i++)
 			out_usage(o, s->rows[i].key, &s->rows[i].u);
-		if (ro.fmt == FMT_TABLE)
+		if (ro->fmt == FMT_TABLE)
 			out_usage(o, "total", &s->total);
 		sb_out_end(o);
 	}
@@ -201,7 +208,6 @@ static int cmd_report_summary(sb_cli *cli, int argc, char **argv)
 	if (s->unpriced_no_model)
 		warn_no_model(s->no_model_runs, (const char *const *)s->no_model_named, s->n_no_model_named);
 	sb_summary_free(s);
-	sb_db_close(db);
 	return cli_report(&cli->err);
 }
 
@@ -279,7 +285,7 @@ static void out_budget_run(sb_out *o, const sb_budget_run *r)
 	out_money_opt(o, r->has_budget, r->budget_nanos);
 	out_money_opt(o, r->has_token, r->token_nanos);
 	sb_out_money(o, r->compute_nanos);
-	sb_out_text(o, r->compute_basis);
+	sb_out_text(o, sb_compute_basis_name(r->compute_basis));
 	out_money_opt(o, r->has_token, r->total_nanos);
 	out_money_opt(o, r->over_budget, r->over_nanos);
 	out_money_opt(o, r->over_lifetime && r->has_savings, r->savings_nanos);
@@ -290,23 +296,43 @@ static void out_budget_run(sb_out *o, const sb_budget_run *r)
  * runs past the lifetime limit. */
 static void print_budget_table(const sb_budget *b)
 {
-	char name[96], a[SB_MONEY_BUFSZ], c[SB_MONEY_BUFSZ], t[SB_MONEY_BUFSZ], bu[SB_MONEY_BUFSZ];
+	char name[96], a[SB_MONEY_BUFSZ + 4], c[SB_MONEY_BUFSZ + 4], t[SB_MONEY_BUFSZ + 4], bu[SB_MONEY_BUFSZ];
 	size_t ncols = sizeof budget_cols / sizeof budget_cols[0];
 	sb_out *o;
 
+	static const sb_col totals[] = {
+		{"what", COL_TEXT, 0}, {"usd", COL_NUMBER, 0}, {"note", COL_TEXT, 0},
+	};
+	char note[160];
+
 	printf("Budget %s: %zu run%s, %lld with a budget\n", sb_period_name(&b->period, name), b->n_runs,
 	       b->n_runs == 1 ? "" : "s", (long long)b->budgeted_runs);
-	printf("  token cost    %s USD", sb_money_format(b->token_nanos, 6, t));
-	if (!b->has_token)
-		printf(" (known part: %s%s%s)", b->n_unpriced > 0 ? "some models have no price" : "",
-		       b->n_unpriced > 0 && b->tokens_without_model > 0 ? ", " : "",
-		       b->tokens_without_model > 0 ? "some runs have tokens but no model" : "");
-	putchar('\n');
-	printf("  compute cost  %s USD (billed %lld runs, session lifetime %lld, computed %lld)\n",
-	       sb_money_format(b->compute_nanos, 6, c), (long long)b->by_basis[0], (long long)b->by_basis[1],
-	       (long long)b->by_basis[2]);
-	printf("  total         %s USD against budgets of %s USD\n", sb_money_format(b->total_nanos, 6, a),
-	       sb_money_format(b->budget_nanos, 6, bu));
+	o = sb_out_new(FMT_TABLE, totals, sizeof totals / sizeof totals[0]);
+	sb_out_indent(o, 2);
+	sb_out_no_heading(o);
+	sb_out_text(o, "token cost");
+	sb_out_text(o, strcat(sb_money_format(b->token_nanos, 6, t), " USD"));
+	if (b->has_token)
+		note[0] = '\0';
+	else
+		snprintf(note, sizeof note, "(known part: %s%s%s)", b->n_unpriced > 0 ? "some models have no price" : "",
+		         b->n_unpriced > 0 && b->tokens_without_model > 0 ? ", " : "",
+		         b->tokens_without_model > 0 ? "some runs have tokens but no model" : "");
+	sb_out_text(o, note);
+	sb_out_row(o);
+	snprintf(note, sizeof note, "(billed %lld runs, session lifetime %lld, computed %lld)",
+	         (long long)b->by_basis[SB_COMPUTE_BILLED], (long long)b->by_basis[SB_COMPUTE_LIFETIME],
+	         (long long)b->by_basis[SB_COMPUTE_COMPUTED]);
+	sb_out_text(o, "compute cost");
+	sb_out_text(o, strcat(sb_money_format(b->compute_nanos, 6, c), " USD"));
+	sb_out_text(o, note);
+	sb_out_row(o);
+	snprintf(note, sizeof note, "against budgets of %s USD", sb_money_format(b->budget_nanos, 6, bu));
+	sb_out_text(o, "total");
+	sb_out_text(o, strcat(sb_money_format(b->total_nanos, 6, a), " USD"));
+	sb_out_text(o, note);
+	sb_out_row(o);
+	sb_out_end(o);
 	printf("\nRuns over budget: %lld\n", (long long)b->over_budget);
 	if (b->over_budget > 0) {
 		o = sb_out_new(FMT_TABLE, budget_cols, ncols);
@@ -328,33 +354,39 @@ static void print_budget_table(const sb_budget *b)
 	       sb_money_format(b->savings_nanos, 6, a));
 }
 
-/* report budget: the token meter and the compute meter per run. */
-static int cmd_report_budget(sb_cli *cli, int argc, char **argv)
+/* report budget: its options; --period is required. */
+static int parse_report_budget(sb_cli *cli, int argc, char **argv, void *opts)
 {
-	budget_opts bo = {FMT_TABLE, false, {0, 0}, 30};
-	sb_budget *b = NULL;
-	sb_db *db = NULL;
-	int first = 0, rc = cli_getopt(cli, argc, argv, budget_options, on_budget_opt, &bo, &first);
+	budget_opts *bo = opts;
+	int first = 0, rc;
 
-	if (rc != 0)
+	bo->fmt = FMT_TABLE;
+	bo->max_lifetime_min = 30;
+	if ((rc = cli_getopt(cli, argc, argv, budget_options, on_budget_opt, bo, &first)) != 0)
 		return rc;
 	if (first < argc)
 		return cli_usage(cli, "unexpected argument '%s'", argv[first]);
-	if (!bo.has_period)
+	if (!bo->has_period)
 		return cli_usage(cli, "--period is required (2026-11, yesterday, this-month, FROM..TO, ...)");
-	if (cli_open(cli, 0, &db) != SB_OK ||
-	    sb_budget_build(db, &bo.period, bo.max_lifetime_min * 60000, &b, &cli->err) != SB_OK) {
-		sb_db_close(db);
+	return 0;
+}
+
+/* report budget: the token meter and the compute meter per run. */
+static int run_report_budget(sb_cli *cli, sb_db *db, void *opts)
+{
+	const budget_opts *bo = opts;
+	sb_budget *b = NULL;
+
+	if (sb_budget_build(db, &bo->period, bo->max_lifetime_min * 60000, &b, &cli->err) != SB_OK)
 		return cli_report(&cli->err);
-	}
-	if (bo.fmt == FMT_JSON) {
+	if (bo->fmt == FMT_JSON) {
 		json_t *root = sb_budget_json(b);
 		char *text = json_dumps(root, JSON_INDENT(1));
 		if (text != NULL)
 			puts(text);
 		free(text);
 		json_decref(root);
-	} else if (bo.fmt == FMT_CSV) {
+	} else if (bo->fmt == FMT_CSV) {
 		sb_out *o = sb_out_new(FMT_CSV, budget_cols, sizeof budget_cols / sizeof budget_cols[0]);
 		for (size_t i = 0; i < b->n_runs; i++)
 			out_budget_run(o, &b->runs[i]);
@@ -374,32 +406,50 @@ static int cmd_report_budget(sb_cli *cli, int argc, char **argv)
 		warn_no_model(b->tokens_without_model, named, n_named);
 	}
 	sb_budget_free(b);
-	sb_db_close(db);
 	return cli_report(&cli->err);
 }
 
 const sb_command sb_report_commands[] = {
-	{"report budget", cmd_report_budget, CMD_CSV,
-	 "--period P [--max-lifetime-min 30] [--format table|csv|json] [--raw]",
+	{"report budget", parse_report_budget, run_report_budget, sizeof(budget_opts), CMD_READS | CMD_CSV,
+	 "--period P [--max-lifetime-min N] [--format table|csv|json] [--raw]",
 	 "The two meters of each run started in period P side by side: the token\n"
 	 "cost (model price table) and the compute cost as providers charge it\n"
 	 "(billed where known, else the session lifetime at the card rate, else\n"
 	 "computed), their total against the run's budget_usd.  Lists the runs\n"
-	 "over budget and the runs whose lifetime passed --max-lifetime-min\n"
-	 "(default 30), and what a lifetime cap there would have saved (the card\n"
-	 "cost of the lifetime past it).  CSV and JSON list every run.  A model\n"
-	 "with no price is named, never priced as zero.  See docs/reports.md.\n"
-	 "  --raw  CSV: no ' before free text starting with = + - @ tab CR\n"},
-	{"report summary", cmd_report_summary, CMD_CSV,
+	 "over budget and the runs whose lifetime passed --max-lifetime-min, and\n"
+	 "what a lifetime cap there would have saved (the card cost of the\n"
+	 "lifetime past it).  CSV and JSON list every run.  A model with no price\n"
+	 "is named, never priced as zero; a run with tokens but no model has an\n"
+	 "unknown token cost (null, never 0), and the runs are named on stderr.\n"
+	 "See docs/reports.md.\n"
+	 "\n"
+	 "  --period P              the runs started in P (required)\n"
+	 "  --max-lifetime-min N    the lifetime limit in whole minutes (default 30)\n"
+	 "  --format F              table (default), csv or json\n"
+	 "  --raw                   CSV: no ' before free text starting with = + - @ tab CR\n",
+	 "token and compute cost of each run against its budget", budget_options,
+	 "sbledger report budget --period 2026-11\n"
+	 "sbledger report budget --period last-month --max-lifetime-min 10 --format csv\n"},
+	{"report summary", parse_report_summary, run_report_summary, sizeof(report_opts), CMD_READS | CMD_CSV,
 	 "--period P [--by backend|day|model|session|tag:NAME] [--format table|csv|json|html] [--raw]",
 	 "Sum the runs started in period P per group: runs, the SandboxUsage\n"
 	 "aggregates (counters sum, memory_peak_mb is the maximum, billed_cost_usd\n"
 	 "is null only when every run's is), the card cost (the rate card in force\n"
-	 "at each run's start) and the token cost (the model price table).  Runs\n"
-	 "without the tag group under (untagged).  A model with no price makes the\n"
-	 "token cost null, and the report names it.  --format html writes one\n"
-	 "self-contained page: the table and a bar chart of computed against\n"
-	 "billed per group.\n"
-	 "  --raw  CSV: no ' before free text starting with = + - @ tab CR\n"},
-	{NULL, NULL, 0, NULL, NULL},
+	 "at each run's start) and the token cost (the model price table).  A\n"
+	 "model with no price makes the token cost null, and the report names it;\n"
+	 "so do runs with tokens but no model (the first 10 named on stderr).\n"
+	 "The table ends with a total row; csv holds the groups only.\n"
+	 "\n"
+	 "  --period P    the runs started in P (required)\n"
+	 "  --by KEY      group by backend (default), day (UTC date of the start),\n"
+	 "                model ((none) without tokens), session ((none) without\n"
+	 "                one) or tag:NAME (the value of tag NAME; (untagged))\n"
+	 "  --format F    table (default), csv, json, or html: one self-contained\n"
+	 "                page, the table and a bar chart of computed against billed\n"
+	 "  --raw         CSV: no ' before free text starting with = + - @ tab CR\n",
+	 "sum a period's runs per backend, day, model, session or tag", report_options,
+	 "sbledger report summary --period 2026-11\n"
+	 "sbledger report summary --period 2026-11 --by tag:customer --format csv\n"
+	 "sbledger report summary --period last-month --format html > summary.html\n"},
+	{NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL},
 };

@@ -1,5 +1,6 @@
 /* main.c: sbledger's entry point: global options, the command table,
- * and the exit status.
+ * the ledger each command needs (opened here, never by a command), and
+ * the exit status.
  *
  *   sbledger [--db PATH] [--busy-timeout MS] [--quiet] COMMAND [OPTIONS] [ARGS]
  *
@@ -7,9 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,295 +17,8 @@
 #include <openssl/crypto.h>
 
 #include "cli/cli.h"
-#include "cli/out.h"
+#include "cli/help.h"
 #include "ledger/money.h"
-#include "ledger/period.h"
-
-#define SB_VERSION "0.1.0"
-
-/* The value getopt_long returns for --raw (no command uses it). */
-#define OPT_RAW 0x152
-
-static const sb_command *const groups[] = {
-	sb_ledger_commands, sb_import_commands, sb_rates_commands, sb_report_commands,
-	sb_reconcile_commands, sb_billing_commands, sb_fetch_commands, sb_nightly_commands,
-	sb_invoice_commands,
-};
-
-void cli_warn(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("sbledger: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-void cli_info(sb_cli *cli, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (cli->quiet)
-		return;
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-}
-
-const char *cli_test_pause(void)
-{
-	const char *path = getenv("SBLEDGER_TEST_PAUSE");
-
-	return path != NULL && path[0] != '\0' ? path : NULL;
-}
-
-void cli_test_import_opts(sb_import_opts *o)
-{
-	const char *min = getenv("SBLEDGER_TEST_BULK_MIN");
-	const char *rebuild = getenv("SBLEDGER_TEST_PAUSE_REBUILD");
-
-	if (min != NULL && min[0] >= '0' && min[0] <= '9')
-		o->bulk_min = strtoll(min, NULL, 10);
-	o->rebuild_pause_path = rebuild != NULL && rebuild[0] != '\0' ? rebuild : NULL;
-}
-
-const char *cli_test_pause_checked(void)
-{
-	const char *path = getenv("SBLEDGER_TEST_PAUSE_CHECKED");
-
-	return path != NULL && path[0] != '\0' ? path : NULL;
-}
-
-void cli_test_wait(const char *path)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-
-	if (fd < 0)
-		return;
-	close(fd);
-	while (access(path, F_OK) == 0)
-		usleep(10000);
-}
-
-int cli_report(const sb_err *e)
-{
-	if (e->code == SB_OK)
-		return 0;
-	if (e->msg[0] != '\0')
-		cli_warn("%s", e->msg);
-	return e->code;
-}
-
-int cli_usage(sb_cli *cli, const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("sbledger: ", stderr);
-	if (cli->cmd != NULL)
-		fprintf(stderr, "%s: ", cli->cmd->name);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	if (cli->cmd != NULL)
-		fprintf(stderr, "usage: sbledger %s%s%s\n(see 'sbledger %s --help')\n", cli->cmd->name,
-		        cli->cmd->usage[0] ? " " : "", cli->cmd->usage, cli->cmd->name);
-	else
-		fputs("usage: sbledger [--db PATH] COMMAND [OPTIONS] [ARGS] (see 'sbledger --help')\n", stderr);
-	return SB_EUSAGE;
-}
-
-int cli_open(sb_cli *cli, int flags, sb_db **db)
-{
-	if (cli->cmd != NULL && (cli->cmd->flags & CMD_WRITES))
-		flags |= SB_DB_WRITE;
-	if (sb_db_open(cli->db_path, flags, cli->busy_ms, db, &cli->err) != SB_OK)
-		return cli->err.code;
-	return SB_OK;
-}
-
-int cli_format(sb_cli *cli, const char *arg, unsigned allowed, sb_format *out)
-{
-	static const char *const names[] = {"table", "csv", "json", "html"};
-	char list[64] = "";
-
-	for (unsigned i = 0; i < 4; i++) {
-		if (!(allowed & (1u << i)))
-			continue;
-		if (strcmp(arg, names[i]) == 0) {
-			*out = (sb_format)i;
-			return SB_OK;
-		}
-		strcat(list, list[0] ? ", " : "");
-		strcat(list, names[i]);
-	}
-	return cli_usage(cli, "--format '%s' is not one of %s", arg, list);
-}
-
-int cli_period(sb_cli *cli, const char *arg, sb_period *out)
-{
-	sb_err e;
-
-	sb_err_clear(&e);
-	if (sb_period_parse(arg, sb_now_ms(), out, &e) != SB_OK)
-		return cli_usage(cli, "%s", e.msg);
-	return SB_OK;
-}
-
-int cli_money(sb_cli *cli, const char *name, const char *arg, int64_t *nanos)
-{
-	if (sb_money_parse(arg, strlen(arg), nanos) != SB_MONEY_OK)
-		return cli_usage(cli, "%s '%s' is not a decimal amount", name, arg);
-	if (*nanos < 0)
-		return cli_usage(cli, "%s '%s' is negative", name, arg);
-	return SB_OK;
-}
-
-int cli_int(sb_cli *cli, const char *name, const char *arg, int64_t *out)
-{
-	char *end = NULL;
-	long long v;
-
-	errno = 0;
-	v = strtoll(arg, &end, 10);
-	if (errno != 0 || end == arg || *end != '\0' || v < 0)
-		return cli_usage(cli, "%s '%s' is not a non-negative whole number", name, arg);
-	*out = (int64_t)v;
-	return SB_OK;
-}
-
-int cli_duration(sb_cli *cli, const char *name, const char *arg, int64_t *ms)
-{
-	static const struct { char unit; int64_t ms; } units[] = {
-		{'s', 1000}, {'m', 60000}, {'h', 3600000}, {'d', 86400000},
-	};
-	char *end = NULL;
-	long long v;
-	int64_t per = 3600000;
-
-	errno = 0;
-	v = strtoll(arg, &end, 10);
-	if (errno == 0 && end != arg && *arg >= '0' && *arg <= '9' && v >= 0 && *end != '\0' &&
-	    end[1] == '\0') {
-		per = 0;
-		for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-			if (units[i].unit == *end)
-				per = units[i].ms;
-	}
-	if (errno != 0 || end == arg || *arg < '0' || *arg > '9' || v < 0 || per == 0 ||
-	    (*end != '\0' && end[1] != '\0'))
-		return cli_usage(cli, "%s '%s' is not a duration (a whole number of hours, or with a unit: 72h, 3d, 90m, 30s)",
-		                 name, arg);
-	if (v > 3650LL * 86400000 / per)
-		return cli_usage(cli, "%s '%s' is longer than ten years", name, arg);
-	*ms = (int64_t)v * per;
-	return SB_OK;
-}
-
-/* Print the help of cmd on stdout. */
-static void print_help(const sb_command *cmd)
-{
-	printf("usage: sbledger [--db PATH] %s%s%s\n\n%s", cmd->name, cmd->usage[0] ? " " : "",
-	       cmd->usage, cmd->help);
-	if (cmd->help[0] != '\0' && cmd->help[strlen(cmd->help) - 1] != '\n')
-		putchar('\n');
-}
-
-int cli_getopt(sb_cli *cli, int argc, char **argv, const struct option *longopts,
-               int (*on_opt)(sb_cli *cli, void *ctx, int val, const char *arg),
-               void *ctx, int *first)
-{
-	struct option opts[40];
-	size_t n = 0;
-	int c, rc;
-
-	for (; longopts != NULL && longopts[n].name != NULL && n < 37; n++)
-		opts[n] = longopts[n];
-	opts[n++] = (struct option){"help", no_argument, NULL, 'h'};
-	if (cli->cmd != NULL && (cli->cmd->flags & CMD_CSV))
-		opts[n++] = (struct option){"raw", no_argument, NULL, OPT_RAW};
-	opts[n] = (struct option){NULL, 0, NULL, 0};
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		if (c == 'h') {
-			print_help(cli->cmd);
-			return -1;
-		}
-		if (c == '?')
-			return cli_usage(cli, "unknown option %s", argv[optind - 1]);
-		if (c == ':')
-			return cli_usage(cli, "option %s needs a value", argv[optind - 1]);
-		if (c == OPT_RAW) {
-			cli->csv_raw = true;
-			sb_out_set_csv_raw(true);
-			continue;
-		}
-		if ((rc = on_opt(cli, ctx, c, optarg)) != 0)
-			return rc;
-	}
-	*first = optind;
-	return 0;
-}
-
-/* Print every command, one line each. */
-static void print_commands(FILE *f)
-{
-	fputs("usage: sbledger [--db PATH] [--busy-timeout MS] [--quiet] COMMAND [OPTIONS] [ARGS]\n\n"
-	      "The ledger is --db PATH, else $SBLEDGER_DB, else ./sbledger.db.\n\ncommands:\n", f);
-	for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
-		for (const sb_command *c = groups[g]; c->name != NULL; c++)
-			fprintf(f, "  %-16s%s%s\n", c->name, c->usage[0] ? " " : "", c->usage);
-	fputs("\n'sbledger COMMAND --help' tells more.  Exit status: 0 ok, 1 drift flagged,\n"
-	      "64 usage, 65 bad input, 66 missing input, 69 provider refused, 70 internal,\n"
-	      "74 I/O error, 75 try again later.\n", f);
-}
-
-/* The command named by argv[0] (and argv[1] for two-word commands); sets
- * *words to how many arguments its name took. */
-static const sb_command *find_command(int argc, char **argv, int *words)
-{
-	const sb_command *one = NULL;
-
-	for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
-		for (const sb_command *c = groups[g]; c->name != NULL; c++) {
-			const char *sp = strchr(c->name, ' ');
-			if (sp == NULL) {
-				if (strcmp(c->name, argv[0]) == 0)
-					one = c;
-			} else if (argc > 1 && strncmp(c->name, argv[0], (size_t)(sp - c->name)) == 0 &&
-			           argv[0][sp - c->name] == '\0' && strcmp(sp + 1, argv[1]) == 0) {
-				*words = 2;
-				return c;
-			}
-		}
-	}
-	*words = 1;
-	return one;
-}
-
-/* Print the subcommands of group word (import -> import runs, ...);
- * false when word is no group. */
-static bool print_group(const char *word)
-{
-	size_t len = strlen(word);
-	bool any = false;
-
-	for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
-		for (const sb_command *c = groups[g]; c->name != NULL; c++) {
-			if (strncmp(c->name, word, len) == 0 && c->name[len] == ' ') {
-				if (!any)
-					fprintf(stderr, "sbledger: %s: which one?\n", word);
-				fprintf(stderr, "  sbledger %s %s\n", c->name, c->usage);
-				any = true;
-			}
-		}
-	}
-	return any;
-}
 
 /* Take the global options out of argv (anywhere before "--"), leaving the
  * command and its own arguments.  Returns 0, a usage status, or -1 when
@@ -334,7 +46,7 @@ static int global_options(sb_cli *cli, int *argc, char **argv)
 			cli->quiet = true;
 			continue;
 		} else if (!seen_command && (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)) {
-			print_commands(stdout);
+			cli_help_commands(stdout);
 			return -1;
 		} else if (!seen_command && strcmp(a, "--version") == 0) {
 			printf("sbledger %s\n", SB_VERSION);
@@ -346,6 +58,10 @@ static int global_options(sb_cli *cli, int *argc, char **argv)
 			continue;
 		}
 		if (strncmp(a, "--db", 4) == 0) {
+			/* an empty path names no ledger: opened, it made "-lock"
+			 * here and took the directory for a ledger of many links */
+			if (value[0] == '\0')
+				return cli_usage(cli, "--db needs a path: an empty one names no ledger");
 			cli->db_path = value;
 		} else {
 			int64_t ms = 0;
@@ -357,6 +73,52 @@ static int global_options(sb_cli *cli, int *argc, char **argv)
 	*argc = out;
 	argv[out] = NULL;
 	return 0;
+}
+
+/* Is a an option asking for help? */
+static bool is_help(const char *a)
+{
+	return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0;
+}
+
+/* sbledger help [COMMAND]: the list of commands, or one command's help, or
+ * the subcommands of a group, on stdout. */
+static int help(sb_cli *cli, int argc, char **argv)
+{
+	const sb_command *cmd;
+	int words = 0;
+
+	if (argc == 0) {
+		cli_help_commands(stdout);
+		return 0;
+	}
+	cmd = cli_find_command(argc, argv, &words);
+	if (cmd != NULL && words == argc) {
+		cli_help_command(stdout, cmd);
+		return 0;
+	}
+	if (cmd == NULL && argc == 1 && cli_help_group(stdout, argv[0]))
+		return 0;
+	return cli_usage(cli, "help: no command '%s%s%s' ('sbledger --help' lists them)", argv[0],
+	                 argc > 1 ? " " : "", argc > 1 ? argv[1] : "");
+}
+
+/* argv[0] is no command: the subcommands of a group (on stdout after
+ * --help, else a usage error), or an unknown command. */
+static int no_command(sb_cli *cli, int argc, char **argv)
+{
+	if (!cli_help_group(NULL, argv[0]))
+		return cli_usage(cli, "unknown command '%s'", argv[0]);
+	if (argc > 1 && is_help(argv[1])) {
+		cli_help_group(stdout, argv[0]);
+		return 0;
+	}
+	if (argc > 1 && argv[1][0] != '-')
+		fprintf(stderr, "sbledger: %s: no subcommand '%s'\n", argv[0], argv[1]);
+	else
+		fprintf(stderr, "sbledger: %s: which one?\n", argv[0]);
+	cli_help_group(stderr, argv[0]);
+	return SB_EUSAGE;
 }
 
 /* Keep descriptors 0, 1 and 2 taken: one the caller closed would go to
@@ -383,6 +145,47 @@ static bool reserve_std_fds(void)
 	return stdout_closed;
 }
 
+/* Open the ledger as cli->ledger says into *db (NULL when the command
+ * needs none, or opens its own): SB_OK, or the error in cli->err. */
+static int open_ledger(sb_cli *cli, sb_db **db)
+{
+	int flags = 0;
+
+	*db = NULL;
+	if (!(cli->ledger & (CMD_READS | CMD_WRITES | CMD_CREATES)))
+		return SB_OK;
+	if (cli->ledger & (CMD_WRITES | CMD_CREATES))
+		flags |= SB_DB_WRITE;
+	if (cli->ledger & CMD_CREATES)
+		flags |= SB_DB_CREATE;
+	return sb_db_open(cli->db_path, flags, cli->busy_ms, db, &cli->err);
+}
+
+/* Run cmd (its own arguments in argv, argv[0] its name): parse them, open
+ * the ledger as its row (and its options) say, run it, close the ledger.
+ * Returns the exit status. */
+static int run_command(sb_cli *cli, const sb_command *cmd, int argc, char **argv)
+{
+	void *opts = NULL;
+	sb_db *db = NULL;
+	int status;
+
+	if (cmd->opts_size > 0 && (opts = calloc(1, cmd->opts_size)) == NULL) {
+		cli_warn("out of memory");
+		return SB_EINTERNAL;
+	}
+	cli->cmd = cmd;
+	cli->ledger = cmd->flags & CMD_LEDGER;
+	status = cmd->parse(cli, argc, argv, opts);
+	if (status == 0 && open_ledger(cli, &db) != SB_OK)
+		status = cli_report(&cli->err);
+	else if (status == 0)
+		status = cmd->run(cli, db, opts);
+	sb_db_close(db);
+	free(opts);
+	return status < 0 ? 0 : status;   /* -1: --help was answered */
+}
+
 int main(int argc, char **argv)
 {
 	sb_cli cli = {0};
@@ -390,7 +193,10 @@ int main(int argc, char **argv)
 	int words = 1, status;
 	bool stdout_closed = reserve_std_fds();
 
-	signal(SIGPIPE, SIG_IGN);
+	/* a closed pipe ends sbledger quietly, as it ends git (141 in a
+	 * shell), whatever the caller left SIGPIPE at; the fetches ignore it
+	 * while they talk to a provider (cli_fetch_run) */
+	signal(SIGPIPE, SIG_DFL);
 	sb_err_clear(&cli.err);
 	cli.db_path = getenv("SBLEDGER_DB");
 	if (cli.db_path == NULL || cli.db_path[0] == '\0')
@@ -413,27 +219,21 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (argc < 2) {
-		print_commands(stderr);
+		cli_help_commands(stderr);
 		status = SB_EUSAGE;
 		goto out;
 	}
 	if (strcmp(argv[1], "help") == 0) {
-		print_commands(stdout);
+		status = help(&cli, argc - 2, argv + 2);
 		goto out;
 	}
-	cmd = find_command(argc - 1, argv + 1, &words);
+	cmd = cli_find_command(argc - 1, argv + 1, &words);
 	if (cmd == NULL) {
-		if (print_group(argv[1]))
-			status = SB_EUSAGE;
-		else
-			status = cli_usage(&cli, "unknown command '%s'", argv[1]);
+		status = no_command(&cli, argc - 1, argv + 1);
 		goto out;
 	}
-	cli.cmd = cmd;
-	/* the handler sees its own name as argv[0] */
-	status = cmd->fn(&cli, argc - words, argv + words);
-	if (status < 0)
-		status = 0;
+	/* the command sees its own name as argv[0] */
+	status = run_command(&cli, cmd, argc - words, argv + words);
 out:
 	if (stdout_closed) {
 		cli_warn("cannot write the output: %s", strerror(EBADF));

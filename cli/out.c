@@ -20,6 +20,8 @@ struct sb_out {
 	char **cells;         /* table: every cell text, row-major */
 	size_t n_cells;       /* table: cells stored */
 	size_t cap_cells;     /* table: allocated */
+	int indent;           /* table: spaces before each line */
+	bool no_heading;      /* table: no heading row */
 	sb_csv_out csv;       /* CSV: the writer */
 };
 
@@ -81,6 +83,23 @@ char *sb_utf8_clean(const char *s, size_t n)
 	return out;
 }
 
+/* Cut text to at most width bytes (width > 4) from the left, keeping its
+ * end: "..." and the longest tail that starts at a '/' (so that a path
+ * keeps its last directories and its file name whole), else the last bytes
+ * that fit, at a character boundary. */
+static void keep_end(char *text, size_t width)
+{
+	size_t len = strlen(text), from = len - (width - 3);
+	const char *slash;
+
+	while (from < len && ((unsigned char)text[from] >> 6) == 2)
+		from++;
+	if ((slash = strchr(text + from, '/')) != NULL && slash[1] != '\0')
+		from = (size_t)(slash - text);
+	memmove(text + 3, text + from, len - from + 1);
+	memcpy(text, "...", 3);
+}
+
 /* Store one cell: text for table and csv (taking ownership of the
  * allocated text), json for JSON (a new reference). */
 static void cell(sb_out *o, char *text, json_t *json)
@@ -110,6 +129,8 @@ static void cell(sb_out *o, char *text, json_t *json)
 		while (cut > 0 && ((unsigned char)text[cut] >> 6) == 2)
 			cut--;
 		strcpy(text + cut, "...");
+	} else if (text != NULL && c->table_width < 0 && strlen(text) > (size_t)-c->table_width) {
+		keep_end(text, (size_t)-c->table_width);
 	}
 	if (o->n_cells == o->cap_cells) {
 		size_t cap = o->cap_cells ? 2 * o->cap_cells : 64;
@@ -124,11 +145,30 @@ static void cell(sb_out *o, char *text, json_t *json)
 	o->cells[o->n_cells++] = text;
 }
 
+char *sb_thousands(int64_t v, char buf[32])
+{
+	char digits[24];
+	int n = snprintf(digits, sizeof digits, "%lld", (long long)v), o = 0;
+	int sign = digits[0] == '-';
+
+	for (int i = 0; i < n; i++) {
+		buf[o++] = digits[i];
+		if (i >= sign && i + 1 < n && (n - 1 - i) % 3 == 0)
+			buf[o++] = ',';
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
 void sb_out_int(sb_out *o, int64_t v)
 {
 	char buf[32];
+	const sb_col *c = &o->cols[o->col < o->n_cols ? o->col : o->n_cols - 1];
 
-	snprintf(buf, sizeof buf, "%lld", (long long)v);
+	if (o->fmt == FMT_TABLE && c->type == COL_COUNT)
+		sb_thousands(v, buf);
+	else
+		snprintf(buf, sizeof buf, "%lld", (long long)v);
 	cell(o, strdup(buf), json_integer((json_int_t)v));
 }
 
@@ -186,6 +226,16 @@ void sb_out_null(sb_out *o)
 	cell(o, o->fmt == FMT_TABLE ? strdup("-") : NULL, json_null());
 }
 
+void sb_out_indent(sb_out *o, int spaces)
+{
+	o->indent = spaces;
+}
+
+void sb_out_no_heading(sb_out *o)
+{
+	o->no_heading = true;
+}
+
 void sb_out_row(sb_out *o)
 {
 	o->col = 0;
@@ -210,7 +260,8 @@ void sb_out_stmt(sb_out *o, sqlite3_stmt *st)
 			continue;
 		}
 		switch (o->cols[i].type) {
-		case COL_INT: sb_out_int(o, sqlite3_column_int64(st, c)); break;
+		case COL_INT:
+		case COL_COUNT: sb_out_int(o, sqlite3_column_int64(st, c)); break;
 		case COL_MONEY:
 		case COL_RATE: sb_out_money(o, sqlite3_column_int64(st, c)); break;
 		case COL_TIME: sb_out_time(o, sqlite3_column_int64(st, c)); break;
@@ -224,21 +275,17 @@ void sb_out_stmt(sb_out *o, sqlite3_stmt *st)
 	sb_out_row(o);
 }
 
-int cli_list(sb_cli *cli, sb_format fmt, const sb_col *cols, size_t n, const char *query,
+int cli_list(sb_cli *cli, sb_db *db, sb_format fmt, const sb_col *cols, size_t n, const char *query,
              sb_list_bind bind, const void *ctx)
 {
-	sb_db *db = NULL;
 	sqlite3_stmt *st;
 	sb_out *o;
 
-	if (cli_open(cli, 0, &db) != SB_OK || (st = sb_db_stmt(db, query, &cli->err)) == NULL) {
-		sb_db_close(db);
+	if ((st = sb_db_stmt(db, query, &cli->err)) == NULL)
 		return cli_report(&cli->err);
-	}
 	if (bind != NULL)
 		bind(db, st, ctx);
 	if ((o = sb_out_new(fmt, cols, n)) == NULL) {
-		sb_db_close(db);
 		sb_fail(&cli->err, SB_EINTERNAL, "out of memory");
 		return cli_report(&cli->err);
 	}
@@ -246,11 +293,17 @@ int cli_list(sb_cli *cli, sb_format fmt, const sb_col *cols, size_t n, const cha
 		sb_out_stmt(o, st);
 	sqlite3_reset(st);
 	sb_out_end(o);
-	sb_db_close(db);
 	return cli_report(&cli->err);
 }
 
-/* Print the stored table with aligned columns: numbers to the right. */
+/* Is a column of this type a number (right-aligned in a table)? */
+static bool numeric(sb_col_type t)
+{
+	return t == COL_INT || t == COL_MONEY || t == COL_RATE || t == COL_COUNT || t == COL_NUMBER;
+}
+
+/* Print the stored table with aligned columns: numbers to the right, text
+ * to the left, the last column unpadded. */
 static void print_table(sb_out *o)
 {
 	size_t *width = calloc(o->n_cols, sizeof *width);
@@ -258,22 +311,26 @@ static void print_table(sb_out *o)
 
 	if (width == NULL)
 		return;
-	for (size_t c = 0; c < o->n_cols; c++)
+	for (size_t c = 0; c < o->n_cols && !o->no_heading; c++)
 		width[c] = strlen(o->cols[c].name);
 	for (size_t i = 0; i < o->n_cells; i++) {
 		size_t len = o->cells[i] != NULL ? strlen(o->cells[i]) : 0;
 		if (len > width[i % o->n_cols])
 			width[i % o->n_cols] = len;
 	}
-	for (size_t r = 0; r <= rows; r++) {
-		for (size_t c = 0; c < o->n_cols; c++) {
-			const char *text = r == 0 ? o->cols[c].name : o->cells[(r - 1) * o->n_cols + c];
-			sb_col_type t = o->cols[c].type;
-			bool right = t == COL_INT || t == COL_MONEY || t == COL_RATE;
-			bool last = c + 1 == o->n_cols;
+	for (size_t r = o->no_heading ? 1 : 0; r <= rows; r++) {
+		const char *const *row = r == 0 ? NULL : (const char *const *)&o->cells[(r - 1) * o->n_cols];
+		size_t end = o->n_cols;
+		/* no trailing blanks: the line ends with its last cell that is not empty */
+		while (end > 1 && row != NULL && (row[end - 1] == NULL || row[end - 1][0] == '\0'))
+			end--;
+		printf("%*s", o->indent, "");
+		for (size_t c = 0; c < end; c++) {
+			const char *text = row == NULL ? o->cols[c].name : row[c];
+			bool last = c + 1 == end;
 			if (text == NULL)
 				text = "";
-			if (right)
+			if (numeric(o->cols[c].type))
 				printf("%*s", (int)width[c], text);
 			else if (last)
 				fputs(text, stdout);

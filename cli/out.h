@@ -1,14 +1,17 @@
-/* out.h: listings in the three data formats (table, csv, json).
+/* out.h: listings in the three data formats (table, csv, json), the one
+ * place where sbledger lays out a table for people.
  *
  * A listing has typed columns; rows are added cell by cell.  JSON prints
  * an array of objects (money as decimal strings with 9 decimals, absent
  * values null); CSV a header row and one line per row (money with 9
- * decimals, absent values empty); a table aligned columns (money with 6
- * decimals, absent values "-").  Table rows are kept until the end to
- * size the columns; CSV and JSON rows are written as they come.  CSV cells
- * go through the one CSV writer (ledger/csvout.h): text columns as free
- * text (guarded against spreadsheet formulas unless --raw), the others as
- * values the program writes.
+ * decimals, absent values empty, numbers as plain digits); a table aligned
+ * columns: numbers right-aligned under a right-aligned heading, text to the
+ * left, money with 6 decimals and rates with 9, token and byte counts with
+ * thousands separators (1,234,567), absent values "-".  Table rows are kept
+ * until the end to size the columns; CSV and JSON rows are written as they
+ * come.  CSV cells go through the one CSV writer (ledger/csvout.h): text
+ * columns as free text (guarded against spreadsheet formulas unless
+ * --raw), the others as values the program writes.
  */
 #ifndef SB_OUT_H
 #define SB_OUT_H
@@ -25,15 +28,25 @@ typedef enum {
 	COL_MONEY,   /* nanodollars: 9 decimals in data, 6 in tables */
 	COL_RATE,    /* nanodollars per unit: 9 decimals everywhere */
 	COL_TEXT,    /* text */
-	COL_NUMBER,  /* a number kept as text ("8.544", a provider's quantity): as COL_TEXT, but CSV never guards it */
 	COL_TIME,    /* UTC ms as RFC 3339 */
-	COL_BOOL     /* true/false */
+	COL_BOOL,    /* true/false */
+	COL_COUNT,   /* integer count of tokens or bytes: 1,234,567 in tables */
+	COL_NUMBER   /* a number kept as text (a provider's quantity "8.544", or
+	              * one the caller wrote, "5.021", "13.56%"): right-aligned
+	              * in tables, a string in JSON, a value in CSV (never
+	              * guarded as free text) */
 } sb_col_type;
+
+/* A table_width that keeps the end of a long text (a path: its file name)
+ * and cuts from the left: ".../samples/runs.jsonl". */
+#define SB_KEEP_END(width) (-(width))
 
 typedef struct sb_col {
 	const char *name;    /* column name (JSON key, CSV header) */
 	sb_col_type type;    /* its type */
-	int table_width;     /* at most this many characters in a table (0: no limit) */
+	int table_width;     /* at most this many characters in a table: 0 no
+	                      * limit; N cut at the right ("abc..."); negative
+	                      * (SB_KEEP_END) cut at the left */
 } sb_col;
 
 typedef struct sb_out sb_out;
@@ -53,6 +66,15 @@ void sb_out_null(sb_out *o);
 /* End the current row. */
 void sb_out_row(sb_out *o);
 
+/* Table only: start every line with `spaces` spaces, and print no heading
+ * row (a list of labelled figures rather than columns). */
+void sb_out_indent(sb_out *o, int spaces);
+void sb_out_no_heading(sb_out *o);
+
+/* v with a comma between each group of three digits ("-1,234,567") into
+ * buf; returns buf.  For counts that a table shows. */
+char *sb_thousands(int64_t v, char buf[32]);
+
 /* Finish the listing (print a table, close a JSON array) and free o. */
 void sb_out_end(sb_out *o);
 
@@ -64,11 +86,10 @@ void sb_out_stmt(sb_out *o, sqlite3_stmt *st);
 /* Binds the parameters of a listing's query; ctx is cli_list's. */
 typedef void (*sb_list_bind)(sb_db *db, sqlite3_stmt *st, const void *ctx);
 
-/* The whole of a listing command: open the ledger, run
- * sql/queries/QUERY.sql with its parameters bound by bind (NULL when it
- * has none), print every row with sb_out_stmt, close.  Returns the exit
- * status. */
-int cli_list(sb_cli *cli, sb_format fmt, const sb_col *cols, size_t n, const char *query,
+/* The whole of a listing command: run sql/queries/QUERY.sql on db with
+ * its parameters bound by bind (NULL when it has none) and print every
+ * row with sb_out_stmt.  Returns the exit status. */
+int cli_list(sb_cli *cli, sb_db *db, sb_format fmt, const sb_col *cols, size_t n, const char *query,
              sb_list_bind bind, const void *ctx);
 
 /* Whether the CSV listings of this process write free text as it is

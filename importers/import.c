@@ -716,7 +716,7 @@ static int import_file(sb_db *db, const char *kind, const char *format, sb_sourc
 	sb_batch found;
 	bool resume = false;
 	char options[64];
-	const char *status;
+	sb_batch_status status;
 	sb_err refused;
 
 	memset(&in, 0, sizeof in);
@@ -763,28 +763,28 @@ static int import_file(sb_db *db, const char *kind, const char *format, sb_sourc
 	snprintf(r->batch.prefix_sha256, sizeof r->batch.prefix_sha256, "%s", sha_read);
 	r->empty = r->batch.accepted + r->batch.duplicates + r->batch.rejected + r->batch.skipped == 0 &&
 	           (in.rr == NULL || !sb_records_framed(in.rr));
-	status = r->empty || in.bad.code != SB_OK ? "failed" : "complete";
+	status = r->empty || in.bad.code != SB_OK ? SB_BATCH_FAILED : SB_BATCH_COMPLETE;
 	if (o->strict && r->batch.rejected > 0) {
 		sb_db_rollback(db);
 		r->batch.accepted = r->batch.duplicates = r->batch.replaced = r->batch.skipped = 0;
 		r->batch.resume_offset = 0;
 		r->batch.resume_line = 1;
 		r->superseded = 0;
-		status = "failed";
+		status = SB_BATCH_FAILED;
 		if (sb_db_begin(db, e) != SB_OK || unspool(&d, e) != SB_OK) {
 			sb_db_rollback(db);
 			goto done;
 		}
 	}
 	sb_err_clear(&refused);
-	if (h->finish != NULL && h->finish(h->ctx, strcmp(status, "complete") == 0, &refused, e) != SB_OK) {
+	if (h->finish != NULL && h->finish(h->ctx, status == SB_BATCH_COMPLETE, &refused, e) != SB_OK) {
 		sb_db_rollback(db);
 		goto done;
 	}
 	if (refused.code != SB_OK) {
 		r->batch.accepted = r->batch.duplicates = r->batch.replaced = r->batch.skipped = 0;
 		r->superseded = 0;
-		status = "failed";
+		status = SB_BATCH_FAILED;
 	}
 	if (sb_batch_end(db, &r->batch, status, snap ? sha : sha_read, e) != SB_OK ||
 	    sb_db_commit(db, e) != SB_OK) {

@@ -150,7 +150,7 @@ int sb_fetch_end(sb_db *db, sb_batch *b, bool ok, const char *reason, const char
 		b->duplicates = r->duplicates;
 		b->skipped = r->skipped;
 		if (sb_batch_save(db, b, e) != SB_OK ||
-		    sb_batch_end(db, b, "complete", sha[0] != '\0' ? sha : NULL, e) != SB_OK ||
+		    sb_batch_end(db, b, SB_BATCH_COMPLETE, sha[0] != '\0' ? sha : NULL, e) != SB_OK ||
 		    sb_db_commit(db, e) != SB_OK) {
 			sb_db_rollback(db);
 			return e->code;
@@ -170,7 +170,7 @@ int sb_fetch_end(sb_db *db, sb_batch *b, bool ok, const char *reason, const char
 		     sb_batch_reject(db, b, 1, reason, body != NULL ? body : "", body != NULL ? keep : 0,
 		                     (int64_t)len, &le) != SB_OK) ||
 		    sb_batch_save(db, b, &le) != SB_OK ||
-		    sb_batch_end(db, b, "failed", sha[0] != '\0' ? sha : NULL, &le) != SB_OK ||
+		    sb_batch_end(db, b, SB_BATCH_FAILED, sha[0] != '\0' ? sha : NULL, &le) != SB_OK ||
 		    sb_db_commit(db, &le) != SB_OK) {
 			sb_db_rollback(db);
 			/* the first error stays the one reported */
@@ -200,7 +200,11 @@ static int spool(sb_http *h, char *path, size_t cap, int *fd, bool *blank, sb_er
 	path[0] = '\0';
 	if (tmp == NULL || tmp[0] == '\0')
 		tmp = "/tmp";
-	snprintf(named, sizeof named, "%s/sbledger-fetch-XXXXXX", tmp);
+	if ((size_t)snprintf(named, sizeof named, "%s/sbledger-fetch-XXXXXX", tmp) >= sizeof named) {
+		*fd = -1;
+		return sb_fail(e, SB_EIO, "cannot create a temporary file in %s: the path is longer than %zu bytes",
+		               tmp, sizeof named - 1);
+	}
 	if ((*fd = mkstemp(named)) < 0)
 		return sb_fail(e, SB_EIO, "cannot create a temporary file in %s: %s", tmp,
 		               strerror(errno));

@@ -92,18 +92,66 @@ static const char *text_of(json_t *obj, const char *key, char buf[64], bool *bad
 	return NULL;
 }
 
+/* The number of single-byte edits (insert, delete, replace, swap of two
+ * neighbours) between a and b, counted up to 3: how close a misspelt key
+ * is to a known one. */
+static int edits(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	int d[40][40];
+
+	if (la >= 40 || lb >= 40)
+		return 3;
+	for (size_t i = 0; i <= la; i++)
+		d[i][0] = (int)i;
+	for (size_t j = 0; j <= lb; j++)
+		d[0][j] = (int)j;
+	for (size_t i = 1; i <= la; i++) {
+		for (size_t j = 1; j <= lb; j++) {
+			int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			if (d[i - 1][j] + 1 < best)
+				best = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < best)
+				best = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
+		}
+	}
+	return d[la][lb] < 3 ? d[la][lb] : 3;
+}
+
 /* Read entry i of the array into card. */
 static int card_from_json(json_t *obj, size_t i, int64_t now_ms, sb_card *card, sb_err *e)
 {
 	static const char *const keys[] = {"backend", "plan", "usd_per_minute", "usd_per_cpu_second",
-	                                   "usd_per_gb_second", "from", "effective_from"};
+	                                   "usd_per_gb_second", "from", "effective_from", "free"};
 	char bufs[7][64];
 	const char *v[7];
-	json_t *free_v;
+	const char *key;
+	json_t *free_v, *member;
 	bool bad;
 
 	if (!json_is_object(obj))
 		return sb_fail(e, SB_EDATA, "[%zu]: must be an object", i);
+	json_object_foreach(obj, key, member) {
+		const char *near = NULL;
+		size_t k;
+		int best = 3;
+		for (k = 0; k < 8 && strcmp(key, keys[k]) != 0; k++) {
+			int d = edits(key, keys[k]);
+			if (d < best) {
+				best = d;
+				near = keys[k];
+			}
+		}
+		if (k < 8)
+			continue;
+		if (near != NULL)
+			return sb_fail(e, SB_EDATA, "[%zu]: unknown key \"%s\" (did you mean \"%s\"?)", i, key, near);
+		return sb_fail(e, SB_EDATA, "[%zu]: unknown key \"%s\" (a card has backend, plan, usd_per_minute, "
+		               "free, usd_per_cpu_second, usd_per_gb_second, from or effective_from)", i, key);
+	}
 	for (size_t k = 0; k < 7; k++) {
 		v[k] = text_of(obj, keys[k], bufs[k], &bad);
 		if (bad)
@@ -118,15 +166,16 @@ static int card_from_json(json_t *obj, size_t i, int64_t now_ms, sb_card *card, 
 	return e->code;
 }
 
-int sb_rates_import_file(sb_db *db, const char *path, size_t *count, sb_err *e)
+int sb_rates_import_file(sb_db *db, const char *path, size_t *count, int64_t *priced, sb_err *e)
 {
 	json_error_t jerr;
 	json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
 	int64_t now_ms = sb_now_ms();
-	char source[300];
+	char *source = NULL;
 	size_t n;
 
 	*count = 0;
+	*priced = 0;
 	if (root == NULL) {
 		if (jerr.line < 0 || strstr(jerr.text, "unable to open") != NULL)
 			return sb_fail(e, SB_ENOINPUT, "%s: cannot read: %s", path, jerr.text);
@@ -137,7 +186,11 @@ int sb_rates_import_file(sb_db *db, const char *path, size_t *count, sb_err *e)
 		return sb_fail(e, SB_EDATA, "%s: must be a JSON array of rate cards", path);
 	}
 	n = json_array_size(root);
-	snprintf(source, sizeof source, "import %s", path);
+	/* the cards' source names the whole path, however long */
+	if ((source = sqlite3_mprintf("import %s", path)) == NULL) {
+		sb_fail(e, SB_EINTERNAL, "out of memory");
+		goto done;
+	}
 	if (sb_db_begin(db, e) != SB_OK)
 		goto done;
 	for (size_t i = 0; i < n; i++) {
@@ -146,14 +199,17 @@ int sb_rates_import_file(sb_db *db, const char *path, size_t *count, sb_err *e)
 			sb_err_prefix(e, "%s", path);
 			break;
 		}
-		if (sb_rates_store(db, &card, source, e) != SB_OK)
+		if (sb_rates_store_counted(db, &card, source, priced, e) != SB_OK)
 			break;
 	}
-	if (e->code == SB_OK && sb_db_commit(db, e) == SB_OK)
+	if (e->code == SB_OK && sb_db_commit(db, e) == SB_OK) {
 		*count = n;
-	else
+	} else {
 		sb_db_rollback(db);
+		*priced = 0;
+	}
 done:
+	sqlite3_free(source);
 	json_decref(root);
 	return e->code;
 }

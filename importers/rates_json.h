@@ -20,8 +20,10 @@ int sb_card_from_text(sb_card *card, const char *backend, const char *plan,
                       const char *per_gb_second, const char *from, int64_t now_ms, sb_err *e);
 
 /* Read the cards of path and store them all in one transaction, or none
- * when any is wrong (SB_EDATA, the message naming the entry and field).
- * *count gets how many were stored. */
-int sb_rates_import_file(sb_db *db, const char *path, size_t *count, sb_err *e);
+ * when any is wrong (SB_EDATA, the message naming the entry, [0] the
+ * first, and the field; a key that is no field of a card is wrong).
+ * *count gets how many were stored, *priced how many stored runs they
+ * price (sb_rates_store_counted; a run counts once per card). */
+int sb_rates_import_file(sb_db *db, const char *path, size_t *count, int64_t *priced, sb_err *e);
 
 #endif

@@ -6,7 +6,31 @@
 
 #include <jansson.h>
 
+#include "ledger/names.h"
 #include "ledger/sqlfiles.h"
+
+/* The names of the statuses, by their enum. */
+static const char *const status_names[] = {
+	[SB_BATCH_RUNNING] = "running",
+	[SB_BATCH_INTERRUPTED] = "interrupted",
+	[SB_BATCH_COMPLETE] = "complete",
+	[SB_BATCH_FAILED] = "failed",
+};
+
+const char *sb_batch_status_name(sb_batch_status status)
+{
+	return status_names[status];
+}
+
+int sb_batch_status_parse(const char *name, sb_batch_status *out, sb_err *e)
+{
+	int i = 0;
+
+	if (sb_name_parse(SB_NAMES(status_names), "a batch status", name, &i, e) != SB_OK)
+		return e->code;
+	*out = (sb_batch_status)i;
+	return SB_OK;
+}
 
 int sb_batch_find_complete(sb_db *db, const char *format, const char *sha256,
                            int64_t *id, sb_err *e)
@@ -347,16 +371,19 @@ int sb_batch_reject(sb_db *db, const sb_batch *b, int64_t line_no, const char *r
 	return sb_db_run(db, st, e);
 }
 
-int sb_batch_end(sb_db *db, const sb_batch *b, const char *status, const char *sha256,
+int sb_batch_end(sb_db *db, const sb_batch *b, sb_batch_status status, const char *sha256,
                  sb_err *e)
 {
 	sqlite3_stmt *st;
 
+	if (status != SB_BATCH_COMPLETE && status != SB_BATCH_FAILED)
+		return sb_fail(e, SB_EINTERNAL, "batch %lld: a batch ends complete or failed, not %s",
+		               (long long)b->id, sb_batch_status_name(status));
 	if (sb_batch_save(db, b, e) != SB_OK)
 		return e->code;
 	if ((st = sb_db_stmt(db, "batch_end", e)) == NULL)
 		return e->code;
-	sb_bind_text(db, st, ":status", status);
+	sb_bind_text(db, st, ":status", sb_batch_status_name(status));
 	sb_bind_i64(db, st, ":ended_ms", sb_now_ms());
 	sb_bind_text_opt(db, st, ":sha256", sha256);
 	sb_bind_i64(db, st, ":batch_id", b->id);

@@ -20,6 +20,21 @@
 
 #include "ledger/db.h"
 
+/* A batch's status (the header above says when each holds). */
+typedef enum sb_batch_status {
+	SB_BATCH_RUNNING,        /* an import holds it */
+	SB_BATCH_INTERRUPTED,    /* its process died; the same input resumes it */
+	SB_BATCH_COMPLETE,       /* ended, what it kept is in the ledger */
+	SB_BATCH_FAILED          /* ended, nothing of it kept */
+} sb_batch_status;
+
+/* The status's name as the ledger stores it ("running", ...; static). */
+const char *sb_batch_status_name(sb_batch_status status);
+
+/* A stored status back to its enum: SB_OK, or SB_EDATA in e for a name
+ * this sbledger does not know. */
+int sb_batch_status_parse(const char *name, sb_batch_status *out, sb_err *e);
+
 typedef struct sb_batch {
 	int64_t id;              /* batch_id */
 	int64_t resume_offset;   /* byte offset of the first line not yet committed */
@@ -94,10 +109,11 @@ int sb_batch_save(sb_db *db, const sb_batch *b, sb_err *e);
 int sb_batch_reject(sb_db *db, const sb_batch *b, int64_t line_no, const char *reason,
                     const char *content, size_t len, int64_t full_len, sb_err *e);
 
-/* End batch b with status ('complete' or 'failed'), its counts, and the
- * SHA-256 of the bytes it read (sha256 NULL: the one it has is kept).
- * Inside the caller's transaction. */
-int sb_batch_end(sb_db *db, const sb_batch *b, const char *status, const char *sha256,
+/* End batch b with status (SB_BATCH_COMPLETE or SB_BATCH_FAILED; another
+ * is SB_EINTERNAL), its counts, and the SHA-256 of the bytes it read
+ * (sha256 NULL: the one it has is kept).  Inside the caller's
+ * transaction. */
+int sb_batch_end(sb_db *db, const sb_batch *b, sb_batch_status status, const char *sha256,
                  sb_err *e);
 
 #endif

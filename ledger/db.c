@@ -112,24 +112,31 @@ int sb_db_error(sb_db *db, int rc, const char *what, sb_err *e)
  * passes. */
 static int take_lock(sb_db *db, sb_err *e)
 {
-	char lock_path[4096];
+	size_t len = strlen(db->file) + sizeof "-lock";
+	char *lock_path = malloc(len);
 	int waited = 0;
 
-	snprintf(lock_path, sizeof lock_path, "%s-lock", db->file);
+	if (lock_path == NULL)
+		return sb_fail(e, SB_EINTERNAL, "out of memory");
+	snprintf(lock_path, len, "%s-lock", db->file);
 	db->lock_fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (db->lock_fd < 0)
-		return sb_fail(e, SB_EIO, "%s: cannot open the lock file %s: %s", db->path, lock_path, strerror(errno));
-	for (;;) {
-		if (flock(db->lock_fd, LOCK_EX | LOCK_NB) == 0)
-			return SB_OK;
-		if (errno != EWOULDBLOCK && errno != EINTR)
-			return sb_fail(e, SB_EIO, "%s: cannot lock %s: %s", db->path, lock_path, strerror(errno));
-		if (waited >= db->busy_ms)
-			return sb_fail(e, SB_ETEMP, "%s: the ledger is busy: another sbledger has held its write lock for more than %d ms; try again later or raise --busy-timeout",
-			               db->path, db->busy_ms);
+		sb_fail(e, SB_EIO, "%s: cannot open the lock file %s: %s", db->path, lock_path, strerror(errno));
+	while (db->lock_fd >= 0 && flock(db->lock_fd, LOCK_EX | LOCK_NB) != 0) {
+		if (errno != EWOULDBLOCK && errno != EINTR) {
+			sb_fail(e, SB_EIO, "%s: cannot lock %s: %s", db->path, lock_path, strerror(errno));
+			break;
+		}
+		if (waited >= db->busy_ms) {
+			sb_fail(e, SB_ETEMP, "%s: the ledger is busy: another sbledger has held its write lock for more than %d ms; try again later or raise --busy-timeout",
+			        db->path, db->busy_ms);
+			break;
+		}
 		usleep(20 * 1000);
 		waited += 20;
 	}
+	free(lock_path);
+	return e->code;
 }
 
 /* Set (type F_RDLCK or F_WRLCK) or clear (F_UNLCK) the open file

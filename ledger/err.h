@@ -36,13 +36,16 @@ typedef struct sb_err {
 void sb_err_clear(sb_err *e);
 
 /* Record code and a printf-style message in e unless e already holds an
- * error (first error wins).  Returns the code now held by e, so that a
+ * error (first error wins).  A message longer than SB_ERR_MSG_MAX - 1
+ * bytes is cut and ends with "..." (here and in sb_err_prefix), never
+ * silently shorter.  Returns the code now held by e, so that a
  * caller can write "return sb_fail(e, SB_EDATA, ...);". */
 int sb_fail(sb_err *e, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* Prefix the message held by e with "PREFIX: " (for adding the file name
- * or the command to an error raised deeper down).  No-op when e is clear. */
+ * or the command to an error raised deeper down), the prefix cut (with
+ * "...") at 511 bytes.  No-op when e is clear. */
 void sb_err_prefix(sb_err *e, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

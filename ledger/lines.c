@@ -7,6 +7,8 @@
 
 #include <openssl/evp.h>
 
+#include "ledger/names.h"
+
 enum { REACH_CACHE = 32 };   /* backends whose reach is remembered */
 
 /* The longest live charge period of one backend of the writer's format
@@ -44,6 +46,27 @@ int sb_line_writer_new(sb_db *db, const char *format, int64_t batch_id,
 void sb_line_writer_free(sb_line_writer *w)
 {
 	free(w);
+}
+
+/* The names of the kinds, by their enum. */
+static const char *const kind_names[] = {
+	[SB_LINE_BILLED] = "billed",
+	[SB_LINE_METERED] = "metered",
+};
+
+const char *sb_line_kind_name(sb_line_kind kind)
+{
+	return kind_names[kind];
+}
+
+int sb_line_kind_parse(const char *name, sb_line_kind *out, sb_err *e)
+{
+	int i = 0;
+
+	if (sb_name_parse(SB_NAMES(kind_names), "a billing line kind", name, &i, e) != SB_OK)
+		return e->code;
+	*out = (sb_line_kind)i;
+	return SB_OK;
 }
 
 /* Feed an optional integer to the hash: a presence byte, then 8 bytes. */
@@ -122,7 +145,6 @@ static void bind_line(sb_line_writer *w, sqlite3_stmt *st, const sb_bill_line *l
                       const char *key, int64_t line_no, const void *source, size_t source_len)
 {
 	sb_db *db = w->db;
-	bool metered = line->kind == SB_LINE_METERED;
 
 	sb_bind_text(db, st, ":format", w->format);
 	sb_bind_text(db, st, ":line_key", key);
@@ -134,7 +156,7 @@ static void bind_line(sb_line_writer *w, sqlite3_stmt *st, const sb_bill_line *l
 	sb_bind_text_opt(db, st, ":session_id", line->session_id);
 	sb_bind_i64(db, st, ":start_ms", line->start_ms);
 	sb_bind_i64(db, st, ":end_ms", line->end_ms);
-	sb_bind_text(db, st, ":kind", metered ? "metered" : "billed");
+	sb_bind_text(db, st, ":kind", sb_line_kind_name(line->kind));
 	sb_bind_i64_opt(db, st, ":amount_nanos", line->has_amount, line->amount_nanos);
 	sb_bind_text(db, st, ":currency", line->currency);
 	sb_bind_text_opt(db, st, ":category", line->category);

@@ -37,6 +37,13 @@ typedef enum {
 	SB_LINE_METERED    /* usage the provider reports, priced at reconciliation */
 } sb_line_kind;
 
+/* The kind's name as the ledger stores it ("billed", "metered"); static. */
+const char *sb_line_kind_name(sb_line_kind kind);
+
+/* A stored kind back to its enum: SB_OK, or SB_EDATA in e for a name this
+ * sbledger does not know. */
+int sb_line_kind_parse(const char *name, sb_line_kind *out, sb_err *e);
+
 typedef struct sb_bill_line {
 	const char *backend;        /* backend id */
 	const char *session_id;     /* NULL for an account-level line */

@@ -104,7 +104,19 @@ int sb_card_cost_for_ms(const sb_card *card, int64_t ms, int64_t *nanos)
 	return sb_div_round_even((__int128)card->per_minute_nanos * ms, 60000, nanos);
 }
 
+/* Recompute the card cost of the backend's runs started at or after
+ * from_ms; when priced is not NULL, count in it the runs whose card is now
+ * the one of plan and effective_ms (the card just stored). */
+static int reprice(sb_db *db, const char *backend, int64_t from_ms, const sb_card *stored,
+                   int64_t *priced, sb_err *e);
+
 int sb_rates_store(sb_db *db, const sb_card *card, const char *source, sb_err *e)
+{
+	return sb_rates_store_counted(db, card, source, NULL, e);
+}
+
+int sb_rates_store_counted(sb_db *db, const sb_card *card, const char *source, int64_t *priced,
+                           sb_err *e)
 {
 	sqlite3_stmt *st;
 
@@ -134,7 +146,7 @@ int sb_rates_store(sb_db *db, const sb_card *card, const char *source, sb_err *e
 	sb_bind_text(db, st, ":backend", card->backend);
 	if (sb_db_run(db, st, e) != SB_OK)
 		return e->code;
-	return sb_rates_reprice(db, card->backend, card->effective_ms, e);
+	return reprice(db, card->backend, card->effective_ms, card, priced, e);
 }
 
 /* A run being repriced. */
@@ -193,6 +205,12 @@ static int refresh_rollup_cards(sb_db *db, const char *backend, int64_t from_ms,
 
 int sb_rates_reprice(sb_db *db, const char *backend, int64_t from_ms, sb_err *e)
 {
+	return reprice(db, backend, from_ms, NULL, NULL, e);
+}
+
+static int reprice(sb_db *db, const char *backend, int64_t from_ms, const sb_card *stored,
+                   int64_t *priced, sb_err *e)
+{
 	sb_rates *rates = NULL;
 	sqlite3_stmt *list;
 	repriced r = {-1, NULL, true, 0, false, 0, 0};
@@ -215,6 +233,9 @@ int sb_rates_reprice(sb_db *db, const char *backend, int64_t from_ms, sb_err *e)
 				goto done;
 			r.rid = rid;
 			r.card = sb_rates_find(rates, backend, sb_col_text(list, 1), started_ms);
+			if (priced != NULL && r.card != NULL && strcmp(r.card->plan, stored->plan) == 0 &&
+			    r.card->effective_ms == stored->effective_ms)
+				(*priced)++;
 			r.card_nanos = 0;
 			r.ok = true;
 			r.has_ended = !sb_col_is_null(list, 6);

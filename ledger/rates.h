@@ -53,6 +53,13 @@ int sb_card_cost_for_ms(const sb_card *card, int64_t ms, int64_t *nanos);
  * 'import FILE', ...).  Inside the caller's transaction. */
 int sb_rates_store(sb_db *db, const sb_card *card, const char *source, sb_err *e);
 
+/* sb_rates_store, adding to *priced how many stored runs the card prices
+ * once stored: runs of its backend started since it took effect and
+ * before a newer card, of its plan (a card without a plan: of any plan
+ * that has no card of its own then). */
+int sb_rates_store_counted(sb_db *db, const sb_card *card, const char *source, int64_t *priced,
+                           sb_err *e);
+
 /* Recompute run.card_nanos of the backend's runs started at or after
  * from_ms, with the cards now in the ledger.  Inside the caller's
  * transaction. */

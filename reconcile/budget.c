@@ -9,8 +9,17 @@
 #include "ledger/timefmt.h"
 #include "reconcile/allocate.h"
 
-/* Basis names, in the order of sb_budget.by_basis. */
-static const char *const basis_names[] = {"billed", "lifetime", "computed"};
+/* The names of the bases, by their enum. */
+static const char *const basis_names[] = {
+	[SB_COMPUTE_BILLED] = "billed",
+	[SB_COMPUTE_LIFETIME] = "lifetime",
+	[SB_COMPUTE_COMPUTED] = "computed",
+};
+
+const char *sb_compute_basis_name(sb_compute_basis basis)
+{
+	return basis_names[basis];
+}
 
 /* What a run's session was billed, read with the run. */
 typedef struct session_bill {
@@ -93,7 +102,7 @@ static int split_session(sb_budget *b, const session_bill *bills, size_t from, s
 	}
 	for (size_t k = 0; k < n && rc == SB_ALLOC_OK; k++) {
 		b->runs[from + k].compute_nanos = share[k];
-		b->runs[from + k].compute_basis = basis_names[0];
+		b->runs[from + k].compute_basis = SB_COMPUTE_BILLED;
 	}
 	free(w);
 	free(share);
@@ -174,13 +183,13 @@ static int read_runs(sb_db *db, sb_budget *b, session_bill **bills_out, sb_err *
 		/* compute cost from the run itself: billed, else lifetime, else computed */
 		if (!sb_col_is_null(st, 13)) {
 			r->compute_nanos = sqlite3_column_int64(st, 13);
-			r->compute_basis = basis_names[0];
+			r->compute_basis = SB_COMPUTE_BILLED;
 		} else if (!sb_col_is_null(st, 14)) {
 			r->compute_nanos = sqlite3_column_int64(st, 14);
-			r->compute_basis = basis_names[1];
+			r->compute_basis = SB_COMPUTE_LIFETIME;
 		} else {
 			r->compute_nanos = sqlite3_column_int64(st, 12);
-			r->compute_basis = basis_names[2];
+			r->compute_basis = SB_COMPUTE_COMPUTED;
 		}
 		sb->has = !sb_col_is_null(st, 16) && sqlite3_column_int64(st, 17) == 0;
 		sb->billed_nanos = sqlite3_column_int64(st, 16);
@@ -256,9 +265,7 @@ int sb_budget_build(sb_db *db, const sb_period *period, int64_t max_lifetime_ms,
 			if (r->has_savings)
 				ok = sb_money_add(b->savings_nanos, r->savings_nanos, &b->savings_nanos) == SB_MONEY_OK;
 		}
-		for (int k = 0; k < 3; k++)
-			if (r->compute_basis == basis_names[k])
-				b->by_basis[k]++;
+		b->by_basis[r->compute_basis]++;
 		if (!ok) {
 			sb_fail(e, SB_EDATA, "a sum of the budget report overflows 64-bit nanodollars");
 			goto out;
@@ -318,7 +325,7 @@ json_t *sb_budget_json(const sb_budget *b)
 		json_object_set_new(o, "budget_usd", jmoney(r->has_budget, r->budget_nanos));
 		json_object_set_new(o, "token_cost_usd", jmoney(r->has_token, r->token_nanos));
 		json_object_set_new(o, "compute_cost_usd", jmoney(true, r->compute_nanos));
-		json_object_set_new(o, "compute_basis", json_string(r->compute_basis));
+		json_object_set_new(o, "compute_basis", json_string(sb_compute_basis_name(r->compute_basis)));
 		json_object_set_new(o, "total_cost_usd", jmoney(r->has_token, r->total_nanos));
 		json_object_set_new(o, "over_budget", json_boolean(r->over_budget));
 		json_object_set_new(o, "over_budget_usd", jmoney(r->over_budget, r->over_nanos));
@@ -342,9 +349,9 @@ json_t *sb_budget_json(const sb_budget *b)
 	json_object_set_new(total, "over_budget", json_integer(b->over_budget));
 	json_object_set_new(total, "over_lifetime", json_integer(b->over_lifetime));
 	json_object_set_new(total, "cap_savings_usd", jmoney(true, b->savings_nanos));
-	json_object_set_new(total, "compute_billed_runs", json_integer(b->by_basis[0]));
-	json_object_set_new(total, "compute_lifetime_runs", json_integer(b->by_basis[1]));
-	json_object_set_new(total, "compute_computed_runs", json_integer(b->by_basis[2]));
+	json_object_set_new(total, "compute_billed_runs", json_integer(b->by_basis[SB_COMPUTE_BILLED]));
+	json_object_set_new(total, "compute_lifetime_runs", json_integer(b->by_basis[SB_COMPUTE_LIFETIME]));
+	json_object_set_new(total, "compute_computed_runs", json_integer(b->by_basis[SB_COMPUTE_COMPUTED]));
 	json_object_set_new(root, "total", total);
 	for (size_t i = 0; i < b->n_unpriced; i++)
 		json_array_append_new(unpriced, json_string(b->unpriced[i]));

@@ -30,6 +30,18 @@
 #include "ledger/db.h"
 #include "ledger/period.h"
 
+/* Where a run's compute cost comes from: its own billed_cost_usd, else
+ * its lifetime at the card rate, else its computed_cost_usd. */
+typedef enum sb_compute_basis {
+	SB_COMPUTE_BILLED,          /* billed (its own, or its share of its session's bill) */
+	SB_COMPUTE_LIFETIME,        /* its lifetime at the card rate */
+	SB_COMPUTE_COMPUTED,        /* its computed_cost_usd */
+	SB_COMPUTE_BASES            /* how many there are */
+} sb_compute_basis;
+
+/* The basis's name ("billed", "lifetime", "computed"; static). */
+const char *sb_compute_basis_name(sb_compute_basis basis);
+
 typedef struct sb_budget_run {
 	char *run_id;               /* the run */
 	char *backend;              /* its backend */
@@ -45,7 +57,7 @@ typedef struct sb_budget_run {
 	bool tokens_without_model;  /* tokens but no model: the token cost is unknown */
 	int64_t token_nanos;        /* token cost */
 	int64_t compute_nanos;      /* compute cost */
-	const char *compute_basis;  /* "billed", "lifetime" or "computed" (static) */
+	sb_compute_basis compute_basis; /* where compute_nanos comes from */
 	int64_t total_nanos;        /* compute + token (the known part when has_token is false) */
 	bool over_budget;           /* total (known part) > budget */
 	int64_t over_nanos;         /* total - budget, when over */
@@ -68,7 +80,7 @@ typedef struct sb_budget {
 	int64_t over_budget;        /* runs over budget */
 	int64_t over_lifetime;      /* runs past the limit */
 	int64_t savings_nanos;      /* what a cap at the limit would have saved (known part) */
-	int64_t by_basis[3];        /* runs whose compute is billed, lifetime, computed */
+	int64_t by_basis[SB_COMPUTE_BASES]; /* runs by the basis of their compute */
 	char **unpriced;            /* models with tokens but no price */
 	size_t n_unpriced;
 	int64_t tokens_without_model; /* runs with tokens but no model */

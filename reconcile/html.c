@@ -298,16 +298,16 @@ static void invoice_row(FILE *f, const sb_invoice_line *l)
 		minutes(f, l->quantity_milli);
 		fputs("</td><td class=\"l\">minutes</td><td class=\"wide\">", f);
 		if (l->has_rate) {
-			money(f, l->rate_nanos, 6);
+			money(f, l->rate_nanos, 9);
 			fputs("/min", f);
 		}
 	} else {
 		fprintf(f, "%" PRId64 " in<br>%" PRId64 " out</td><td class=\"l\">tokens</td><td class=\"wide\">",
 		        l->input_tokens, l->output_tokens);
 		if (l->input_per_m_nanos != 0 || l->output_per_m_nanos != 0) {
-			money(f, l->input_per_m_nanos, 2);
+			money(f, l->input_per_m_nanos, 9);
 			fputs(" in / ", f);
-			money(f, l->output_per_m_nanos, 2);
+			money(f, l->output_per_m_nanos, 9);
 			fputs(" out per M", f);
 		}
 	}

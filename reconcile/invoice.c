@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ledger/money.h"
+#include "ledger/names.h"
 #include "ledger/timefmt.h"
 #include "reconcile/allocate.h"
 #include "reconcile/reconcile.h"
@@ -81,9 +82,46 @@ typedef struct srow {
 	int64_t fill_metered;
 } srow;
 
+/* The names of the bases, by their enum. */
+static const char *const basis_names[] = {
+	[SB_BASIS_COMPUTED] = "computed",
+	[SB_BASIS_BILLED] = "billed",
+};
+
 const char *sb_basis_name(sb_basis basis)
 {
-	return basis == SB_BASIS_BILLED ? "billed" : "computed";
+	return basis_names[basis];
+}
+
+int sb_basis_parse(const char *name, sb_basis *out, sb_err *e)
+{
+	int i = 0;
+
+	if (sb_name_parse(SB_NAMES(basis_names), "an invoice basis", name, &i, e) != SB_OK)
+		return e->code;
+	*out = (sb_basis)i;
+	return SB_OK;
+}
+
+/* The names of the line kinds, by their enum. */
+static const char *const kind_names[] = {
+	[SB_INV_COMPUTE] = "compute",
+	[SB_INV_TOKENS] = "tokens",
+};
+
+const char *sb_inv_kind_name(sb_inv_kind kind)
+{
+	return kind_names[kind];
+}
+
+int sb_inv_kind_parse(const char *name, sb_inv_kind *out, sb_err *e)
+{
+	int i = 0;
+
+	if (sb_name_parse(SB_NAMES(kind_names), "an invoice line kind", name, &i, e) != SB_OK)
+		return e->code;
+	*out = (sb_inv_kind)i;
+	return SB_OK;
 }
 
 /* strdup that records an out-of-memory error in e (s NULL gives NULL). */
@@ -726,12 +764,20 @@ static int owner_cmp(const void *pa, const void *pb)
 	return strcmp(a, b);
 }
 
+/* The weights a billed amount is split by, tried in this order until one
+ * is not all zero, and their names in the invoice notes. */
+typedef enum { SPLIT_COMPUTED, SPLIT_EXEC, SPLIT_RUNS } split_by;
+static const char *const split_names[] = {
+	[SPLIT_COMPUTED] = "computed cost",
+	[SPLIT_EXEC] = "exec minutes",
+	[SPLIT_RUNS] = "number of runs",
+};
+
 /* Split amount (units of the caller) over owners in proportion to their
- * computed cost, else their exec time, else their runs; *by names the
- * weight used.  Sorts owners by customer first; writes out[0..n) in that
- * order. */
-static int split(int64_t amount, owner *owners, size_t n, int64_t *out, const char **by,
-                 sb_err *e)
+ * computed cost, else their exec time, else their runs; *by says which
+ * weight was used.  Sorts owners by customer first; writes out[0..n) in
+ * that order. */
+static int split(int64_t amount, owner *owners, size_t n, int64_t *out, split_by *by, sb_err *e)
 {
 	int64_t *w = calloc(n > 0 ? n : 1, sizeof *w);
 	int rc = SB_ALLOC_NO_WEIGHT;
@@ -739,10 +785,12 @@ static int split(int64_t amount, owner *owners, size_t n, int64_t *out, const ch
 	if (w == NULL)
 		return sb_fail(e, SB_EINTERNAL, "out of memory");
 	qsort(owners, n, sizeof *owners, owner_cmp);
-	for (int pass = 0; pass < 3 && rc == SB_ALLOC_NO_WEIGHT; pass++) {
+	for (int pass = SPLIT_COMPUTED; pass <= SPLIT_RUNS && rc == SB_ALLOC_NO_WEIGHT; pass++) {
 		for (size_t k = 0; k < n; k++)
-			w[k] = pass == 0 ? owners[k].computed_nanos : pass == 1 ? owners[k].exec_ms : owners[k].runs;
-		*by = pass == 0 ? "computed cost" : pass == 1 ? "exec minutes" : "number of runs";
+			w[k] = pass == SPLIT_COMPUTED ? owners[k].computed_nanos
+			       : pass == SPLIT_EXEC   ? owners[k].exec_ms
+			                              : owners[k].runs;
+		*by = (split_by)pass;
 		rc = sb_allocate(amount, w, n, out);
 	}
 	free(w);
@@ -832,7 +880,7 @@ static int charge_owners(billed_ctx *c, const char *backend, int64_t amount, own
                          size_t n)
 {
 	int64_t *shares = calloc(n, sizeof *shares);
-	const char *by = NULL;
+	split_by by = SPLIT_COMPUTED;
 
 	if (shares == NULL)
 		return sb_fail(c->e, SB_EINTERNAL, "out of memory");
@@ -937,10 +985,10 @@ static int charge_runs(billed_ctx *c, const sb_recon_backend *b, __int128 *direc
 		charge *ch;
 		if (strcmp(r->backend, b->backend) != 0)
 			continue;
-		if (strcmp(b->basis, "billed") == 0) {
+		if (b->basis == SB_RBASIS_BILLED) {
 			has = r->has_fill_billed;
 			v = r->fill_billed;
-		} else if (strcmp(b->basis, "metered") == 0) {
+		} else if (b->basis == SB_RBASIS_METERED) {
 			has = r->has_fill_metered;
 			v = r->fill_metered;
 		} else {
@@ -971,7 +1019,7 @@ static int charge_pool(billed_ctx *c, const sb_recon_backend *b, __int128 pool)
 	owner *owners = NULL;
 	size_t n = 0, named;
 	int64_t pool_cents = 0, *shares = NULL;
-	const char *by = NULL;
+	split_by by = SPLIT_COMPUTED;
 	char money[SB_MONEY_BUFSZ], total[SB_MONEY_BUFSZ], share[SB_MONEY_BUFSZ];
 
 	if (to_cent(pool, &pool_cents, "a billed total", c->e) != SB_OK)
@@ -1010,8 +1058,8 @@ static int charge_pool(billed_ctx *c, const sb_recon_backend *b, __int128 pool)
 		inv_note(&c->f->invs[i], c->e,
 		         "%s: %s of the %s USD billed to the account, allocated to %zu customer%s by %s (largest remainder, to the cent)%s",
 		         b->backend, sb_money_format(shares[k] * CENT_NANOS, 2, share), total, named,
-		         named == 1 ? "" : "s", by,
-		         strcmp(by, "computed cost") == 0 ? "" : ": its runs have no computed cost");
+		         named == 1 ? "" : "s", split_names[by],
+		         by == SPLIT_COMPUTED ? "" : ": its runs have no computed cost");
 	}
 out:
 	free(shares);
@@ -1026,13 +1074,13 @@ static int note_backend(billed_ctx *c, const sb_recon_backend *b)
 	const char *why = NULL, *fix = NULL;
 	bool noted = false;
 
-	if (strcmp(b->status, "currency") == 0) {
+	if (b->status == SB_STATUS_CURRENCY) {
 		why = "some of its billing lines have no exchange rate and were left out";
 		fix = "set the exchange rate with 'sbledger fx set CUR RATE --from DATE'";
-	} else if (strcmp(b->status, "no_rate") == 0) {
+	} else if (b->status == SB_STATUS_NO_RATE) {
 		why = "some of its metered lines found no rate and were left out";
 		fix = "set its per-second rates with 'sbledger rates set'";
-	} else if (strcmp(b->status, "partial") == 0) {
+	} else if (b->status == SB_STATUS_PARTIAL) {
 		why = "a billing line starts in the period and ends after it; it is charged whole";
 	} else if (!b->has_billed && b->computed_nanos > 0 && !b->free) {
 		why = "nothing is billed for the period yet: charged 0.00 on a billed basis";
@@ -1224,7 +1272,8 @@ static int load_lines(sb_db *db, int64_t invoice_id, sb_invoice *inv, sb_err *e)
 		sb_invoice_line *l = add_line(inv, e);
 		if (l == NULL)
 			break;
-		l->kind = strcmp(sb_col_text(st, 0), "tokens") == 0 ? SB_INV_TOKENS : SB_INV_COMPUTE;
+		if (sb_inv_kind_parse(sb_col_text(st, 0), &l->kind, e) != SB_OK)
+			break;
 		if ((l->description = dup_or_fail(sb_col_text(st, 1), e)) == NULL)
 			break;
 		l->backend = dup_or_fail(sb_col_text(st, 2), e);
@@ -1295,7 +1344,8 @@ static int load_stored(sb_db *db, const sb_invoice_opts *o, stored **out, size_t
 		if ((inv->number = dup_or_fail(sb_col_text(st, 1), e)) == NULL ||
 		    (inv->customer = dup_or_fail(sb_col_text(st, 2), e)) == NULL)
 			break;
-		inv->basis = strcmp(sb_col_text(st, 3), "billed") == 0 ? SB_BASIS_BILLED : SB_BASIS_COMPUTED;
+		if (sb_basis_parse(sb_col_text(st, 3), &inv->basis, e) != SB_OK)
+			break;
 		snprintf(inv->currency, sizeof inv->currency, "%s", sb_col_text(st, 4));
 		inv->total_nanos = sqlite3_column_int64(st, 5);
 		inv->runs = sqlite3_column_int64(st, 6);
@@ -1893,7 +1943,7 @@ static int store(sb_db *db, const sb_invoice_opts *o, const sb_invoice *inv, int
 			goto out;
 		sb_bind_i64(db, st, ":invoice_id", invoice_id);
 		sb_bind_i64(db, st, ":seq", (int64_t)k + 1);
-		sb_bind_text(db, st, ":kind", compute ? "compute" : "tokens");
+		sb_bind_text(db, st, ":kind", sb_inv_kind_name(l->kind));
 		sb_bind_text(db, st, ":description", l->description);
 		sb_bind_text_opt(db, st, ":backend", l->backend);
 		sb_bind_text_opt(db, st, ":model", l->model);

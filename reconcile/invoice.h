@@ -159,8 +159,18 @@ typedef struct sb_invoice_opts {
 	sb_basis basis;               /* --basis */
 } sb_invoice_opts;
 
-/* The basis's name: "computed" or "billed". */
+/* The basis's name: "computed" or "billed" (static). */
 const char *sb_basis_name(sb_basis basis);
+
+/* A basis's name (stored, or given to --basis) back to its enum: SB_OK,
+ * or SB_EDATA in e for a name this sbledger does not know. */
+int sb_basis_parse(const char *name, sb_basis *out, sb_err *e);
+
+/* An invoice line kind's name as the ledger stores it ("compute",
+ * "tokens"; static), and a stored name back to its enum (SB_EDATA in e for
+ * a name this sbledger does not know). */
+const char *sb_inv_kind_name(sb_inv_kind kind);
+int sb_inv_kind_parse(const char *name, sb_inv_kind *out, sb_err *e);
 
 /* Build the invoices of the period: finalized ones as stored (with their
  * adjustments), the others computed now, without the runs other finalized

@@ -69,7 +69,8 @@ static json_t *explain(const sb_recon_backend *b, bool *ok)
 	put(o, "idle_cost_usd", money(x->has_idle, x->idle_nanos), ok);
 	put(o, "card_usd_per_minute", money(x->has_card_rate, x->card_rate_nanos), ok);
 	put(o, "implied_usd_per_minute", money(x->has_implied, x->implied_rate_nanos), ok);
-	put(o, "verdict", x->verdict != NULL ? json_string(x->verdict) : json_null(), ok);
+	put(o, "verdict", x->verdict != SB_VERDICT_NONE ? json_string(sb_verdict_name(x->verdict)) : json_null(),
+	    ok);
 	return o;
 }
 
@@ -106,9 +107,10 @@ static json_t *backend(const sb_recon_backend *b, bool *ok)
 	char rel[SB_MONEY_BUFSZ];
 
 	put(o, "backend", json_string(b->backend), ok);
-	put(o, "status", json_string(b->status), ok);
+	put(o, "status", json_string(sb_recon_status_name(b->status)), ok);
 	put(o, "flagged", json_boolean(b->flagged), ok);
-	put(o, "basis", b->basis != NULL ? json_string(b->basis) : json_null(), ok);
+	put(o, "basis", b->basis != SB_RBASIS_NONE ? json_string(sb_recon_basis_name(b->basis)) : json_null(),
+	    ok);
 	put(o, "runs", json_integer(b->runs), ok);
 	put(o, "window", span(&b->window), ok);
 	put(o, "sessions", json_integer(b->sessions), ok);
@@ -135,7 +137,7 @@ static json_t *session(const sb_recon_session *s, bool *ok)
 
 	put(o, "session_id", s->session_id != NULL ? json_string(s->session_id) : json_null(), ok);
 	put(o, "backend", json_string(s->backend), ok);
-	put(o, "status", json_string(s->status), ok);
+	put(o, "status", json_string(sb_recon_status_name(s->status)), ok);
 	put(o, "flagged", json_boolean(s->flagged), ok);
 	put(o, "computed_cost_usd", money(true, s->computed_nanos), ok);
 	put(o, "billed_cost_usd", money(s->has_billed, s->billed_nanos), ok);
@@ -234,14 +236,14 @@ static int store_backend(sb_db *db, int64_t id, const sb_recon_backend *b, sb_er
 		return e->code;
 	sb_bind_i64(db, st, ":recon_id", id);
 	sb_bind_text(db, st, ":backend", b->backend);
-	sb_bind_text(db, st, ":status", b->status);
-	sb_bind_text_opt(db, st, ":basis", b->basis);
+	sb_bind_text(db, st, ":status", sb_recon_status_name(b->status));
+	sb_bind_text_opt(db, st, ":basis", sb_recon_basis_name(b->basis));
 	sb_bind_i64(db, st, ":runs", b->runs);
 	sb_bind_i64(db, st, ":computed_nanos", b->computed_nanos);
 	sb_bind_i64_opt(db, st, ":billed_nanos", b->has_billed, b->billed_nanos);
 	sb_bind_i64_opt(db, st, ":drift_nanos", b->has_drift, b->drift_nanos);
 	sb_bind_i64_opt(db, st, ":tax_nanos", b->has_tax, b->tax_nanos);
-	sb_bind_text_opt(db, st, ":verdict", b->explain.verdict);
+	sb_bind_text_opt(db, st, ":verdict", sb_verdict_name(b->explain.verdict));
 	sb_bind_i64(db, st, ":window_from_ms", b->window.from_ms);
 	sb_bind_i64(db, st, ":window_to_ms", b->window.to_ms);
 	sb_bind_i64(db, st, ":flagged", b->flagged);
@@ -261,7 +263,7 @@ static int store_session(sb_db *db, int64_t id, const sb_recon_session *s, sb_er
 	sb_bind_i64(db, st, ":recon_id", id);
 	sb_bind_text(db, st, ":backend", s->backend);
 	sb_bind_text_opt(db, st, ":session_id", s->session_id);
-	sb_bind_text(db, st, ":status", s->status);
+	sb_bind_text(db, st, ":status", sb_recon_status_name(s->status));
 	sb_bind_i64(db, st, ":computed_nanos", s->computed_nanos);
 	sb_bind_i64_opt(db, st, ":billed_nanos", s->has_billed, s->billed_nanos);
 	sb_bind_i64_opt(db, st, ":drift_nanos", has_drift, drift);

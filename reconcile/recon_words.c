@@ -152,7 +152,7 @@ static void say_verdict(words *w, const sb_recon_backend *b)
 	char a[SB_MONEY_BUFSZ], c[SB_MONEY_BUFSZ], d[SB_MONEY_BUFSZ], e[SB_MONEY_BUFSZ];
 	bool over = b->drift_nanos > 0;
 
-	if (x->verdict == NULL) {
+	if (x->verdict == SB_VERDICT_NONE) {
 		say(w, "billed %s is %s computed %s by %s, beyond the tolerance; its runs have no ended_at, "
 		       "so their lifetime cannot explain it: look at its lines (",
 		    m6(b->billed_nanos, a), over ? "above" : "below", m6(b->computed_nanos, c),
@@ -161,21 +161,21 @@ static void say_verdict(words *w, const sb_recon_backend *b)
 		say(w, ")");
 		return;
 	}
-	if (strcmp(x->verdict, "lifetime") == 0 && over) {
+	if (x->verdict == SB_VERDICT_LIFETIME && over) {
 		say(w, "billed %s is the session lifetime at the card rate (%s; boot and idle are %s of it): "
 		       "the provider bills session life, while the SDK counts command time only",
 		    m6(b->billed_nanos, a), m6(x->lifetime_nanos, c),
 		    x->has_idle ? m6(x->idle_nanos, d) : "an unknown part");
-	} else if (strcmp(x->verdict, "lifetime") == 0) {
+	} else if (x->verdict == SB_VERDICT_LIFETIME) {
 		say(w, "billed %s is the session lifetime at the card rate (%s), yet computed %s is above "
 		       "it: the runs' own estimates used a higher rate than the card's",
 		    m6(b->billed_nanos, a), m6(x->lifetime_nanos, c), m6(b->computed_nanos, d));
-	} else if (strcmp(x->verdict, "rate") == 0) {
+	} else if (x->verdict == SB_VERDICT_RATE) {
 		__int128 diff = (__int128)x->implied_rate_nanos - x->card_rate_nanos;
 		say(w, "the provider bills %s per minute of session life and the card says %s: the card is "
 		       "too %s by %s per minute (%s of the card's rate)",
-		    m6(x->implied_rate_nanos, a), m6(x->card_rate_nanos, c), diff > 0 ? "low" : "high",
-		    m6((int64_t)(diff < 0 ? -diff : diff), d), percent(diff, x->card_rate_nanos, e));
+		    m9(x->implied_rate_nanos, a), m9(x->card_rate_nanos, c), diff > 0 ? "low" : "high",
+		    m9((int64_t)(diff < 0 ? -diff : diff), d), percent(diff, x->card_rate_nanos, e));
 	} else {
 		say(w, "neither the session lifetime at the card rate (%s) nor a different rate explains "
 		       "billed %s against computed %s",
@@ -185,8 +185,8 @@ static void say_verdict(words *w, const sb_recon_backend *b)
 		    (x->implied_rate_nanos > x->card_rate_nanos) != over)
 			say(w, " (the provider's %s per minute of session life is %s the card's %s, so a %s card "
 			       "would only widen the drift)",
-			    m6(x->implied_rate_nanos, a), x->implied_rate_nanos > x->card_rate_nanos ? "above" : "below",
-			    m6(x->card_rate_nanos, c), x->implied_rate_nanos > x->card_rate_nanos ? "higher" : "lower");
+			    m9(x->implied_rate_nanos, a), x->implied_rate_nanos > x->card_rate_nanos ? "above" : "below",
+			    m9(x->card_rate_nanos, c), x->implied_rate_nanos > x->card_rate_nanos ? "higher" : "lower");
 		say(w, ": look at its sessions and lines (");
 		say_lines_command(w, b);
 		say(w, ")");
@@ -197,29 +197,29 @@ bool sb_recon_words(const sb_recon *r, const sb_recon_backend *b, char *buf, siz
 {
 	words w = {buf, cap, 0};
 	char a[SB_MONEY_BUFSZ], t[SB_TIME_BUFSZ], u[SB_TIME_BUFSZ], l[SB_TIME_BUFSZ];
-	const char *s = b->status;
+	sb_recon_status s = b->status;
 
 	if (cap == 0)
 		return false;
 	buf[0] = '\0';
-	if (strcmp(s, "pending") == 0) {
+	if (s == SB_STATUS_PENDING) {
 		say(&w, "its window ends at %s, after the time of this reconcile (%s): not judged yet; "
 		        "reconcile it again once the window has ended (nightly does)",
 		    sb_time_format(b->window.to_ms, t), sb_time_format(r->opts.now_ms, u));
-	} else if (strcmp(s, "currency") == 0) {
+	} else if (s == SB_STATUS_CURRENCY) {
 		say(&w, "%lld line%s in %s%s had no exchange rate in force and %s left out: set the USD value "
 		        "of one %s (sbledger fx set %s USD_PER_%s --from %s) and reconcile again",
 		    (long long)b->currency_lines, b->currency_lines == 1 ? "" : "s", b->currency,
 		    b->currency_lines == 1 ? "" : " (or other currencies)", b->currency_lines == 1 ? "was" : "were",
 		    b->currency, b->currency, b->currency, from_arg(b->window.from_ms, t));
-	} else if (strcmp(s, "no_rate") == 0) {
+	} else if (s == SB_STATUS_NO_RATE) {
 		say_no_rate(&w, b);
-	} else if (strcmp(s, "partial") == 0) {
+	} else if (s == SB_STATUS_PARTIAL) {
 		say(&w, "an account-level line starts in the window and ends at %s, after its end %s (a line "
 		        "longer than the period, such as a month in a daily reconcile): it is counted whole; "
 		        "reconcile a period that holds it whole",
 		    sb_time_format(b->partial_end_ms, t), sb_time_format(b->window.to_ms, u));
-	} else if (strcmp(s, "unexpected") == 0) {
+	} else if (s == SB_STATUS_UNEXPECTED) {
 		if (b->free)
 			say(&w, "billed %s on a free backend (its card says free): ", m6(b->billed_nanos, a));
 		else
@@ -227,18 +227,18 @@ bool sb_recon_words(const sb_recon *r, const sb_recon_backend *b, char *buf, siz
 		say(&w, "a charge the runs do not account for (");
 		say_lines_command(&w, b);
 		say(&w, ")");
-	} else if (strcmp(s, "unbilled") == 0 && b->flagged) {
+	} else if (s == SB_STATUS_UNBILLED && b->flagged) {
 		say(&w, "computed %s and nothing billed, though the window ended at %s, more than %s ago: "
 		        "the bill is missing",
 		    m6(b->computed_nanos, a), sb_time_format(b->window.to_ms, t),
 		    span_text(r->opts.billing_lag_ms, l));
-	} else if (strcmp(s, "unbilled") == 0) {
+	} else if (s == SB_STATUS_UNBILLED) {
 		__int128 due = (__int128)b->window.to_ms + r->opts.billing_lag_ms;
 		say(&w, "computed %s and nothing billed yet: a bill may still come (flagged if none has come "
 		        "%s after the window's end, after %s)",
 		    m6(b->computed_nanos, a), span_text(r->opts.billing_lag_ms, l),
 		    due <= INT64_MAX ? sb_time_format((int64_t)due, t) : "never");
-	} else if (strcmp(s, "over_billed") == 0 || strcmp(s, "under_billed") == 0) {
+	} else if (s == SB_STATUS_OVER_BILLED || s == SB_STATUS_UNDER_BILLED) {
 		say_verdict(&w, b);
 	}
 	return w.len > 0;

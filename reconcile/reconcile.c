@@ -18,7 +18,9 @@
 #include <string.h>
 
 #include "ledger/fx.h"
+#include "ledger/lines.h"
 #include "ledger/money.h"
+#include "ledger/names.h"
 #include "ledger/rates.h"
 #include "ledger/timefmt.h"
 
@@ -27,30 +29,44 @@
  * weekend without usage) do not hide it. */
 #define GRID_MARGIN_MS (INT64_C(7) * SB_MS_PER_DAY)
 
-/* ---- statuses: precedence and flags (data) ------------------------------ */
+/* ---- statuses: names, precedence and flags (data) ----------------------- */
 
 /* When a status is flagged. */
 typedef enum { FLAG_NEVER, FLAG_ALWAYS, FLAG_AFTER_LAG } flag_rule;
 
 /* The statuses, in the order of precedence: the first whose condition
- * holds wins; "ok" (no condition) when none does. */
+ * holds wins; ok (no condition) when none does.  Each status has one row,
+ * its name and when it is flagged. */
 static const struct status_row {
-	unsigned cond;          /* SB_COND_* that gives this status */
-	const char *status;     /* its name */
+	sb_recon_status status; /* the status */
+	unsigned cond;          /* SB_COND_* that gives it (0: ok, the last) */
+	const char *name;       /* its name in JSON, tables and the ledger */
 	flag_rule flag;         /* when it is flagged */
 } statuses[] = {
-	{SB_COND_PENDING, "pending", FLAG_NEVER},
-	{SB_COND_CURRENCY, "currency", FLAG_ALWAYS},
-	{SB_COND_NO_RATE, "no_rate", FLAG_ALWAYS},
-	{SB_COND_PARTIAL, "partial", FLAG_ALWAYS},
-	{SB_COND_UNEXPECTED, "unexpected", FLAG_ALWAYS},
-	{SB_COND_UNBILLED, "unbilled", FLAG_AFTER_LAG},
-	{SB_COND_OVER, "over_billed", FLAG_ALWAYS},
-	{SB_COND_UNDER, "under_billed", FLAG_ALWAYS},
-	{0, "ok", FLAG_NEVER},
+	{SB_STATUS_PENDING, SB_COND_PENDING, "pending", FLAG_NEVER},
+	{SB_STATUS_CURRENCY, SB_COND_CURRENCY, "currency", FLAG_ALWAYS},
+	{SB_STATUS_NO_RATE, SB_COND_NO_RATE, "no_rate", FLAG_ALWAYS},
+	{SB_STATUS_PARTIAL, SB_COND_PARTIAL, "partial", FLAG_ALWAYS},
+	{SB_STATUS_UNEXPECTED, SB_COND_UNEXPECTED, "unexpected", FLAG_ALWAYS},
+	{SB_STATUS_UNBILLED, SB_COND_UNBILLED, "unbilled", FLAG_AFTER_LAG},
+	{SB_STATUS_OVER_BILLED, SB_COND_OVER, "over_billed", FLAG_ALWAYS},
+	{SB_STATUS_UNDER_BILLED, SB_COND_UNDER, "under_billed", FLAG_ALWAYS},
+	{SB_STATUS_OK, 0, "ok", FLAG_NEVER},
 };
 
-const char *sb_recon_status(unsigned conds)
+#define N_STATUSES (sizeof statuses / sizeof statuses[0])
+
+/* The row of status (every status has one). */
+static const struct status_row *status_row(sb_recon_status status)
+{
+	size_t i = 0;
+
+	while (i + 1 < N_STATUSES && statuses[i].status != status)
+		i++;
+	return &statuses[i];
+}
+
+sb_recon_status sb_recon_status_of(unsigned conds)
 {
 	size_t i = 0;
 
@@ -59,16 +75,76 @@ const char *sb_recon_status(unsigned conds)
 	return statuses[i].status;
 }
 
-bool sb_recon_flags(const char *status, int64_t window_to_ms, int64_t now_ms, int64_t billing_lag_ms)
+const char *sb_recon_status_name(sb_recon_status status)
 {
-	for (size_t i = 0; i < sizeof statuses / sizeof statuses[0]; i++) {
-		if (strcmp(statuses[i].status, status) != 0)
-			continue;
-		if (statuses[i].flag == FLAG_AFTER_LAG)
-			return (__int128)now_ms - window_to_ms > billing_lag_ms;
-		return statuses[i].flag == FLAG_ALWAYS;
-	}
-	return false;
+	return status_row(status)->name;
+}
+
+int sb_recon_status_parse(const char *name, sb_recon_status *out, sb_err *e)
+{
+	const char *names[N_STATUSES];
+	int i = 0;
+
+	for (size_t k = 0; k < N_STATUSES; k++)
+		names[k] = statuses[k].name;
+	if (sb_name_parse(names, N_STATUSES, "a reconciliation status", name, &i, e) != SB_OK)
+		return e->code;
+	*out = statuses[i].status;
+	return SB_OK;
+}
+
+bool sb_recon_flags(sb_recon_status status, int64_t window_to_ms, int64_t now_ms,
+                    int64_t billing_lag_ms)
+{
+	const struct status_row *row = status_row(status);
+
+	if (row->flag == FLAG_AFTER_LAG)
+		return (__int128)now_ms - window_to_ms > billing_lag_ms;
+	return row->flag == FLAG_ALWAYS;
+}
+
+/* The names of the bases and verdicts, by their enums (NONE has none). */
+static const char *const basis_names[] = {
+	[SB_RBASIS_NONE] = NULL,
+	[SB_RBASIS_BILLED] = "billed",
+	[SB_RBASIS_METERED] = "metered",
+	[SB_RBASIS_RUN] = "run",
+};
+static const char *const verdict_names[] = {
+	[SB_VERDICT_NONE] = NULL,
+	[SB_VERDICT_LIFETIME] = "lifetime",
+	[SB_VERDICT_RATE] = "rate",
+	[SB_VERDICT_UNEXPLAINED] = "unexplained",
+};
+
+const char *sb_recon_basis_name(sb_recon_basis basis)
+{
+	return basis_names[basis];
+}
+
+const char *sb_verdict_name(sb_verdict verdict)
+{
+	return verdict_names[verdict];
+}
+
+int sb_recon_basis_parse(const char *name, sb_recon_basis *out, sb_err *e)
+{
+	int i = 0;
+
+	if (sb_name_parse(SB_NAMES(basis_names), "a reconciliation basis", name, &i, e) != SB_OK)
+		return e->code;
+	*out = (sb_recon_basis)i;
+	return SB_OK;
+}
+
+int sb_verdict_parse(const char *name, sb_verdict *out, sb_err *e)
+{
+	int i = 0;
+
+	if (sb_name_parse(SB_NAMES(verdict_names), "a verdict", name, &i, e) != SB_OK)
+		return e->code;
+	*out = (sb_verdict)i;
+	return SB_OK;
 }
 
 bool sb_recon_beyond(__int128 drift, int64_t base, int64_t abs_nanos, int64_t rel_ppb)
@@ -516,19 +592,21 @@ static bool add_line(recon_ctx *c, sqlite3_stmt *st, line_sums *s, const int64_t
                      sb_recon_backend *b)
 {
 	const char *backend = sb_col_text(st, 0);
-	const char *kind = sb_col_text(st, 2);
+	sb_line_kind kind = SB_LINE_BILLED;
 	const char *currency = sb_col_text(st, 4);
 	const char *category = sb_col_text(st, 5);
 	int64_t start_ms = sqlite3_column_int64(st, 6);
 	int64_t end_ms = sqlite3_column_int64(st, 7);
 	int64_t usd = 0;
 
+	if (sb_line_kind_parse(sb_col_text(st, 2), &kind, c->e) != SB_OK)
+		return false;
 	if (span_to != NULL && end_ms > *span_to) {
 		s->partial = true;
 		if (b != NULL && end_ms > b->partial_end_ms)
 			b->partial_end_ms = end_ms;
 	}
-	if (strcmp(kind, "metered") == 0) {
+	if (kind == SB_LINE_METERED) {
 		const sb_card *card = NULL;
 		int64_t vcpu_ms = sqlite3_column_int64(st, 8), memory_mb_ms = sqlite3_column_int64(st, 9);
 		if (!price_metered(c, backend, start_ms, vcpu_ms, memory_mb_ms, &usd, &card)) {
@@ -732,7 +810,7 @@ static unsigned conditions(const recon_ctx *c, const line_sums *s, int64_t span_
  * only where the card's error has the drift's direction: billed above
  * computed with the provider's rate above the card's (the card is too
  * low), or below with it below (too high). */
-static const char *verdict(const sb_recon_backend *b)
+static sb_verdict verdict(const sb_recon_backend *b)
 {
 	const sb_explain *x = &b->explain;
 	__int128 diff;
@@ -740,14 +818,14 @@ static const char *verdict(const sb_recon_backend *b)
 	if (x->has_lifetime_cost &&
 	    !sb_recon_beyond((__int128)b->billed_nanos - x->lifetime_nanos, x->lifetime_nanos, b->abs_nanos,
 	                     b->rel_ppb))
-		return "lifetime";
+		return SB_VERDICT_LIFETIME;
 	if (x->has_card_rate && x->has_implied && x->card_rate_nanos > 0) {
 		diff = (__int128)x->implied_rate_nanos - x->card_rate_nanos;
 		if ((diff < 0 ? -diff : diff) * SB_NANOS_PER_USD > (__int128)b->rel_ppb * x->card_rate_nanos &&
 		    (diff > 0) == (b->drift_nanos > 0))
-			return "rate";
+			return SB_VERDICT_RATE;
 	}
-	return "unexplained";
+	return SB_VERDICT_UNEXPLAINED;
 }
 
 /* Settle one backend: its window, billed figure and basis, status, flag,
@@ -766,19 +844,19 @@ static void settle_backend(recon_ctx *c, backend_acc *a)
 	card_start = sb_rates_find(c->rates, b->backend, NULL, b->window.from_ms);
 	b->free = card_end != NULL && card_end->free;
 	if (a->lines.has_billed) {
-		b->basis = "billed";
+		b->basis = SB_RBASIS_BILLED;
 		b->has_billed = true;
 		b->billed_nanos = a->lines.billed_nanos;
 		if (a->has_fill_billed && !add(c, &b->billed_nanos, a->fill_billed_nanos))
 			return;
 	} else if (a->lines.has_metered) {
-		b->basis = "metered";
+		b->basis = SB_RBASIS_METERED;
 		b->has_billed = true;
 		b->billed_nanos = a->lines.metered_nanos;
 		if (a->has_fill_metered && !add(c, &b->billed_nanos, a->fill_metered_nanos))
 			return;
 	} else if (a->has_own_billed) {
-		b->basis = "run";
+		b->basis = SB_RBASIS_RUN;
 		b->has_billed = true;
 		b->billed_nanos = a->own_billed_nanos;
 	}
@@ -803,8 +881,9 @@ static void settle_backend(recon_ctx *c, backend_acc *a)
 		b->has_drift = true;
 		b->drift_nanos = (int64_t)drift;
 	}
-	b->status = sb_recon_status(conditions(c, &a->lines, b->window.to_ms, b->runs, b->free, b->has_billed,
-	                                       b->billed_nanos, b->computed_nanos, b->abs_nanos, b->rel_ppb));
+	b->status = sb_recon_status_of(conditions(c, &a->lines, b->window.to_ms, b->runs, b->free,
+	                                          b->has_billed, b->billed_nanos, b->computed_nanos,
+	                                          b->abs_nanos, b->rel_ppb));
 	b->flagged = sb_recon_flags(b->status, b->window.to_ms, c->o->now_ms, c->o->billing_lag_ms);
 	b->has_drift_rel = b->has_drift && b->computed_nanos != 0 &&
 	                   sb_div_round_even((__int128)b->drift_nanos * 1000000, b->computed_nanos,
@@ -816,7 +895,7 @@ static void settle_backend(recon_ctx *c, backend_acc *a)
 	x->has_implied = b->has_billed && x->lifetime_ms > 0 &&
 	                 sb_div_round_even((__int128)b->billed_nanos * 60000, x->lifetime_ms,
 	                                   &x->implied_rate_nanos) == SB_MONEY_OK;
-	if (strcmp(b->status, "over_billed") == 0 || strcmp(b->status, "under_billed") == 0)
+	if (b->status == SB_STATUS_OVER_BILLED || b->status == SB_STATUS_UNDER_BILLED)
 		x->verdict = verdict(b);
 }
 
@@ -829,16 +908,16 @@ static bool list_session(recon_ctx *c, backend_acc *a, const char *session_id,
 	const sb_period *p = &c->o->period;
 	sb_recon *r = c->r;
 	sb_recon_session *s, *list;
-	const char *status = sb_recon_status(conditions(c, lines, p->to_ms, runs, a->out.free, has_billed,
-	                                                billed, computed, a->out.abs_nanos,
-	                                                a->out.rel_ppb));
+	sb_recon_status status = sb_recon_status_of(conditions(c, lines, p->to_ms, runs, a->out.free,
+	                                                       has_billed, billed, computed,
+	                                                       a->out.abs_nanos, a->out.rel_ppb));
 	bool flagged = sb_recon_flags(status, p->to_ms, c->o->now_ms, c->o->billing_lag_ms);
 
 	if (flagged) {
 		r->flagged_sessions++;
 		a->out.sessions_flagged++;
 	}
-	if (strcmp(status, "ok") == 0 && !c->o->all_sessions)
+	if (status == SB_STATUS_OK && !c->o->all_sessions)
 		return true;
 	if ((list = grow(c, r->sessions, r->n_sessions, &c->cap_sessions, sizeof *list)) == NULL)
 		return false;
@@ -985,7 +1064,7 @@ int sb_reconcile(sb_db *db, const sb_recon_opts *opts, sb_recon **out, sb_err *e
 			goto fail;
 		if (a->out.flagged)
 			r->flagged_backends++;
-		if (strcmp(a->out.status, "pending") == 0)
+		if (a->out.status == SB_STATUS_PENDING)
 			r->pending++;
 		r->backends[r->n_backends++] = a->out;
 	}

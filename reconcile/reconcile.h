@@ -37,6 +37,50 @@ typedef struct sb_recon_opts {
 	int64_t billing_lag_ms;  /* --billing-lag: unbilled is flagged once the window ended more than this ago */
 } sb_recon_opts;
 
+/* The status of a backend or a session (docs/reconcile.md).  Which one a
+ * result gets is the precedence table of reconcile.c (sb_recon_status_of);
+ * the order here is only that of the names. */
+typedef enum sb_recon_status {
+	SB_STATUS_OK,             /* billed agrees with computed, nothing else holds */
+	SB_STATUS_PENDING,        /* its window has not ended: judged again later */
+	SB_STATUS_CURRENCY,       /* a line had no exchange rate and was left out */
+	SB_STATUS_NO_RATE,        /* a metered line found no rate and was left out */
+	SB_STATUS_PARTIAL,        /* an account-level line ends after the window */
+	SB_STATUS_UNEXPECTED,     /* billed with no runs, or on a free backend */
+	SB_STATUS_UNBILLED,       /* computed and nothing billed */
+	SB_STATUS_OVER_BILLED,    /* drift flagged, billed above computed */
+	SB_STATUS_UNDER_BILLED    /* drift flagged, billed below computed */
+} sb_recon_status;
+
+/* Where a backend's billed figure comes from. */
+typedef enum sb_recon_basis {
+	SB_RBASIS_NONE,           /* nothing billed: no figure */
+	SB_RBASIS_BILLED,         /* its billed lines (dollars) */
+	SB_RBASIS_METERED,        /* its metered lines, priced by its cards */
+	SB_RBASIS_RUN             /* no lines: its runs' own billed_cost_usd */
+} sb_recon_basis;
+
+/* The verdict on a flagged drift (docs/reconcile.md, "Explaining"). */
+typedef enum sb_verdict {
+	SB_VERDICT_NONE,          /* no verdict: drift not flagged, or no run ended */
+	SB_VERDICT_LIFETIME,      /* billed is the session lifetime at the card rate */
+	SB_VERDICT_RATE,          /* the provider's rate differs from the card's */
+	SB_VERDICT_UNEXPLAINED    /* neither */
+} sb_verdict;
+
+/* The names, as JSON, the tables and the stored results spell them
+ * ("over_billed"); static text.  SB_RBASIS_NONE and SB_VERDICT_NONE have
+ * none: NULL (JSON null, NULL in the ledger). */
+const char *sb_recon_status_name(sb_recon_status status);
+const char *sb_recon_basis_name(sb_recon_basis basis);
+const char *sb_verdict_name(sb_verdict verdict);
+
+/* A stored name back to its enum: SB_OK, or SB_EDATA in e for a name this
+ * sbledger does not know (NULL included). */
+int sb_recon_status_parse(const char *name, sb_recon_status *out, sb_err *e);
+int sb_recon_basis_parse(const char *name, sb_recon_basis *out, sb_err *e);
+int sb_verdict_parse(const char *name, sb_verdict *out, sb_err *e);
+
 /* The explanation of a backend's drift; has is false when none of its
  * runs in the period has ended_at. */
 typedef struct sb_explain {
@@ -51,7 +95,7 @@ typedef struct sb_explain {
 	int64_t card_rate_nanos;       /* its usd_per_minute (0 when free) */
 	bool has_implied;              /* billed and lifetime are known */
 	int64_t implied_rate_nanos;    /* billed / lifetime minutes */
-	const char *verdict;           /* "lifetime", "rate", "unexplained", or NULL unless drift is flagged */
+	sb_verdict verdict;            /* SB_VERDICT_NONE unless drift is flagged */
 } sb_explain;
 
 /* What would price a backend's metered lines that found no rate: the
@@ -70,9 +114,9 @@ typedef struct sb_rate_fix {
 
 typedef struct sb_recon_backend {
 	char backend[65];          /* backend id */
-	const char *status;        /* pending, currency, no_rate, partial, unexpected, unbilled, over_billed, under_billed, ok */
+	sb_recon_status status;    /* what the judgment found */
 	bool flagged;              /* the status is flagged (docs/reconcile.md) */
-	const char *basis;         /* billed, metered, run, or NULL */
+	sb_recon_basis basis;      /* where billed comes from (SB_RBASIS_NONE: not billed) */
 	sb_period window;          /* what it was judged over: the period, or its grid's window */
 	int64_t grid_ms;           /* the grid's step (SB_GRID_DAY_MS, SB_GRID_HOUR_MS) when the window is the grid's, else 0 */
 	int64_t runs;              /* runs in the window */
@@ -101,7 +145,7 @@ typedef struct sb_recon_backend {
 typedef struct sb_recon_session {
 	char *session_id;          /* NULL for runs that named no session */
 	char backend[65];          /* its backend */
-	const char *status;        /* as for backends */
+	sb_recon_status status;    /* as for backends */
 	bool flagged;              /* the status is flagged */
 	int64_t runs;              /* its runs in the period */
 	int64_t computed_nanos;    /* their computed_cost_usd */
@@ -139,8 +183,8 @@ enum {
 };
 
 /* The status of a set of SB_COND_* conditions: the first of the
- * precedence table that holds, "ok" when none does.  Static text. */
-const char *sb_recon_status(unsigned conds);
+ * precedence table that holds, SB_STATUS_OK when none does. */
+sb_recon_status sb_recon_status_of(unsigned conds);
 
 /* |drift| > max(abs_nanos, rel_ppb / 10^9 x base), compared exactly in
  * 128-bit integers (nothing rounded before the comparison). */
@@ -150,7 +194,8 @@ bool sb_recon_beyond(__int128 drift, int64_t base, int64_t abs_nanos, int64_t re
  * reconcile ran at now_ms with billing_lag_ms: over_billed, under_billed,
  * unexpected, partial, currency, no_rate always; unbilled once
  * now_ms - window_to_ms > billing_lag_ms; pending and ok never. */
-bool sb_recon_flags(const char *status, int64_t window_to_ms, int64_t now_ms, int64_t billing_lag_ms);
+bool sb_recon_flags(sb_recon_status status, int64_t window_to_ms, int64_t now_ms,
+                    int64_t billing_lag_ms);
 
 /* What a backend's result means, in words that agree with its figures
  * (the verdict, pending, no_rate with the command that sets the missing

@@ -103,7 +103,7 @@ static void test_meters(void **state)
 	r = run_of(b, "R1");
 	assert_true(r->has_token);
 	assert_int_equal(r->token_nanos, 1200000000);
-	assert_string_equal(r->compute_basis, "lifetime");
+	assert_int_equal(r->compute_basis, SB_COMPUTE_LIFETIME);
 	assert_int_equal(r->compute_nanos, 2400000000);
 	assert_int_equal(r->total_nanos, 3600000000);
 	assert_true(r->over_budget);
@@ -113,29 +113,29 @@ static void test_meters(void **state)
 	assert_int_equal(r->savings_nanos, 600000000);
 
 	r = run_of(b, "R2");
-	assert_string_equal(r->compute_basis, "billed");
+	assert_int_equal(r->compute_basis, SB_COMPUTE_BILLED);
 	assert_int_equal(r->compute_nanos, 250000000);
 	assert_false(r->over_budget);
 	assert_false(r->over_lifetime);
 
 	r = run_of(b, "R3");
-	assert_string_equal(r->compute_basis, "billed");
+	assert_int_equal(r->compute_basis, SB_COMPUTE_BILLED);
 	assert_int_equal(r->compute_nanos, 333333333);
 	assert_false(r->has_budget);
 	r = run_of(b, "R4");
-	assert_string_equal(r->compute_basis, "billed");
+	assert_int_equal(r->compute_basis, SB_COMPUTE_BILLED);
 	assert_int_equal(r->compute_nanos, 666666667);
 
 	r = run_of(b, "R5");
 	assert_false(r->has_token);
 	assert_false(r->has_lifetime);
-	assert_string_equal(r->compute_basis, "computed");
+	assert_int_equal(r->compute_basis, SB_COMPUTE_COMPUTED);
 	assert_int_equal(r->compute_nanos, 50000000);
 	assert_true(r->over_budget);
 	assert_int_equal(r->over_nanos, 40000000);
 
 	r = run_of(b, "R6");
-	assert_string_equal(r->compute_basis, "lifetime");
+	assert_int_equal(r->compute_basis, SB_COMPUTE_LIFETIME);
 	assert_int_equal(r->compute_nanos, 0);
 	assert_true(r->over_lifetime);
 	assert_true(r->has_savings);

@@ -698,7 +698,7 @@ static void test_no_header_any_field_count(void **state)
 
 /* ---- the FOCUS sample ---- */
 
-/* /work/shared/samples/billing-focus.csv, byte for byte (CRLF). */
+/* examples/samples/billing-focus.csv, byte for byte (CRLF). */
 static const char focus_csv[] =
 	"BilledCost,BillingCurrency,ChargePeriodStart,ChargePeriodEnd,ChargeCategory,ChargeClass,ServiceProviderName,ResourceId,ListCost,EffectiveCost,ConsumedQuantity,ConsumedUnit,PricingQuantity,PricingUnit,ServiceName,Tags,x_Note\r\n"
 	"0.0475880000,USD,2026-11-02T00:00:00Z,2026-11-03T00:00:00Z,Usage,,Vercel,,0.0475880000,0.0475880000,1,Minutes,1,Minutes,Sandbox,\"{\"\"env\"\":\"\"prod, eu\"\"}\",\"note, with comma\"\r\n"

@@ -357,7 +357,7 @@ static void test_resume_after_interruption(void **state)
 	int rc;
 
 	for (int i = 0; i < 10; i++) {
-		char id[8];
+		char id[16];
 		snprintf(id, sizeof id, "r%d", i + 1);
 		each[i] = i == 4 ? strdup(BAD_LINE) : record(id, 1000 * (i + 1), "acme");
 		if (i < 6)

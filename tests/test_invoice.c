@@ -412,6 +412,55 @@ static void test_no_runs(void **state)
 	sb_invoice_set_free(set);
 }
 
+/* A finalized invoice is read back through the names of its basis and
+ * its line kinds: a stored name this sbledger does not know (a ledger of
+ * a newer one, or edited by hand) is SB_EDATA naming it, never read as
+ * the computed basis or a compute line. */
+static void test_stored_names(void **state)
+{
+	sb_db *db = *state;
+	sb_invoice_opts o = {period_of("2026-11"), "customer", "acme", SB_BASIS_BILLED};
+	sb_invoice_set *set = NULL;
+	sb_basis basis = SB_BASIS_COMPUTED;
+	sb_inv_kind kind = SB_INV_COMPUTE;
+	sb_err e;
+	int rc;
+
+	assert_string_equal(sb_basis_name(SB_BASIS_COMPUTED), "computed");
+	assert_string_equal(sb_basis_name(SB_BASIS_BILLED), "billed");
+	sb_err_clear(&e);
+	assert_sb_ok(&e, sb_basis_parse("billed", &basis, &e));
+	assert_int_equal(basis, SB_BASIS_BILLED);
+	assert_sb_ok(&e, sb_inv_kind_parse(sb_inv_kind_name(SB_INV_TOKENS), &kind, &e));
+	assert_int_equal(kind, SB_INV_TOKENS);
+	rc = sb_basis_parse("Billed", &basis, &e);
+	assert_sb_fails(&e, rc, SB_EDATA, "'Billed' is not an invoice basis this sbledger knows (computed, billed)");
+	assert_int_equal(basis, SB_BASIS_BILLED);
+
+	load_samples(db);
+	sb_err_clear(&e);
+	rc = sb_invoice_finalize(db, &o, &set, &e);
+	assert_sb_ok(&e, rc);
+	sb_invoice_set_free(set);
+	o.basis = SB_BASIS_COMPUTED;
+	/* read back as stored: its own basis */
+	set = build(db, "2026-11", "customer", "acme", SB_BASIS_COMPUTED);
+	assert_int_equal(set->invoices[0].basis, SB_BASIS_BILLED);
+	sb_invoice_set_free(set);
+	support_exec(db, "DROP TRIGGER invoice_no_update; DROP TRIGGER invoice_line_no_update;"
+	                 " UPDATE invoice SET basis = 'estimated'");
+	set = NULL;
+	sb_err_clear(&e);
+	rc = sb_invoice_build(db, &o, &set, &e);
+	assert_sb_fails(&e, rc, SB_EDATA, "'estimated' is not an invoice basis");
+	assert_null(set);
+	support_exec(db, "UPDATE invoice SET basis = 'billed'; UPDATE invoice_line SET kind = 'minutes' WHERE seq = 1");
+	sb_err_clear(&e);
+	rc = sb_invoice_build(db, &o, &set, &e);
+	assert_sb_fails(&e, rc, SB_EDATA, "'minutes' is not an invoice line kind");
+	assert_null(set);
+}
+
 /* A customer on free backends only: compute lines at 0.00, tokens charged. */
 static void test_free_backends_only(void **state)
 {
@@ -1032,6 +1081,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_allocation_remainders, ledger_setup, ledger_teardown),
 		cmocka_unit_test_setup_teardown(test_billed_without_computed, ledger_setup, ledger_teardown),
 		cmocka_unit_test_setup_teardown(test_no_runs, ledger_setup, ledger_teardown),
+		cmocka_unit_test_setup_teardown(test_stored_names, ledger_setup, ledger_teardown),
 		cmocka_unit_test_setup_teardown(test_free_backends_only, ledger_setup, ledger_teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_customer, ledger_setup, ledger_teardown),
 		cmocka_unit_test_setup_teardown(test_unpriced_model, ledger_setup, ledger_teardown),

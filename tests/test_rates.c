@@ -37,19 +37,22 @@ static sb_card card_of(const char *backend, const char *plan, const char *from,
 	return c;
 }
 
-/* Store card in db in its own transaction (as 'rates set' does). */
-static void store(sb_db *db, sb_card card)
+/* Store card in db in its own transaction (as 'rates set' does); returns
+ * how many stored runs it prices (sb_rates_store_counted). */
+static int64_t store(sb_db *db, sb_card card)
 {
+	int64_t priced = 0;
 	sb_err e;
 	int rc;
 
 	sb_err_clear(&e);
 	rc = sb_db_begin(db, &e);
 	assert_sb_ok(&e, rc);
-	rc = sb_rates_store(db, &card, "test", &e);
+	rc = sb_rates_store_counted(db, &card, "test", &priced, &e);
 	assert_sb_ok(&e, rc);
 	rc = sb_db_commit(db, &e);
 	assert_sb_ok(&e, rc);
+	return priced;
 }
 
 /* The cards of db, loaded. */
@@ -253,29 +256,31 @@ static void test_reprice(void **state)
 	assert_int_equal(card_cost(db, "E"), -1);
 	assert_int_equal(card_cost(db, "F"), 4);
 
-	/* e2b at 0.12 from 2026-11-03: B and C double, A keeps its card */
-	store(db, card_of("e2b", "", "2026-11-03T00:00:00Z", 120000000));
+	/* e2b at 0.12 from 2026-11-03: B and C double (C's plan has no card of
+	 * its own yet), A keeps its card: 2 runs priced by it */
+	assert_int_equal(store(db, card_of("e2b", "", "2026-11-03T00:00:00Z", 120000000)), 2);
 	assert_int_equal(card_cost(db, "A"), 1500000);
 	assert_int_equal(card_cost(db, "B"), 4000000);
 	assert_int_equal(card_cost(db, "C"), 6000000);
 	assert_int_equal(card_cost(db, "D"), 100000000);
 
 	/* plan gpu at 0.60 from 2026-11-04: only C, 0.6 x 3000/60000 = 0.03 */
-	store(db, card_of("e2b", "gpu", "2026-11-04T00:00:00Z", 600000000));
+	assert_int_equal(store(db, card_of("e2b", "gpu", "2026-11-04T00:00:00Z", 600000000)), 1);
 	assert_int_equal(card_cost(db, "B"), 4000000);
 	assert_int_equal(card_cost(db, "C"), 30000000);
 
 	/* a card for the custom backend prices E: 1 USD x 1500/60000 */
-	store(db, card_of("acme-cloud", "", "1970-01-01T00:00:00Z", 1000000000));
+	assert_int_equal(store(db, card_of("acme-cloud", "", "1970-01-01T00:00:00Z", 1000000000)), 1);
 	assert_int_equal(card_cost(db, "E"), 25000000);
 
-	/* free from before A: A and later e2b runs keep their newer cards */
-	store(db, card_of("e2b", "", "2026-10-01T00:00:00Z", -1));
+	/* free from before A: A and later e2b runs keep their newer cards, so
+	 * it prices A alone (up to the newer card of 2026-11-03) */
+	assert_int_equal(store(db, card_of("e2b", "", "2026-10-01T00:00:00Z", -1)), 1);
 	assert_int_equal(card_cost(db, "A"), 0);
 	assert_int_equal(card_cost(db, "B"), 4000000);
 
 	/* storing tiny's card again changes nothing: still per execution */
-	store(db, card_of("tiny", "", "1970-01-01T00:00:00Z", 90000));
+	assert_int_equal(store(db, card_of("tiny", "", "1970-01-01T00:00:00Z", 90000)), 1);
 	assert_int_equal(card_cost(db, "F"), 4);
 }
 
@@ -409,6 +414,7 @@ static void test_import_file(void **state)
 	char *good = support_path(dir, "good.json");
 	char *bad = support_path(dir, "bad.json");
 	size_t n = 99;
+	int64_t priced = 99;
 	sb_rates *rates;
 	sb_err e;
 	int rc;
@@ -421,9 +427,10 @@ static void test_import_file(void **state)
 		" {\"backend\": \"modal\", \"plan\": \"gpu\", \"usd_per_minute\": 0.5, \"from\": \"2026-11-03\"},\n"
 		" {\"backend\": \"local\", \"free\": true, \"from\": \"2026-11-03\"}]\n");
 	sb_err_clear(&e);
-	rc = sb_rates_import_file(db, good, &n, &e);
+	rc = sb_rates_import_file(db, good, &n, &priced, &e);
 	assert_sb_ok(&e, rc);
 	assert_int_equal(n, 3);
+	assert_int_equal(priced, 0);   /* no runs in this ledger */
 	rates = load(db);
 	assert_int_equal(found(rates, "e2b", NULL, "2026-11-02T00:00:00Z"), 70000000);
 	assert_int_equal(found(rates, "e2b", NULL, "2026-11-01T23:59:59Z"), 60000000);
@@ -436,26 +443,55 @@ static void test_import_file(void **state)
 	support_write_file(bad,
 		"[{\"backend\": \"vercel\", \"usd_per_minute\": \"0.2\"},\n"
 		" {\"backend\": \"daytona\", \"usd_per_minute\": \"-0.2\"}]\n");
-	rc = sb_rates_import_file(db, bad, &n, &e);
+	rc = sb_rates_import_file(db, bad, &n, &priced, &e);
 	assert_sb_fails(&e, rc, SB_EDATA, "[1]");
 	assert_non_null(strstr(e.msg, "negative"));
 	assert_int_equal(n, 0);
 	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM rate_card WHERE backend = 'vercel'"), 1);
 
+	/* a key that is no field of a card is refused, naming it and its card;
+	 * one to two edits from a field suggests it, three do not */
+	{
+		static const struct {
+			const char *json;   /* the file */
+			const char *part;   /* in the message */
+		} unknown[] = {
+			{"[{\"backend\": \"vercel\", \"usd_per_minute\": \"0.2\", \"form\": \"2026-11-01\"}]",
+			 "[0]: unknown key \"form\" (did you mean \"from\"?)"},
+			{"[{\"backend\": \"vercel\", \"usd_per_minute\": \"0.2\"},\n"
+			 " {\"backend\": \"vercel\", \"usd_per_minute\": \"0.3\", \"fr\": \"2026-11-01\"}]",
+			 "[1]: unknown key \"fr\" (did you mean \"from\"?)"},
+			{"[{\"backend\": \"vercel\", \"usd_per_minute\": \"0.2\", \"f\": \"2026-11-01\"}]",
+			 "[0]: unknown key \"f\" (a card has backend, plan, usd_per_minute, free,"},
+			{"[{\"backend\": \"vercel\", \"usd_per_minute\": \"0.2\", \"Free\": true}]",
+			 "[0]: unknown key \"Free\" (did you mean \"free\"?)"},
+			{"[{\"backend\": \"vercel\", \"usd_per_minute\": \"0.2\", \"note\": \"new card\"}]",
+			 "[0]: unknown key \"note\" (a card has"},
+		};
+		for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++) {
+			support_write_file(bad, unknown[i].json);
+			sb_err_clear(&e);
+			rc = sb_rates_import_file(db, bad, &n, &priced, &e);
+			assert_sb_fails(&e, rc, SB_EDATA, unknown[i].part);
+			assert_int_equal(n, 0);
+		}
+		assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM rate_card WHERE backend = 'vercel'"), 1);
+	}
+
 	support_write_file(bad, "{\"backend\": \"vercel\"}\n");
 	sb_err_clear(&e);
-	rc = sb_rates_import_file(db, bad, &n, &e);
+	rc = sb_rates_import_file(db, bad, &n, &priced, &e);
 	assert_sb_fails(&e, rc, SB_EDATA, "JSON array");
 
 	support_write_file(bad, "[{\"backend\": \"vercel\", \"usd_per_minute\": 0.2,]\n");
 	sb_err_clear(&e);
-	rc = sb_rates_import_file(db, bad, &n, &e);
+	rc = sb_rates_import_file(db, bad, &n, &priced, &e);
 	assert_sb_fails(&e, rc, SB_EDATA, "not valid JSON");
 
 	sb_err_clear(&e);
 	free(bad);
 	bad = support_path(dir, "missing.json");
-	rc = sb_rates_import_file(db, bad, &n, &e);
+	rc = sb_rates_import_file(db, bad, &n, &priced, &e);
 	assert_sb_fails(&e, rc, SB_ENOINPUT, "missing.json");
 
 	free(good);

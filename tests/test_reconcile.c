@@ -164,11 +164,11 @@ static void expect(const sb_recon *r, const char *name, const char *status, cons
 {
 	const sb_recon_backend *b = backend(r, name);
 
-	assert_string_equal(b->status, status);
+	assert_string_equal(sb_recon_status_name(b->status), status);
 	if (basis == NULL)
-		assert_null(b->basis);
+		assert_int_equal(b->basis, SB_RBASIS_NONE);
 	else
-		assert_string_equal(b->basis, basis);
+		assert_string_equal(sb_recon_basis_name(b->basis), basis);
 	assert_int_equal(b->runs, runs);
 	assert_int_equal(b->computed_nanos, computed);
 	assert_int_equal(b->has_billed, billed >= 0 || (b->has_billed && b->billed_nanos < 0));
@@ -212,24 +212,24 @@ static void test_samples(void **state)
 	assert_true(b->has_tax);
 	assert_int_equal(b->tax_nanos, 291000000);
 	b = backend(r, "daytona");
-	assert_string_equal(b->explain.verdict, "lifetime");
+	assert_int_equal(b->explain.verdict, SB_VERDICT_LIFETIME);
 	assert_int_equal(b->explain.lifetime_nanos, 1619357333);
 	assert_int_equal(b->explain.card_rate_nanos, 80000000);
-	assert_string_equal(backend(r, "modal")->explain.verdict, "rate");
-	assert_string_equal(backend(r, "runloop")->explain.verdict, "unexplained");
-	assert_null(backend(r, "cloudflare")->explain.verdict);
+	assert_int_equal(backend(r, "modal")->explain.verdict, SB_VERDICT_RATE);
+	assert_int_equal(backend(r, "runloop")->explain.verdict, SB_VERDICT_UNEXPLAINED);
+	assert_int_equal(backend(r, "cloudflare")->explain.verdict, SB_VERDICT_NONE);
 
 	assert_int_equal(r->flagged, 22);
 	assert_int_equal(r->flagged_backends, 7);
 	assert_int_equal(r->flagged_sessions, 15);
 	assert_int_equal(r->pending, 0);
 	assert_int_equal(r->n_sessions, 15);
-	assert_string_equal(session(r, "cloudflare", "clo-orphan00001")->status, "unexpected");
+	assert_int_equal(session(r, "cloudflare", "clo-orphan00001")->status, SB_STATUS_UNEXPECTED);
 	assert_null(session(r, "cloudflare", "clo-42ca2e3611"));
-	assert_string_equal(session(r, "docker", "doc-802b28fef0")->status, "unexpected");
-	assert_string_equal(session(r, "daytona", "day-3c4a8d15d8")->status, "over_billed");
+	assert_int_equal(session(r, "docker", "doc-802b28fef0")->status, SB_STATUS_UNEXPECTED);
+	assert_int_equal(session(r, "daytona", "day-3c4a8d15d8")->status, SB_STATUS_OVER_BILLED);
 	assert_int_equal(session(r, "daytona", "day-3c4a8d15d8")->billed_nanos, 386019000);
-	assert_string_equal(session(r, "e2b", "e2b-964dfaa797")->status, "no_rate");
+	assert_int_equal(session(r, "e2b", "e2b-964dfaa797")->status, SB_STATUS_NO_RATE);
 	/* a session shared by two runs: 554,605,000 + 124,758,333 */
 	assert_int_equal(session(r, "modal", "mod-83b59641d2")->runs, 2);
 	assert_int_equal(session(r, "modal", "mod-83b59641d2")->computed_nanos, 679363333);
@@ -399,7 +399,7 @@ static void test_credit_turns_billed_negative(void **state)
 	add_line(db, "vercel", NULL, "2026-11-10T00:00:00Z", "2026-11-11T00:00:00Z", -5000000000, "USD", "Credit");
 	r = run(db, "2026-11", SB_DEFAULT_ABS_NANOS, SB_DEFAULT_REL_PPB);
 	b = backend(r, "vercel");
-	assert_string_equal(b->status, "under_billed");
+	assert_int_equal(b->status, SB_STATUS_UNDER_BILLED);
 	assert_true(b->has_billed);
 	assert_int_equal(b->billed_nanos, -3544806000);
 	sb_recon_free(r);
@@ -432,7 +432,7 @@ static void test_backend_without_card(void **state)
 	    "\"computed_cost_usd\":0.05,\"executions\":[{\"duration_ms\":30000,\"cost_usd\":0.05}]}}\n");
 	r = run(db, "2026-11", SB_DEFAULT_ABS_NANOS, SB_DEFAULT_REL_PPB);
 	b = backend(r, "acme-cloud");
-	assert_string_equal(b->status, "unbilled");
+	assert_int_equal(b->status, SB_STATUS_UNBILLED);
 	assert_true(b->explain.has);
 	assert_false(b->explain.has_card_rate);
 	assert_false(b->explain.has_lifetime_cost);
@@ -449,12 +449,12 @@ static void test_session_billed_in_another_period(void **state)
 	/* 2026-11-03: run 17 of mod-83b59641d2 started that day, its line is on
 	 * 2026-11-04: no line in the period: unbilled (124,758,333) */
 	r = run(db, "2026-11-03", SB_DEFAULT_ABS_NANOS, SB_DEFAULT_REL_PPB);
-	assert_string_equal(session(r, "modal", "mod-83b59641d2")->status, "unbilled");
+	assert_int_equal(session(r, "modal", "mod-83b59641d2")->status, SB_STATUS_UNBILLED);
 	assert_int_equal(session(r, "modal", "mod-83b59641d2")->computed_nanos, 124758333);
 	sb_recon_free(r);
 	/* 2026-11-04: the line 1,019,045,000 against run 7 only, 554,605,000 */
 	r = run(db, "2026-11-04", SB_DEFAULT_ABS_NANOS, SB_DEFAULT_REL_PPB);
-	assert_string_equal(session(r, "modal", "mod-83b59641d2")->status, "over_billed");
+	assert_int_equal(session(r, "modal", "mod-83b59641d2")->status, SB_STATUS_OVER_BILLED);
 	assert_int_equal(session(r, "modal", "mod-83b59641d2")->computed_nanos, 554605000);
 	assert_int_equal(session(r, "modal", "mod-83b59641d2")->billed_nanos, 1019045000);
 	sb_recon_free(r);
@@ -565,24 +565,78 @@ static void expect_window(const sb_recon_backend *b, const char *from, const cha
  * conditions hold: the higher wins), over and under sharing one rank. */
 static void test_precedence_table(void **state)
 {
-	static const struct { unsigned cond; const char *status; } order[] = {
-		{SB_COND_PENDING, "pending"}, {SB_COND_CURRENCY, "currency"}, {SB_COND_NO_RATE, "no_rate"},
-		{SB_COND_PARTIAL, "partial"}, {SB_COND_UNEXPECTED, "unexpected"}, {SB_COND_UNBILLED, "unbilled"},
-		{SB_COND_OVER, "over_billed"},
+	static const struct { unsigned cond; sb_recon_status status; } order[] = {
+		{SB_COND_PENDING, SB_STATUS_PENDING}, {SB_COND_CURRENCY, SB_STATUS_CURRENCY},
+		{SB_COND_NO_RATE, SB_STATUS_NO_RATE}, {SB_COND_PARTIAL, SB_STATUS_PARTIAL},
+		{SB_COND_UNEXPECTED, SB_STATUS_UNEXPECTED}, {SB_COND_UNBILLED, SB_STATUS_UNBILLED},
+		{SB_COND_OVER, SB_STATUS_OVER_BILLED},
 	};
 	size_t n = sizeof order / sizeof order[0];
 
 	(void)state;
-	assert_string_equal(sb_recon_status(0), "ok");
+	assert_int_equal(sb_recon_status_of(0), SB_STATUS_OK);
 	for (size_t i = 0; i < n; i++)
-		assert_string_equal(sb_recon_status(order[i].cond), order[i].status);
-	assert_string_equal(sb_recon_status(SB_COND_UNDER), "under_billed");
+		assert_int_equal(sb_recon_status_of(order[i].cond), order[i].status);
+	assert_int_equal(sb_recon_status_of(SB_COND_UNDER), SB_STATUS_UNDER_BILLED);
 	for (size_t i = 0; i + 1 < n; i++)
-		assert_string_equal(sb_recon_status(order[i].cond | order[i + 1].cond), order[i].status);
-	assert_string_equal(sb_recon_status(SB_COND_UNBILLED | SB_COND_UNDER), "unbilled");
+		assert_int_equal(sb_recon_status_of(order[i].cond | order[i + 1].cond), order[i].status);
+	assert_int_equal(sb_recon_status_of(SB_COND_UNBILLED | SB_COND_UNDER), SB_STATUS_UNBILLED);
 	/* and the first wins over everything below it */
-	assert_string_equal(sb_recon_status(0xffu), "pending");
-	assert_string_equal(sb_recon_status(0xffu & ~(unsigned)SB_COND_PENDING), "currency");
+	assert_int_equal(sb_recon_status_of(0xffu), SB_STATUS_PENDING);
+	assert_int_equal(sb_recon_status_of(0xffu & ~(unsigned)SB_COND_PENDING), SB_STATUS_CURRENCY);
+}
+
+/* The names: each status, basis and verdict reads back as itself through
+ * its parse function; an unknown name (a ledger of a newer sbledger) and
+ * a missing one are SB_EDATA naming it, and leave the value alone. */
+static void test_status_names(void **state)
+{
+	static const char *const status_names[] = {
+		"ok", "pending", "currency", "no_rate", "partial", "unexpected", "unbilled", "over_billed",
+		"under_billed",
+	};
+	sb_recon_status s = SB_STATUS_OK;
+	sb_recon_basis b = SB_RBASIS_NONE;
+	sb_verdict v = SB_VERDICT_NONE;
+	sb_err e;
+
+	(void)state;
+	/* every status has its own name, and only one */
+	for (int i = 0; i <= SB_STATUS_UNDER_BILLED; i++) {
+		sb_err_clear(&e);
+		assert_string_equal(sb_recon_status_name((sb_recon_status)i), status_names[i]);
+		assert_int_equal(sb_recon_status_parse(status_names[i], &s, &e), SB_OK);
+		assert_int_equal(s, i);
+	}
+	for (int i = SB_RBASIS_BILLED; i <= SB_RBASIS_RUN; i++) {
+		sb_err_clear(&e);
+		assert_int_equal(sb_recon_basis_parse(sb_recon_basis_name((sb_recon_basis)i), &b, &e), SB_OK);
+		assert_int_equal(b, i);
+	}
+	for (int i = SB_VERDICT_LIFETIME; i <= SB_VERDICT_UNEXPLAINED; i++) {
+		sb_err_clear(&e);
+		assert_int_equal(sb_verdict_parse(sb_verdict_name((sb_verdict)i), &v, &e), SB_OK);
+		assert_int_equal(v, i);
+	}
+	assert_null(sb_recon_basis_name(SB_RBASIS_NONE));
+	assert_null(sb_verdict_name(SB_VERDICT_NONE));
+	assert_string_equal(sb_recon_basis_name(SB_RBASIS_METERED), "metered");
+	assert_string_equal(sb_verdict_name(SB_VERDICT_RATE), "rate");
+	/* an unknown name fails loudly: no default, the value untouched */
+	s = SB_STATUS_PARTIAL;
+	sb_err_clear(&e);
+	assert_int_equal(sb_recon_status_parse("overbilled", &s, &e), SB_EDATA);
+	assert_int_equal(s, SB_STATUS_PARTIAL);
+	assert_non_null(strstr(e.msg, "'overbilled' is not a reconciliation status"));
+	assert_non_null(strstr(e.msg, "under_billed"));
+	sb_err_clear(&e);
+	assert_int_equal(sb_recon_status_parse("OK", &s, &e), SB_EDATA);
+	sb_err_clear(&e);
+	assert_int_equal(sb_recon_status_parse(NULL, &s, &e), SB_EDATA);
+	sb_err_clear(&e);
+	assert_int_equal(sb_recon_basis_parse("computed", &b, &e), SB_EDATA);
+	sb_err_clear(&e);
+	assert_int_equal(sb_verdict_parse("", &v, &e), SB_EDATA);
 }
 
 /* The adjacent pairs that can hold at once on real lines and runs, each
@@ -618,16 +672,16 @@ static void test_precedence_scenarios(void **state)
 	run_of(db, "m1", "modal", "2027-01-12T05:00:00Z", 120, "0.20");
 
 	r = run_at(db, "2027-01-12", "2027-01-12T23:00:00Z", SB_DEFAULT_LAG_MS);
-	assert_string_equal(backend(r, "cloudflare")->status, "pending");
+	assert_int_equal(backend(r, "cloudflare")->status, SB_STATUS_PENDING);
 	assert_false(backend(r, "cloudflare")->flagged);
 	sb_recon_free(r);
 	r = run_at(db, "2027-01-12", "2027-01-20T00:00:00Z", SB_DEFAULT_LAG_MS);
-	assert_string_equal(backend(r, "cloudflare")->status, "currency");
-	assert_string_equal(backend(r, "e2b")->status, "currency");
-	assert_string_equal(backend(r, "daytona")->status, "no_rate");
-	assert_string_equal(backend(r, "runloop")->status, "partial");
-	assert_string_equal(backend(r, "docker")->status, "unexpected");
-	assert_string_equal(backend(r, "modal")->status, "over_billed");
+	assert_int_equal(backend(r, "cloudflare")->status, SB_STATUS_CURRENCY);
+	assert_int_equal(backend(r, "e2b")->status, SB_STATUS_CURRENCY);
+	assert_int_equal(backend(r, "daytona")->status, SB_STATUS_NO_RATE);
+	assert_int_equal(backend(r, "runloop")->status, SB_STATUS_PARTIAL);
+	assert_int_equal(backend(r, "docker")->status, SB_STATUS_UNEXPECTED);
+	assert_int_equal(backend(r, "modal")->status, SB_STATUS_OVER_BILLED);
 	for (size_t i = 0; i < r->n_backends; i++)
 		assert_true(r->backends[i].flagged);
 	assert_int_equal(r->flagged_backends, 6);
@@ -692,8 +746,8 @@ static void test_tolerance_edges_reconciled(void **state)
 		acct(db, "modal", "2027-01-12T00:00:00Z", "2027-01-13T00:00:00Z", cases[i].billed);
 		acct(db, "runloop", "2027-01-12T00:00:00Z", "2027-01-13T00:00:00Z", cases[i].billed_rel);
 		r = run_at(db, "2027-01-12", "2027-01-20T00:00:00Z", SB_DEFAULT_LAG_MS);
-		assert_string_equal(backend(r, "modal")->status, cases[i].modal);
-		assert_string_equal(backend(r, "runloop")->status, cases[i].runloop);
+		assert_string_equal(sb_recon_status_name(backend(r, "modal")->status), cases[i].modal);
+		assert_string_equal(sb_recon_status_name(backend(r, "runloop")->status), cases[i].runloop);
 		sb_recon_free(r);
 		sb_db_close(db);
 	}
@@ -707,24 +761,24 @@ static void test_flags_and_lag(void **state)
 	sb_recon *r;
 
 	(void)state;
-	assert_false(sb_recon_flags("unbilled", 1000, 1000 + SB_DEFAULT_LAG_MS, SB_DEFAULT_LAG_MS));
-	assert_true(sb_recon_flags("unbilled", 1000, 1001 + SB_DEFAULT_LAG_MS, SB_DEFAULT_LAG_MS));
-	assert_false(sb_recon_flags("unbilled", 1000, 500, SB_DEFAULT_LAG_MS));
-	assert_false(sb_recon_flags("pending", 0, INT64_MAX, 0));
-	assert_false(sb_recon_flags("ok", 0, INT64_MAX, 0));
-	assert_true(sb_recon_flags("currency", INT64_MAX, INT64_MIN, INT64_MAX));
-	assert_true(sb_recon_flags("no_rate", 0, 0, 0));
-	assert_true(sb_recon_flags("partial", 0, 0, 0));
-	assert_true(sb_recon_flags("unexpected", 0, 0, 0));
-	assert_true(sb_recon_flags("over_billed", 0, 0, 0));
-	assert_true(sb_recon_flags("under_billed", 0, 0, 0));
-	assert_true(sb_recon_flags("unbilled", INT64_MIN, INT64_MAX, INT64_MAX));
+	assert_false(sb_recon_flags(SB_STATUS_UNBILLED, 1000, 1000 + SB_DEFAULT_LAG_MS, SB_DEFAULT_LAG_MS));
+	assert_true(sb_recon_flags(SB_STATUS_UNBILLED, 1000, 1001 + SB_DEFAULT_LAG_MS, SB_DEFAULT_LAG_MS));
+	assert_false(sb_recon_flags(SB_STATUS_UNBILLED, 1000, 500, SB_DEFAULT_LAG_MS));
+	assert_false(sb_recon_flags(SB_STATUS_PENDING, 0, INT64_MAX, 0));
+	assert_false(sb_recon_flags(SB_STATUS_OK, 0, INT64_MAX, 0));
+	assert_true(sb_recon_flags(SB_STATUS_CURRENCY, INT64_MAX, INT64_MIN, INT64_MAX));
+	assert_true(sb_recon_flags(SB_STATUS_NO_RATE, 0, 0, 0));
+	assert_true(sb_recon_flags(SB_STATUS_PARTIAL, 0, 0, 0));
+	assert_true(sb_recon_flags(SB_STATUS_UNEXPECTED, 0, 0, 0));
+	assert_true(sb_recon_flags(SB_STATUS_OVER_BILLED, 0, 0, 0));
+	assert_true(sb_recon_flags(SB_STATUS_UNDER_BILLED, 0, 0, 0));
+	assert_true(sb_recon_flags(SB_STATUS_UNBILLED, INT64_MIN, INT64_MAX, INT64_MAX));
 
 	/* blaxel computed 0.09 on 2027-01-12, no bill: the day ended
 	 * 2027-01-13T00:00Z; with the default 72 h, flagged after 01-16T00:00Z */
 	run_of(db, "b", "blaxel", "2027-01-12T05:00:00Z", 60, "0.09");
 	r = run_at(db, "2027-01-12", "2027-01-16T00:00:00Z", SB_DEFAULT_LAG_MS);
-	assert_string_equal(backend(r, "blaxel")->status, "unbilled");
+	assert_int_equal(backend(r, "blaxel")->status, SB_STATUS_UNBILLED);
 	assert_false(backend(r, "blaxel")->flagged);
 	assert_int_equal(r->flagged, 0);
 	sb_recon_free(r);
@@ -753,13 +807,13 @@ static void test_pending_edge(void **state)
 	run_of(db, "m", "modal", "2027-01-12T05:00:00Z", 60, "0.10");
 	acct(db, "modal", "2027-01-12T00:00:00Z", "2027-01-13T00:00:00Z", 500000000);
 	r = run_at(db, "2027-01-12", "2027-01-12T23:59:59.999Z", SB_DEFAULT_LAG_MS);
-	assert_string_equal(backend(r, "modal")->status, "pending");
+	assert_int_equal(backend(r, "modal")->status, SB_STATUS_PENDING);
 	assert_false(backend(r, "modal")->flagged);
 	assert_int_equal(r->pending, 1);
 	assert_int_equal(r->flagged, 0);
 	sb_recon_free(r);
 	r = run_at(db, "2027-01-12", "2027-01-13T00:00:00Z", SB_DEFAULT_LAG_MS);
-	assert_string_equal(backend(r, "modal")->status, "over_billed");
+	assert_int_equal(backend(r, "modal")->status, SB_STATUS_OVER_BILLED);
 	assert_int_equal(r->pending, 0);
 	sb_recon_free(r);
 	sb_db_close(db);
@@ -812,7 +866,7 @@ static void test_window_pacific_days(void **state)
 	sb_recon_free(r);
 	/* the window not ended at the time of the reconcile: pending */
 	r = run_at(db, "2027-01-12", "2027-01-13T07:59:59Z", SB_DEFAULT_LAG_MS);
-	assert_string_equal(backend(r, "vercel")->status, "pending");
+	assert_int_equal(backend(r, "vercel")->status, SB_STATUS_PENDING);
 	sb_recon_free(r);
 	sb_db_close(db);
 }
@@ -838,7 +892,7 @@ static void test_window_dst(void **state)
 	r = run_at(db, "2027-03-14", "2027-04-01T00:00:00Z", SB_DEFAULT_LAG_MS);
 	expect_window(backend(r, "vercel"), "2027-03-14T08:00:00Z", "2027-03-15T07:00:00Z");
 	assert_int_equal(backend(r, "vercel")->billed_nanos, 4);
-	assert_string_equal(backend(r, "vercel")->status, "unexpected");
+	assert_int_equal(backend(r, "vercel")->status, SB_STATUS_UNEXPECTED);
 	sb_recon_free(r);
 	r = run_at(db, "2027-03-15", "2027-04-01T00:00:00Z", SB_DEFAULT_LAG_MS);
 	expect_window(backend(r, "vercel"), "2027-03-15T07:00:00Z", "2027-03-16T07:00:00Z");
@@ -852,12 +906,12 @@ static void test_window_dst(void **state)
 	run_of(db, "x", "vercel", "2027-03-14T12:00:00Z", 60, "0.12");
 	r = run_at(db, "2027-03-14", "2027-03-14T20:00:00Z", SB_DEFAULT_LAG_MS);
 	expect_window(backend(r, "vercel"), "2027-03-14T08:00:00Z", "2027-03-15T08:00:00Z");
-	assert_string_equal(backend(r, "vercel")->status, "pending");
+	assert_int_equal(backend(r, "vercel")->status, SB_STATUS_PENDING);
 	sb_recon_free(r);
 	acct(db, "vercel", "2027-03-14T08:00:00Z", "2027-03-15T07:00:00Z", 120000000);
 	r = run_at(db, "2027-03-14", "2027-04-01T00:00:00Z", SB_DEFAULT_LAG_MS);
 	expect_window(backend(r, "vercel"), "2027-03-14T08:00:00Z", "2027-03-15T07:00:00Z");
-	assert_string_equal(backend(r, "vercel")->status, "ok");
+	assert_int_equal(backend(r, "vercel")->status, SB_STATUS_OK);
 	sb_recon_free(r);
 
 	/* autumn: the 25-hour day */
@@ -891,7 +945,7 @@ static void test_window_gaps(void **state)
 	run_of(db, "g3", "vercel", "2027-01-21T12:00:00Z", 60, "0.12");
 	r = run_at(db, "2027-01-14", "2027-02-01T00:00:00Z", SB_DEFAULT_LAG_MS);
 	expect_window(backend(r, "vercel"), "2027-01-14T08:00:00Z", "2027-01-15T08:00:00Z");
-	assert_string_equal(backend(r, "vercel")->status, "unbilled");
+	assert_int_equal(backend(r, "vercel")->status, SB_STATUS_UNBILLED);
 	sb_recon_free(r);
 	r = run_at(db, "2027-01-05", "2027-02-01T00:00:00Z", SB_DEFAULT_LAG_MS);
 	expect_window(backend(r, "vercel"), "2027-01-05T08:00:00Z", "2027-01-06T08:00:00Z");
@@ -956,7 +1010,7 @@ static void test_window_not_one_grid(void **state)
 	acct(db, "modal", "2027-01-12T07:00:00Z", "2027-01-13T07:00:00Z", 1);
 	r = run_at(db, "2027-01-12", "2027-02-10T00:00:00Z", SB_DEFAULT_LAG_MS);
 	expect_window(backend(r, "vercel"), "2027-01-12T00:00:00Z", "2027-01-13T00:00:00Z");
-	assert_string_equal(backend(r, "vercel")->status, "partial");
+	assert_int_equal(backend(r, "vercel")->status, SB_STATUS_PARTIAL);
 	assert_int_equal(backend(r, "vercel")->partial_end_ms, T("2027-01-13T08:00:00Z"));
 	expect_window(backend(r, "runloop"), "2027-01-12T00:00:00Z", "2027-01-13T00:00:00Z");
 	expect_window(backend(r, "modal"), "2027-01-12T00:00:00Z", "2027-01-13T00:00:00Z");
@@ -982,8 +1036,8 @@ static void test_window_session_lines(void **state)
 	run_of(db, "m", "modal", "2027-01-12T23:00:00Z", 60, "0.12");
 	r = run_at(db, "2027-01-12", "2027-02-10T00:00:00Z", SB_DEFAULT_LAG_MS);
 	expect_window(backend(r, "vercel"), "2027-01-12T00:00:00Z", "2027-01-13T00:00:00Z");
-	assert_string_equal(backend(r, "vercel")->status, "partial");
-	assert_string_equal(backend(r, "modal")->status, "ok");
+	assert_int_equal(backend(r, "vercel")->status, SB_STATUS_PARTIAL);
+	assert_int_equal(backend(r, "modal")->status, SB_STATUS_OK);
 	assert_int_equal(backend(r, "modal")->billed_nanos, 120000000);
 	sb_recon_free(r);
 	sb_db_close(db);
@@ -1007,7 +1061,7 @@ static void test_window_instant_line_and_short_period(void **state)
 	r = run_at(db, "2027-01-12", "2027-02-10T00:00:00Z", SB_DEFAULT_LAG_MS);
 	expect_window(backend(r, "vercel"), "2027-01-12T08:00:00Z", "2027-01-13T08:00:00Z");
 	assert_int_equal(backend(r, "vercel")->billed_nanos, 80000000);
-	assert_string_equal(backend(r, "vercel")->status, "ok");
+	assert_int_equal(backend(r, "vercel")->status, SB_STATUS_OK);
 	sb_recon_free(r);
 	/* six hours, no edge inside: the period itself; nothing starts in it */
 	r = run_at(db, "2027-01-12T00:00:00Z..2027-01-12T06:00:00Z", "2027-02-10T00:00:00Z", SB_DEFAULT_LAG_MS);
@@ -1054,16 +1108,17 @@ static void test_words(void **state)
 
 	(void)state;
 	/* runloop: over-billed, the provider's 0.073889/min below the card's
-	 * 0.10: never "too high" nor "out of date" */
+	 * 0.10: never "too high" nor "out of date"; rates with 9 decimals */
 	assert_true(sb_recon_words(r, backend(r, "runloop"), text, sizeof text));
 	assert_null(strstr(text, "too high"));
 	assert_null(strstr(text, "too low"));
 	assert_null(strstr(text, "out of date"));
-	assert_non_null(strstr(text, "0.073889 per minute of session life is below the card's 0.100000"));
-	/* modal: over-billed at 1,713,447,000 x 60000 / 922,358 = 111,461,... per
-	 * minute; 11,461,... above the card's 100,000,000: 11.46% */
+	assert_non_null(strstr(text, "0.073889010 per minute of session life is below the card's 0.100000000"));
+	/* modal: over-billed at 1,713,447,000 x 60000 / 922,358 = 111,460,864.4
+	 * per minute, half to even 111,460,864; 11,460,864 above the card's
+	 * 100,000,000: 11.46% */
 	assert_true(sb_recon_words(r, backend(r, "modal"), text, sizeof text));
-	assert_non_null(strstr(text, "the card is too low by 0.011461 per minute (11.46% of the card's rate)"));
+	assert_non_null(strstr(text, "the card is too low by 0.011460864 per minute (11.46% of the card's rate)"));
 	assert_true(sb_recon_words(r, backend(r, "daytona"), text, sizeof text));
 	assert_non_null(strstr(text, "billed 1.619357 is the session lifetime at the card rate (1.619357; "
 	                             "boot and idle are 0.558781 of it)"));
@@ -1089,9 +1144,9 @@ static void test_words(void **state)
 	sb_err_clear(&e);
 	assert_sb_ok(&e, sb_rates_store(db, &card, "test", &e));
 	r = run(db, "2026-11", SB_DEFAULT_ABS_NANOS, SB_DEFAULT_REL_PPB);
-	assert_string_equal(backend(r, "e2b")->explain.verdict, "rate");
+	assert_int_equal(backend(r, "e2b")->explain.verdict, SB_VERDICT_RATE);
 	assert_true(sb_recon_words(r, backend(r, "e2b"), text, sizeof text));
-	assert_non_null(strstr(text, "the card is too high by 0.058050 per minute (96.75% of the card's rate)"));
+	assert_non_null(strstr(text, "the card is too high by 0.058050000 per minute (96.75% of the card's rate)"));
 	sb_recon_free(r);
 
 	/* a card that has the vCPU rate only: the command keeps it */
@@ -1099,7 +1154,7 @@ static void test_words(void **state)
 	card.per_gb_second_nanos = 0;
 	assert_sb_ok(&e, sb_rates_store(db, &card, "test", &e));
 	r = run(db, "2026-11", SB_DEFAULT_ABS_NANOS, SB_DEFAULT_REL_PPB);
-	assert_string_equal(backend(r, "e2b")->status, "no_rate");
+	assert_int_equal(backend(r, "e2b")->status, SB_STATUS_NO_RATE);
 	assert_true(sb_recon_words(r, backend(r, "e2b"), text, sizeof text));
 	assert_non_null(strstr(text, "has no price per GiB-second"));
 	assert_non_null(strstr(text, "sbledger rates set e2b --usd-per-minute 0.060000000 --usd-per-cpu-second "
@@ -1133,6 +1188,7 @@ int main(void)
 		cmocka_unit_test(test_session_billed_in_another_period),
 		cmocka_unit_test(test_store),
 		cmocka_unit_test(test_precedence_table),
+		cmocka_unit_test(test_status_names),
 		cmocka_unit_test(test_precedence_scenarios),
 		cmocka_unit_test(test_tolerance_exact),
 		cmocka_unit_test(test_tolerance_edges_reconciled),

@@ -1,45 +1,75 @@
 #!/bin/sh
-# deps.sh: make sure the libraries and tools sbledger builds with are here.
+# deps.sh [WHAT...]: make sure what sbledger needs for WHAT is here.
+#
+#   build     the compiler and libraries ./sbledger builds with (always
+#             checked; what plain 'make' asks for)
+#   test      the unit and command-line tests: cmocka, python3, the
+#             sqlite3 and openssl shells, GNU time
+#   fuzz      the fuzzers: clang (libFuzzer)
+#   valgrind  the command-line tests under valgrind
+#   html      the HTML pages rendered by headless Chromium
+#   tsan      the compiler's ThreadSanitizer runtime (make tsan)
+#   check     all of the above (what 'make check' needs)
+#
 # On Debian as root it installs what is missing with apt-get; elsewhere it
-# prints exactly what to install and fails.
+# prints exactly what to install and fails, so that a test whose tool is
+# missing fails rather than being skipped.
 set -u
+what=${*:-build}
+case " $what " in
+*" check "*) what="build test fuzz valgrind html tsan" ;;
+esac
+
 pkgs=""
-need() { # need PKG-CONFIG-NAME DEBIAN-PACKAGE
-	pkg-config --exists "$1" 2>/dev/null || pkgs="$pkgs $2"
-}
-command -v pkg-config >/dev/null 2>&1 || pkgs="$pkgs pkg-config"
-command -v cc >/dev/null 2>&1 || pkgs="$pkgs gcc"
-command -v python3 >/dev/null 2>&1 || pkgs="$pkgs python3"
-command -v sqlite3 >/dev/null 2>&1 || pkgs="$pkgs sqlite3"
-command -v openssl >/dev/null 2>&1 || pkgs="$pkgs openssl"
-[ -x /usr/bin/time ] || pkgs="$pkgs time"
-command -v valgrind >/dev/null 2>&1 || pkgs="$pkgs valgrind"
-command -v clang >/dev/null 2>&1 || pkgs="$pkgs clang"
-need sqlite3 libsqlite3-dev
-need jansson libjansson-dev
-need libcurl libcurl4-openssl-dev
-need libcrypto libssl-dev
-need zlib zlib1g-dev
-need cmocka libcmocka-dev
-# Optional: headless Chromium, with which tests/html/render.sh renders the
-# HTML pages; that test is skipped, saying so, where it cannot be had.
-if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-	echo "deps: installing chromium (optional: the HTML rendering test)" >&2
-	if ! { DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
-	       DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } >&2; then
-		echo "deps: chromium could not be installed; tests/html/render.sh will be skipped" >&2
-	fi
-fi
+# need_cmd COMMAND DEBIAN-PACKAGE / need_pc PKG-CONFIG-NAME DEBIAN-PACKAGE
+need_cmd() { command -v "$1" >/dev/null 2>&1 || pkgs="$pkgs $2"; }
+need_pc() { pkg-config --exists "$1" 2>/dev/null || pkgs="$pkgs $2"; }
+
+need_cmd pkg-config pkg-config
+need_cmd cc gcc
+need_pc sqlite3 libsqlite3-dev
+need_pc jansson libjansson-dev
+need_pc libcurl libcurl4-openssl-dev
+need_pc libcrypto libssl-dev
+need_pc zlib zlib1g-dev
+for w in $what; do
+	case $w in
+	build) ;;
+	test)
+		need_pc cmocka libcmocka-dev
+		need_cmd python3 python3
+		need_cmd sqlite3 sqlite3
+		need_cmd openssl openssl
+		[ -x /usr/bin/time ] || pkgs="$pkgs time"
+		;;
+	fuzz) need_cmd clang clang ;;
+	valgrind) need_cmd valgrind valgrind ;;
+	html) need_cmd chromium chromium ;;
+	tsan)
+		# the runtime of -fsanitize=thread (GCC 12's package)
+		printf 'int main(void) { return 0; }\n' | ${CC:-cc} -fsanitize=thread -x c - -o /dev/null \
+			>/dev/null 2>&1 || pkgs="$pkgs libtsan2"
+		;;
+	*)
+		echo "deps: '$w' is not one of build, test, fuzz, valgrind, html, tsan, check" >&2
+		exit 64
+		;;
+	esac
+done
 [ -z "$pkgs" ] && exit 0
 
 echo "deps: missing Debian packages:$pkgs" >&2
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 	echo "deps: installing them with apt-get" >&2
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq >&2 && apt-get install -y -qq $pkgs >&2 && exit 0
+	# (the lock wait: two make jobs may ask at once)
+	apt-get -o DPkg::Lock::Timeout=300 update -qq >&2 &&
+		apt-get -o DPkg::Lock::Timeout=300 install -y -qq $pkgs >&2 && exit 0
 	echo "deps: apt-get failed; install by hand: apt-get install$pkgs" >&2
 	exit 1
 fi
 echo "deps: install them, e.g. 'sudo apt-get install$pkgs'" >&2
-echo "deps: (elsewhere: SQLite 3, jansson, libcurl with OpenSSL, libcrypto, zlib, cmocka, pkg-config)" >&2
+echo "deps: (elsewhere: SQLite 3, jansson, libcurl with OpenSSL, libcrypto, zlib, pkg-config;" >&2
+echo "deps: for the tests cmocka, Python 3, the sqlite3 and openssl shells, GNU time," >&2
+echo "deps: clang, valgrind, Chromium, the compiler's ThreadSanitizer runtime)" >&2
 exit 1

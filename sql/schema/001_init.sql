@@ -11,7 +11,7 @@ CREATE TABLE batch (
     format        TEXT NOT NULL,                 -- 'runs', or the billing format ('focus', 'modal', ...)
     source        TEXT NOT NULL,                 -- file path as given, '-' for standard input, or URL without secrets
     sha256        TEXT,                          -- SHA-256 of the whole input, hex; NULL until known (standard input)
-    status        TEXT NOT NULL,                 -- 'running', 'complete', 'rejected' (--strict and a bad line), 'failed'
+    status        TEXT NOT NULL,                 -- 'running', 'interrupted' (its process died; the same input resumes it), 'complete', 'failed' (nothing kept: --strict and a bad line, no records, ...)
     started_ms    INTEGER NOT NULL,              -- when the import began
     ended_ms      INTEGER,                       -- when it ended; NULL while running or after a kill
     resume_offset INTEGER NOT NULL DEFAULT 0,    -- byte offset of the first line not yet committed

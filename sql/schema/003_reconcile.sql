@@ -18,7 +18,7 @@ CREATE TABLE reconciliation (
     abs_nanos     INTEGER NOT NULL,              -- default absolute tolerance it ran with
     rel_ppb       INTEGER NOT NULL,              -- default relative tolerance it ran with
     backends      INTEGER NOT NULL,              -- how many backends it judged
-    flagged       INTEGER NOT NULL,              -- backends and sessions over_billed, under_billed, unexpected or currency
+    flagged       INTEGER NOT NULL,              -- backends and sessions flagged (docs/reconcile.md: every status but ok and pending, unbilled once past the billing lag)
     result        TEXT NOT NULL                  -- the whole result, as 'reconcile --format json' printed it
 );
 
@@ -26,9 +26,9 @@ CREATE TABLE reconciliation (
 CREATE TABLE reconciliation_backend (
     recon_id       INTEGER NOT NULL REFERENCES reconciliation (recon_id), -- the reconciliation
     backend        TEXT NOT NULL,                -- backend id
-    status         TEXT NOT NULL,                -- ok, over_billed, under_billed, unbilled, unexpected, partial, currency, no_rate
+    status         TEXT NOT NULL,                -- ok, over_billed, under_billed, unbilled, unexpected, partial, currency, no_rate, pending
     basis          TEXT,                         -- billed, metered, run, or NULL when nothing was billed
-    runs           INTEGER NOT NULL,             -- runs in the period
+    runs           INTEGER NOT NULL,             -- runs in its window (the period, or its billing grid's)
     computed_nanos INTEGER NOT NULL,             -- sum of the runs' computed_cost_usd
     billed_nanos   INTEGER,                      -- billed in USD, NULL when nothing was billed
     drift_nanos    INTEGER,                      -- billed - computed, NULL when billed is

@@ -268,7 +268,7 @@ int64_t support_add_runs(sb_db *db, const char *jsonl)
 	b.resume_line = line_no + 1;
 	rc = sb_run_writer_flush(w, &e);
 	assert_sb_ok(&e, rc);
-	rc = sb_batch_end(db, &b, "complete", NULL, &e);
+	rc = sb_batch_end(db, &b, SB_BATCH_COMPLETE, NULL, &e);
 	assert_sb_ok(&e, rc);
 	rc = sb_db_commit(db, &e);
 	assert_sb_ok(&e, rc);
