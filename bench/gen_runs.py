@@ -2,6 +2,7 @@
 """gen_runs.py: deterministic run-usage JSON Lines for the import benchmark.
 
     python3 bench/gen_runs.py --runs N --seed S --out FILE [--dup-rate P]
+                              [--start YYYY-MM-DD --days D]
 
 Writes N runs in the shape of examples/samples/runs.jsonl (docs/formats-runs.md):
 one compact JSON object per line, 1 to 8 executions per run
@@ -11,9 +12,10 @@ executions; total_duration_ms, cpu_ms, bytes_read and bytes_written are
 their sums; memory_peak_mb is their maximum; computed_cost_usd is the sum
 of their cost_usd, each cost being usd_per_minute * duration_ms / 60000
 with the seeded rate card of section 5 (free backends 0.0), written as the
-float's repr; ended_at is never before started_at.
+float's repr; ended_at is never before started_at.  Runs start at a random
+instant of the D days from --start (default: the 30 days of November 2026).
 
-The same --runs, --seed and --dup-rate give the same bytes.  With
+The same --runs, --seed, --dup-rate, --start and --days give the same bytes.  With
 --dup-rate P, after each run the line of a recent run is written again
 with probability P (an exact duplicate, which an importer counts and
 skips), so the file holds N distinct run_ids and about N * (1 + P) lines.
@@ -61,14 +63,16 @@ SESSION_REUSE = 0.10          # share of runs that reuse an earlier session
 BILLED_SHARE = 0.02           # share of runs that carry billed_cost_usd
 DUP_WINDOW = 1024             # duplicates repeat one of the last N lines
 
-EPOCH_START = datetime.datetime(2026, 11, 1, tzinfo=datetime.timezone.utc)
-SPAN_DAYS = 30                # started_at falls in November 2026
+START = "2026-11-01"          # by default started_at falls in November 2026
+SPAN_DAYS = 30
 DAY_MS = 86_400_000
 
 
-def day_strings(n):
-    """The date part "YYYY-MM-DD" of each of n days from EPOCH_START."""
-    return [(EPOCH_START + datetime.timedelta(days=d)).strftime("%Y-%m-%d")
+def day_strings(start, n):
+    """The date part "YYYY-MM-DD" of each of n days from the date start."""
+    first = datetime.datetime.strptime(start, "%Y-%m-%d").replace(
+        tzinfo=datetime.timezone.utc)
+    return [(first + datetime.timedelta(days=d)).strftime("%Y-%m-%d")
             for d in range(n)]
 
 
@@ -83,7 +87,19 @@ def parse_args(argv):
     p.add_argument("--dup-rate", type=float, default=0.0,
                    help="probability of repeating a recent line after each "
                         "run (default 0)")
+    p.add_argument("--start", default=START,
+                   help="the first UTC day runs start on, YYYY-MM-DD "
+                        "(default %s)" % START)
+    p.add_argument("--days", type=int, default=SPAN_DAYS,
+                   help="how many days from --start runs start in "
+                        "(default %d)" % SPAN_DAYS)
     a = p.parse_args(argv)
+    try:
+        datetime.datetime.strptime(a.start, "%Y-%m-%d")
+    except ValueError:
+        p.error("--start must be a date YYYY-MM-DD")
+    if a.days < 1:
+        p.error("--days must be >= 1")
     if a.runs < 0:
         p.error("--runs must be >= 0")
     if not 0.0 <= a.dup_rate <= 1.0:
@@ -91,12 +107,12 @@ def parse_args(argv):
     return a
 
 
-def generate(out, runs, seed, dup_rate):
+def generate(out, runs, seed, dup_rate, start=START, span_days=SPAN_DAYS):
     """Write the runs to the text stream out; return the summary counts."""
     rng = random.Random(seed)
     rnd = rng.random
     bits = rng.getrandbits
-    days = day_strings(SPAN_DAYS + 2)
+    days = day_strings(start, span_days + 2)
     width = max(6, len(str(max(runs - 1, 0))))
     id_fmt = "run-%d-%%0%dd" % (seed, width)
     nback = len(BACKENDS)
@@ -156,9 +172,9 @@ def generate(out, runs, seed, dup_rate):
                    dur, cpu, mem, rd, wr, cost))
         n_execs += nex
 
-        start = int(rnd() * SPAN_DAYS * DAY_MS)
+        begin = int(rnd() * span_days * DAY_MS)
         # session life: the executions plus set-up and idle gaps
-        end = start + tot_dur + int(rnd() * 60_000 * nex)
+        end = begin + tot_dur + int(rnd() * 60_000 * nex)
         if rnd() < BILLED_SHARE:
             billed = repr(round(cost_sum, 9))
         else:
@@ -173,7 +189,7 @@ def generate(out, runs, seed, dup_rate):
             '"cpu_ms":%d,"memory_peak_mb":%d,"bytes_read":%d,'
             '"bytes_written":%d,"computed_cost_usd":%r,'
             '"billed_cost_usd":%s,"executions":[%s]}}\n'
-            % (id_fmt % i, backend, session, stamp(start), stamp(end),
+            % (id_fmt % i, backend, session, stamp(begin), stamp(end),
                TAGS[int(rnd() * ntags)], MODELS[int(rnd() * 2)],
                1000 + int(rnd() * 60_000), 500 + int(rnd() * 9_500),
                nex, tot_dur, tot_cpu, mem_max, tot_rd, tot_wr, cost_sum,
@@ -205,13 +221,13 @@ def generate(out, runs, seed, dup_rate):
 def main(argv):
     a = parse_args(argv)
     if a.out == "-":
-        counts = generate(sys.stdout, a.runs, a.seed, a.dup_rate)
+        counts = generate(sys.stdout, a.runs, a.seed, a.dup_rate, a.start, a.days)
         sys.stdout.flush()
     else:
         tmp = a.out + ".tmp"
         with open(tmp, "w", encoding="ascii", newline="\n",
                   buffering=1 << 20) as f:
-            counts = generate(f, a.runs, a.seed, a.dup_rate)
+            counts = generate(f, a.runs, a.seed, a.dup_rate, a.start, a.days)
         os.replace(tmp, a.out)
     print("gen_runs: %(runs)d runs, %(lines)d lines (%(duplicates)d "
           "duplicates), %(executions)d executions, %(bytes)d bytes" % counts,

@@ -103,6 +103,16 @@ const char *cli_test_pause(void)
 	return path != NULL && path[0] != '\0' ? path : NULL;
 }
 
+void cli_test_import_opts(sb_import_opts *o)
+{
+	const char *min = getenv("SBLEDGER_TEST_BULK_MIN");
+	const char *rebuild = getenv("SBLEDGER_TEST_PAUSE_REBUILD");
+
+	if (min != NULL && min[0] >= '0' && min[0] <= '9')
+		o->bulk_min = strtoll(min, NULL, 10);
+	o->rebuild_pause_path = rebuild != NULL && rebuild[0] != '\0' ? rebuild : NULL;
+}
+
 const char *cli_test_pause_checked(void)
 {
 	const char *path = getenv("SBLEDGER_TEST_PAUSE_CHECKED");

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "importers/import.h"
 #include "ledger/db.h"
 #include "ledger/err.h"
 #include "report/out.h"
@@ -166,6 +167,12 @@ const char *cli_test_pause(void);
  * creates once it has checked an inbox file, before importing it, then
  * waits until it is gone), or NULL. */
 const char *cli_test_pause_checked(void);
+
+/* Tests only: the run import's test settings from the environment: the
+ * smallest input that drops the indexes (SBLEDGER_TEST_BULK_MIN, bytes;
+ * 0 when unset: the default) and the pause once they are built again
+ * (SBLEDGER_TEST_PAUSE_REBUILD, NULL when unset). */
+void cli_test_import_opts(sb_import_opts *o);
 
 /* Create path and wait until it is removed (polling every 10 ms): the
  * test hooks. */

@@ -111,6 +111,7 @@ static int parse_import_runs(sb_cli *cli, int argc, char **argv, void *opts)
 	ic->opts.events = (sb_import_events){on_reject, on_progress, ic};
 	ic->opts.pause_path = cli_test_pause();
 	ic->opts.words = cli_words;
+	cli_test_import_opts(&ic->opts);
 	ic->files = argv + first;
 	ic->n_files = argc - first;
 	return 0;
@@ -291,14 +292,17 @@ const sb_command sb_import_commands[] = {
 	 "a duplicate when the record is the same, a conflict (rejected) when it\n"
 	 "differs.  Rejected lines are kept with their reasons (sbledger rejects);\n"
 	 "the valid ones are committed.  A killed import resumes where it stopped\n"
-	 "when run again.  What a record holds and every rule it is checked by:\n"
-	 "docs/formats-runs.md.\n"
+	 "when run again.  A file of 32 MiB or more and at least twice the ledger's\n"
+	 "size (without --replace) is stored without the ledger's secondary\n"
+	 "indexes, built again at its end; commands that read the ledger wait for\n"
+	 "it meanwhile (up to --busy-timeout).  What a record holds and every rule\n"
+	 "it is checked by: docs/formats-runs.md.\n"
 	 "\n"
 	 "  --strict      all or nothing: one bad line keeps nothing of the file\n"
 	 "  --replace     a conflicting record replaces the stored one (the old one\n"
 	 "                is kept in the run history)\n"
 	 "  --force       read a file again though a batch has it already\n"
-	 "  --chunk N     records per commit (default 5000)\n"
+	 "  --chunk N     records per commit (default 50000)\n"
 	 "  --threads N   threads parsing records (default, or 0: one per online\n"
 	 "                CPU, at most 8; at most 16); 1 parses on the thread that\n"
 	 "                writes.  The ledger comes out the same whatever N is\n"

@@ -345,6 +345,13 @@ static int run_nightly(sb_cli *cli, sb_db *db, void *opts)
 	o.words = cli_words;
 	o.pause_path = cli_test_pause();
 	o.pause_checked = cli_test_pause_checked();
+	{
+		sb_import_opts io;   /* the import's test hooks, as import runs takes them */
+		memset(&io, 0, sizeof io);
+		cli_test_import_opts(&io);
+		o.bulk_min = io.bulk_min;
+		o.rebuild_pause_path = io.rebuild_pause_path;
+	}
 	o.events = (sb_nightly_events){on_problem, on_reject, on_imported, on_fetched, n};
 	status = sb_code_worst(n->status, sb_nightly_run(db, &o, &res));
 	if (res.main.r != NULL && (!cli->quiet || res.attention || status != SB_OK))

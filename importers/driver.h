@@ -32,6 +32,10 @@ enum {
 	DEFAULT_MAX_LINE = 64 << 20
 };
 
+/* The test hook of sb_import_opts.pause_path (and rebuild_pause_path):
+ * create path, then wait until it is gone (polling every 10 ms). */
+void sb_import_test_pause(const char *path);
+
 /* What the handler did with one record. */
 enum outcome { STORED, DUPLICATE, REJECTED, REPLACED, SKIPPED };
 
@@ -73,6 +77,8 @@ typedef struct handler {
 	 * When the batch cannot complete after all, SB_OK with the reason in
 	 * refused: it then ends failed with nothing of it kept but its rejects */
 	int (*finish)(void *ctx, bool complete, sb_err *refused, sb_err *e);
+	int64_t chunk;             /* records per commit when --chunk is not given (0:
+	                              DEFAULT_CHUNK) */
 } handler;
 
 /* Rejected records of a --strict import, kept in a temporary file until

@@ -213,9 +213,7 @@ static int reject_file(driver *d, const input *in, sb_err *e)
 	return reject(d, 1, in->bad.msg, head, len, (int64_t)len, e);
 }
 
-/* The test hook of sb_import_opts.pause_path: create path, then wait
- * until it is gone (polling every 10 ms). */
-static void test_pause(const char *path)
+void sb_import_test_pause(const char *path)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 
@@ -244,7 +242,7 @@ int sb_import_settle(driver *d, const sb_rec *rec, bool counted, enum outcome ou
                      const char *why, sb_err *e)
 {
 	const sb_import_opts *o = d->o;
-	int64_t chunk = o->chunk > 0 ? o->chunk : DEFAULT_CHUNK;
+	int64_t chunk = o->chunk > 0 ? o->chunk : d->h->chunk > 0 ? d->h->chunk : DEFAULT_CHUNK;
 
 	if (counted) {
 		switch (out) {
@@ -272,7 +270,7 @@ int sb_import_settle(driver *d, const sb_rec *rec, bool counted, enum outcome ou
 			o->events.on_progress(o->events.ctx, d->source, rec->next_offset, d->total);
 		if (o->pause_path != NULL && !d->paused) {
 			d->paused = true;
-			test_pause(o->pause_path);
+			sb_import_test_pause(o->pause_path);
 		}
 	}
 	return SB_OK;

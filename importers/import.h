@@ -61,6 +61,14 @@ typedef struct sb_import_opts {
 	                              chunk that is not the last, create this file and wait
 	                              until it is removed, so that a test can change the input
 	                              or kill the process at a known point */
+	int64_t bulk_min;          /* runs: the smallest input (bytes left to read) for which
+	                              an import into a ledger less than half its size drops
+	                              the secondary indexes and builds them at its end
+	                              (ledger/runs.h, sb_run_writer_bulk); 0: the default,
+	                              32 MiB; tests set less */
+	const char *rebuild_pause_path; /* tests only (NULL: none): as pause_path, once that
+	                              import has built the indexes again, before the commit
+	                              of its last transaction */
 } sb_import_opts;
 
 typedef struct sb_import_result {
@@ -69,6 +77,8 @@ typedef struct sb_import_result {
 	bool empty;                /* the input held no records (and no frame: an empty
 	                              JSON array or a CSV header alone is an empty export) */
 	int64_t superseded;        /* billing: lines of earlier batches this one superseded */
+	bool indexes_rebuilt;      /* runs: the import dropped the secondary indexes and built
+	                              them at its end (sb_import_opts.bulk_min) */
 } sb_import_result;
 
 /* The record kinds, one file each (import_runs.c, import_billing.c). */

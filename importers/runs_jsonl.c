@@ -918,6 +918,9 @@ int sb_run_keep(const sb_run *run, sb_arena *a, sb_run **out, sb_err *e)
 	r->model = keep_str(a, run->model, &oom);
 	r->tags_json = keep_str(a, run->tags_json, &oom);
 	r->extra = keep_str(a, run->extra, &oom);
+	if (run->execs_json != NULL &&
+	    (r->execs_json = sb_arena_strndup(a, run->execs_json, run->execs_json_len)) == NULL)
+		oom = true;
 	for (size_t i = 0; i < run->n_execs && !oom; i++) {
 		const sb_exec *x = &run->execs[i];
 		execs[i] = *x;
@@ -935,6 +938,23 @@ int sb_run_keep(const sb_run *run, sb_arena *a, sb_run **out, sb_err *e)
 		return sb_fail(e, SB_EINTERNAL, "out of memory");
 	*out = r;
 	return SB_OK;
+}
+
+/* The executions of run as the ledger stores them (sb_execs_json), made
+ * here so that a parsing thread does it rather than the writer, in the
+ * parser's arena; false when out of memory. */
+static bool execs_text(sb_run_parser *p, sb_run *run)
+{
+	char *text;
+
+	if (run->n_execs == 0)
+		return true;
+	text = sb_arena_alloc(p->arena, sb_execs_json_max(run->execs, run->n_execs) + 1);
+	if (text == NULL)
+		return false;
+	run->execs_json_len = sb_execs_json(run->execs, run->n_execs, text);
+	run->execs_json = text;
+	return true;
 }
 
 /* sb_run_parse with the parser's arena entered: every JSON value made
@@ -973,7 +993,7 @@ static int parse(sb_run_parser *p, const char *text, size_t len, sb_run *run, sb
 		return e->code;
 	run->extra = dump(collect_extra(root, json_object_size(root) > seen, extra_usage, extra_tokens),
 	                  &oom);
-	if (oom || !fingerprint(p, run))
+	if (oom || !fingerprint(p, run) || !execs_text(p, run))
 		return sb_fail(e, SB_EINTERNAL, "out of memory");
 	return SB_OK;
 }

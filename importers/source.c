@@ -276,6 +276,11 @@ int sb_source_snapshot(sb_source *src, char hex[65], int64_t *size, sb_err *e)
 	return SB_OK;
 }
 
+int64_t sb_source_size(const sb_source *src)
+{
+	return src->snapped ? src->limit : 0;
+}
+
 int sb_source_prefix_sha(sb_source *src, int64_t len, char hex[65], bool *whole, sb_err *e)
 {
 	int64_t n = 0;

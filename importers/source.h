@@ -92,6 +92,10 @@ int sb_source_finish(sb_source *src, sb_err *e);
  * they returned is the file's, not the ledger's. */
 bool sb_source_changed(const sb_source *src);
 
+/* The size of the file when its snapshot was taken (sb_source_snapshot),
+ * else 0 (standard input, a pipe: unknown). */
+int64_t sb_source_size(const sb_source *src);
+
 /* True when the source is a regular file (hashable up front). */
 bool sb_source_is_file(const sb_source *src);
 

@@ -274,7 +274,7 @@ static int restore_tags(sb_db *db, int64_t rid, sb_err *e)
 }
 
 /* Put back the replaced version hid of a run: the run, its executions,
- * its tags, its place in the day rollups. */
+ * its tags, its place in the day rollups (by day, by tag, untagged). */
 static int restore_run(sb_db *db, int64_t hid, sb_err *e)
 {
 	sqlite3_stmt *st = sb_db_stmt(db, "run_restore", e);
@@ -286,7 +286,7 @@ static int restore_run(sb_db *db, int64_t hid, sb_err *e)
 	if (sb_db_run(db, st, e) != SB_OK)
 		return e->code;
 	rid = sqlite3_last_insert_rowid(sb_db_handle(db));
-	if ((st = sb_db_stmt(db, "execution_restore", e)) == NULL)
+	if ((st = sb_db_stmt(db, "run_execs_restore", e)) == NULL)
 		return e->code;
 	sb_bind_i64(db, st, ":hid", hid);
 	sb_bind_i64(db, st, ":rid", rid);
@@ -298,6 +298,11 @@ static int restore_run(sb_db *db, int64_t hid, sb_err *e)
 	if (sb_db_run(db, st, e) != SB_OK)
 		return e->code;
 	if ((st = sb_db_stmt(db, "rollup_tag_restore", e)) == NULL)
+		return e->code;
+	sb_bind_i64(db, st, ":rid", rid);
+	if (sb_db_run(db, st, e) != SB_OK)
+		return e->code;
+	if ((st = sb_db_stmt(db, "rollup_untagged_restore", e)) == NULL)
 		return e->code;
 	sb_bind_i64(db, st, ":rid", rid);
 	return sb_db_run(db, st, e);
@@ -349,7 +354,8 @@ int sb_batch_take_out(sb_db *db, sb_batch *b, const char *reason, sb_err *e)
 
 	if (run_each(db, "batch_take_out", b->id, e) != SB_OK ||
 	    restore_replaced(db, b->id, e) != SB_OK ||
-	    run_each(db, "batch_take_out_end", b->id, e) != SB_OK)
+	    run_each(db, "batch_take_out_end", b->id, e) != SB_OK ||
+	    sb_db_exec_file(db, "queries/rollup_fix_max", e) != SB_OK)
 		return e->code;
 	if ((st = sb_db_stmt(db, "batch_fail", e)) == NULL)
 		return e->code;

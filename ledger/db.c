@@ -46,6 +46,8 @@ struct sb_db {
 	char *shown;                           /* path quoted for messages (ledger/quote.h) */
 	char *file;                            /* the file it is: path resolved (no link) */
 	int lock_fd;                           /* PATH-lock when holding the write lock, else -1 */
+	int reader_fd;                         /* PATH-lock holding the reader's lock (a reader), else -1 */
+	bool readers_out;                      /* a writer keeps readers out (sb_db_readers_shut_out) */
 	int busy_ms;                           /* busy timeout */
 	sb_clock clock;                        /* what "now" is (sb_db_set_clock) */
 	bool created;                          /* init created the file */
@@ -144,6 +146,114 @@ static int take_lock(sb_db *db, sb_err *e)
 		waited += 20;
 	}
 	free(lock_path);
+	return e->code;
+}
+
+/* Set (type F_RDLCK or F_WRLCK) or clear (F_UNLCK) the open file
+ * description lock on the first byte of fd (PATH-lock): the readers' lock,
+ * apart from the writers' flock on the same file (the two kinds do not
+ * meet), and from SQLite's own locks (which are on other files).  An open
+ * file description's lock is its own: closing another descriptor of the
+ * file in the same process does not release it.  False when another holds
+ * a lock in the way (or on an error). */
+static bool ofd_lock(int fd, short type)
+{
+	struct flock fl;
+
+	memset(&fl, 0, sizeof fl);
+	fl.l_type = type;
+	fl.l_whence = SEEK_SET;
+	fl.l_start = 0;
+	fl.l_len = 1;
+	return fcntl(fd, F_OFD_SETLK, &fl) == 0;
+}
+
+/* A reader's lock: shared with other readers, kept out while a writer
+ * has the ledger without its secondary indexes (sb_db_readers_shut_out),
+ * waiting up to busy_ms, then SB_ETEMP.  A lock file that cannot be
+ * opened (a read-only directory, where no import can run either) is no
+ * lock. */
+static int take_reader_lock(sb_db *db, sb_err *e)
+{
+	char lock_path[4096];
+	int waited = 0;
+
+	snprintf(lock_path, sizeof lock_path, "%s-lock", db->file);
+	db->reader_fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (db->reader_fd < 0)
+		return SB_OK;
+	for (;;) {
+		if (ofd_lock(db->reader_fd, F_RDLCK))
+			return SB_OK;
+		if (errno != EAGAIN && errno != EACCES && errno != EINTR) {
+			close(db->reader_fd);
+			db->reader_fd = -1;
+			return SB_OK;
+		}
+		if (waited >= db->busy_ms)
+			return sb_fail(e, SB_ETEMP, "%s: the ledger is busy: a large import has it without its indexes until it ends (it builds them then), past the busy timeout of %d ms; try again later or raise --busy-timeout",
+			               db->path, db->busy_ms);
+		usleep(20 * 1000);
+		waited += 20;
+	}
+}
+
+bool sb_db_readers_shut_out(sb_db *db)
+{
+	if (db->lock_fd < 0 || !ofd_lock(db->lock_fd, F_WRLCK))
+		return false;
+	db->readers_out = true;
+	return true;
+}
+
+void sb_db_readers_let_in(sb_db *db)
+{
+	if (db->readers_out && ofd_lock(db->lock_fd, F_UNLCK))
+		db->readers_out = false;
+}
+
+int sb_db_indexes_present(sb_db *db, bool *all, sb_err *e)
+{
+	sqlite3_stmt *st = sb_db_stmt(db, "indexes_present", e);
+	int rc;
+
+	*all = false;
+	if (st == NULL)
+		return e->code;
+	if ((rc = sb_db_step(db, st, e)) == SQLITE_ROW)
+		*all = sqlite3_column_int(st, 0) == sqlite3_column_int(st, 1);
+	sqlite3_reset(st);
+	return rc < 0 ? e->code : SB_OK;
+}
+
+int sb_db_indexes_drop(sb_db *db, sb_err *e)
+{
+	return sb_db_exec_file(db, "indexes/drop", e);
+}
+
+int sb_db_indexes_create(sb_db *db, sb_err *e)
+{
+	return sb_db_exec_file(db, "indexes/create", e);
+}
+
+/* A ledger left without its secondary indexes (an import that dropped
+ * them was killed before it built them again) gets them back before
+ * anything reads it: under the write lock (taken for the while by a
+ * reader), in one transaction. */
+static int repair_indexes(sb_db *db, int flags, sb_err *e)
+{
+	bool all = false;
+
+	if (sb_db_indexes_present(db, &all, e) != SB_OK || all)
+		return e->code;
+	if (((flags & SB_DB_WRITE) || take_lock(db, e) == SB_OK) && sb_db_begin(db, e) == SB_OK &&
+	    (sb_db_indexes_create(db, e) != SB_OK || sb_db_commit(db, e) != SB_OK))
+		sb_db_rollback(db);
+	/* a reader held the write lock for the while only */
+	if (!(flags & SB_DB_WRITE) && db->lock_fd >= 0) {
+		close(db->lock_fd);
+		db->lock_fd = -1;
+	}
 	return e->code;
 }
 
@@ -334,6 +444,7 @@ int sb_db_open(const char *path, int flags, int busy_ms, sb_db **out, sb_err *e)
 		return sb_fail(e, SB_EINTERNAL, "out of memory");
 	}
 	db->lock_fd = -1;
+	db->reader_fd = -1;
 	db->busy_ms = busy_ms;
 	if (!(flags & SB_DB_MEMORY)) {
 		if (stat(path, &st) != 0) {
@@ -409,8 +520,14 @@ int sb_db_open(const char *path, int flags, int busy_ms, sb_db **out, sb_err *e)
 		 * pread() of 4 KiB and a copy otherwise */
 		if (!(flags & SB_DB_WRITE) && sb_db_exec(db, READ_MMAP_PRAGMA, e) != SB_OK)
 			goto fail;
+		/* a reader is kept out while an import has the ledger without
+		 * its secondary indexes */
+		if (!(flags & SB_DB_WRITE) && take_reader_lock(db, e) != SB_OK)
+			goto fail;
 	}
 	if (migrate(db, e) != SB_OK)
+		goto fail;
+	if (!(flags & SB_DB_MEMORY) && repair_indexes(db, flags, e) != SB_OK)
 		goto fail;
 	*out = db;
 	return SB_OK;
@@ -428,6 +545,8 @@ void sb_db_close(sb_db *db)
 	sqlite3_close(db->conn);
 	if (db->lock_fd >= 0)
 		close(db->lock_fd);
+	if (db->reader_fd >= 0)
+		close(db->reader_fd);
 	free(db->path);
 	free(db->shown);
 	free(db->file);
@@ -488,6 +607,13 @@ int sb_db_exec_file(sb_db *db, const char *name, sb_err *e)
 	if (text == NULL)
 		return sb_fail(e, SB_EINTERNAL, "no SQL file sql/%s.sql in this binary", name);
 	return sb_db_exec(db, text, e);
+}
+
+int sb_db_foreign_keys(sb_db *db, bool on, sb_err *e)
+{
+	if (!sqlite3_get_autocommit(db->conn))
+		return sb_fail(e, SB_EINTERNAL, "foreign keys switched inside a transaction");
+	return sb_db_exec(db, on ? "PRAGMA foreign_keys = ON" : "PRAGMA foreign_keys = OFF", e);
 }
 
 int sb_db_begin(sb_db *db, sb_err *e)

@@ -67,6 +67,34 @@ int sb_db_exec_file(sb_db *db, const char *name, sb_err *e);
 /* Run one literal SQL statement with no parameters (BEGIN, COMMIT, ...). */
 int sb_db_exec(sb_db *db, const char *sql, sb_err *e);
 
+/* The secondary indexes of the run tables (sql/indexes/create.sql: runs
+ * by start and by session, tags by value).  An import into a ledger much
+ * smaller than its input drops them (sql/indexes/drop.sql: all but the
+ * recent part of the session index, which it leaves empty) and builds them
+ * again at its end
+ * (ledger/runs.h, sb_run_writer_bulk), with readers kept out meanwhile; a
+ * ledger left without them (that import killed) gets them back when it is
+ * next opened, before anything reads it (sb_db_open: under the write lock,
+ * which a reader takes for the while).  Present: *all when every one is
+ * there.  Drop and create (those missing): inside the caller's
+ * transaction. */
+int sb_db_indexes_present(sb_db *db, bool *all, sb_err *e);
+int sb_db_indexes_drop(sb_db *db, sb_err *e);
+int sb_db_indexes_create(sb_db *db, sb_err *e);
+
+/* A writer (SB_DB_WRITE) keeps readers out: true when no reader has the
+ * ledger open; then none opens it (sb_db_open waits, up to the busy
+ * timeout, then SB_ETEMP) until sb_db_readers_let_in, sb_db_close or the
+ * end of the process.  False (nothing changed) when a reader has it open. */
+bool sb_db_readers_shut_out(sb_db *db);
+void sb_db_readers_let_in(sb_db *db);
+
+/* Foreign keys checked by SQLite on this connection (on by default), or
+ * left to the caller, which stores only references it has just made, and
+ * to 'sbledger check' (the run import's connection).  Outside a
+ * transaction only (SQLite ignores the change inside one: SB_EINTERNAL). */
+int sb_db_foreign_keys(sb_db *db, bool on, sb_err *e);
+
 /* BEGIN IMMEDIATE / COMMIT / ROLLBACK.  Rollback never fails loudly: it
  * is what error paths call. */
 int sb_db_begin(sb_db *db, sb_err *e);

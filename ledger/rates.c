@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ledger/money.h"
+#include "ledger/timefmt.h"
 
 struct sb_rates {
 	sb_card *cards;   /* by backend, plan, newest first */
@@ -183,6 +184,25 @@ static int set_card(sb_db *db, repriced *r, sb_err *e)
 	return sb_db_run(db, st, e);
 }
 
+/* The card cost of the day rollups of backend's runs from the UTC day of
+ * from_ms on, summed again from the runs just repriced (by day, by tag,
+ * untagged: sql/queries/rollup_*_card.sql). */
+static int refresh_rollup_cards(sb_db *db, const char *backend, int64_t from_ms, sb_err *e)
+{
+	static const char *const queries[] = {"rollup_day_card", "rollup_tag_card", "rollup_untagged_card"};
+
+	for (size_t q = 0; q < 3; q++) {
+		sqlite3_stmt *st = sb_db_stmt(db, queries[q], e);
+		if (st == NULL)
+			return e->code;
+		sb_bind_text(db, st, ":backend", backend);
+		sb_bind_i64(db, st, ":from_ms", sb_day_start(from_ms));
+		if (sb_db_run(db, st, e) != SB_OK)
+			return e->code;
+	}
+	return SB_OK;
+}
+
 int sb_rates_reprice(sb_db *db, const char *backend, int64_t from_ms, sb_err *e)
 {
 	return reprice(db, backend, from_ms, NULL, NULL, e);
@@ -231,6 +251,8 @@ static int reprice(sb_db *db, const char *backend, int64_t from_ms, const sb_car
 	}
 	if (rc >= 0 && r.rid >= 0)
 		set_card(db, &r, e);
+	if (e->code == SB_OK)
+		refresh_rollup_cards(db, backend, from_ms, e);
 done:
 	if (list != NULL)
 		sqlite3_reset(list);

@@ -17,36 +17,19 @@ static const char *const run_params[] = {
 	":started_day", ":ended_ms", ":model", ":input_tokens", ":output_tokens", ":budget_nanos",
 	":exec_count", ":total_duration_ms", ":cpu_ms", ":memory_peak_mb", ":bytes_read",
 	":bytes_written", ":computed_nanos", ":billed_nanos", ":card_nanos", ":lifetime_nanos",
-	":has_executions", ":fingerprint", ":tags", ":extra"};
+	":has_executions", ":fingerprint", ":tags", ":extra", ":recent"};
 enum {
 	RUN_RUN_ID, RUN_BATCH_ID, RUN_LINE_NO, RUN_BACKEND, RUN_SESSION_ID, RUN_PLAN,
 	RUN_STARTED_MS, RUN_STARTED_DAY, RUN_ENDED_MS, RUN_MODEL, RUN_INPUT_TOKENS,
 	RUN_OUTPUT_TOKENS, RUN_BUDGET_NANOS, RUN_EXEC_COUNT, RUN_TOTAL_DURATION_MS, RUN_CPU_MS,
 	RUN_MEMORY_PEAK_MB, RUN_BYTES_READ, RUN_BYTES_WRITTEN, RUN_COMPUTED_NANOS,
 	RUN_BILLED_NANOS, RUN_CARD_NANOS, RUN_LIFETIME_NANOS, RUN_HAS_EXECUTIONS,
-	RUN_FINGERPRINT, RUN_TAGS, RUN_EXTRA, RUN_NPARAMS
+	RUN_FINGERPRINT, RUN_TAGS, RUN_EXTRA, RUN_RECENT, RUN_NPARAMS
 };
 
-/* The parameters of one row of sql/queries/execution_insert.sql (EXEC_*
- * positions; :rid apart).  Row I of execution_insert_N.sql names them with
- * I after them (":seq0"). */
-static const char *const exec_params[] = {
-	":seq", ":command", ":exit_code", ":duration_ms", ":cpu_ms", ":memory_peak_mb",
-	":bytes_read", ":bytes_written", ":cost_nanos", ":extra"};
-enum {
-	EXEC_SEQ, EXEC_COMMAND, EXEC_EXIT_CODE, EXEC_DURATION_MS, EXEC_CPU_MS,
-	EXEC_MEMORY_PEAK_MB, EXEC_BYTES_READ, EXEC_BYTES_WRITTEN, EXEC_COST_NANOS, EXEC_EXTRA,
-	EXEC_NPARAMS
-};
-
-/* The statements storing executions, by how many rows each stores. */
-static const struct {
-	size_t rows;               /* executions per statement */
-	const char *query;         /* sql/queries/NAME.sql */
-} exec_queries[] = {
-	{8, "execution_insert_8"}, {4, "execution_insert_4"}, {2, "execution_insert_2"},
-	{1, "execution_insert"}};
-enum { EXEC_NQUERIES = 4, EXEC_MAX_ROWS = 8 };
+/* The parameters of sql/queries/run_execs_insert.sql (EXECS_* positions). */
+static const char *const execs_params[] = {":rid", ":execs"};
+enum { EXECS_RID, EXECS_TEXT, EXECS_NPARAMS };
 
 /* The parameters of sql/queries/run_tag_insert.sql (TAG_* positions). */
 static const char *const tag_params[] = {":rid", ":name", ":value"};
@@ -57,13 +40,15 @@ struct sb_run_writer {
 	const sb_rates *rates;     /* cards for the card cost */
 	int64_t batch_id;          /* the batch being imported */
 	sqlite3_stmt *run_insert;  /* sql/queries/run_insert.sql */
-	sqlite3_stmt *exec_insert[EXEC_NQUERIES]; /* exec_queries[i] */
+	sqlite3_stmt *execs_insert; /* sql/queries/run_execs_insert.sql */
 	sqlite3_stmt *tag_insert;  /* sql/queries/run_tag_insert.sql */
 	int run_at[RUN_NPARAMS];   /* positions of run_params in run_insert */
-	int exec_rid_at[EXEC_NQUERIES];  /* position of :rid in exec_insert[i] */
-	int exec_at[EXEC_NQUERIES][EXEC_MAX_ROWS][EXEC_NPARAMS]; /* of row r's exec_params */
+	int execs_at[EXECS_NPARAMS]; /* positions of execs_params in execs_insert */
 	int tag_at[TAG_NPARAMS];   /* positions of tag_params in tag_insert */
 	sb_rollup *rollup;         /* the day rollups of the runs stored */
+	char *buf;                 /* the executions' text of a run whose parser made none */
+	size_t buf_cap;            /* bytes allocated */
+	bool bulk;                 /* sb_run_writer_bulk dropped the indexes, readers kept out */
 };
 
 /* Resolve the n parameter names of st into at[]; SB_EINTERNAL when one
@@ -74,29 +59,6 @@ static int resolve(sb_db *db, sqlite3_stmt *st, const char *const *names, int *a
 	for (size_t i = 0; i < n; i++)
 		if ((at[i] = sb_db_param(db, st, names[i], e)) == 0)
 			return e->code;
-	return SB_OK;
-}
-
-/* Prepare the execution statements and resolve their parameters. */
-static int resolve_execs(sb_run_writer *w, sb_err *e)
-{
-	for (size_t q = 0; q < EXEC_NQUERIES; q++) {
-		sqlite3_stmt *st = sb_db_stmt(w->db, exec_queries[q].query, e);
-		if (st == NULL || (w->exec_rid_at[q] = sb_db_param(w->db, st, ":rid", e)) == 0)
-			return e->code;
-		w->exec_insert[q] = st;
-		for (size_t r = 0; r < exec_queries[q].rows; r++) {
-			for (size_t i = 0; i < EXEC_NPARAMS; i++) {
-				char name[32];
-				if (exec_queries[q].rows == 1)
-					snprintf(name, sizeof name, "%s", exec_params[i]);
-				else
-					snprintf(name, sizeof name, "%s%zu", exec_params[i], r);
-				if ((w->exec_at[q][r][i] = sb_db_param(w->db, st, name, e)) == 0)
-					return e->code;
-			}
-		}
-	}
 	return SB_OK;
 }
 
@@ -116,9 +78,10 @@ int sb_run_writer_new(sb_db *db, const sb_rates *rates, int64_t batch_id,
 		return e->code;
 	}
 	if ((w->run_insert = sb_db_stmt(db, "run_insert", e)) == NULL ||
+	    (w->execs_insert = sb_db_stmt(db, "run_execs_insert", e)) == NULL ||
 	    (w->tag_insert = sb_db_stmt(db, "run_tag_insert", e)) == NULL ||
 	    resolve(db, w->run_insert, run_params, w->run_at, RUN_NPARAMS, e) != SB_OK ||
-	    resolve_execs(w, e) != SB_OK ||
+	    resolve(db, w->execs_insert, execs_params, w->execs_at, EXECS_NPARAMS, e) != SB_OK ||
 	    resolve(db, w->tag_insert, tag_params, w->tag_at, TAG_NPARAMS, e) != SB_OK) {
 		sb_rollup_free(w->rollup);
 		free(w);
@@ -130,14 +93,198 @@ int sb_run_writer_new(sb_db *db, const sb_rates *rates, int64_t batch_id,
 
 void sb_run_writer_free(sb_run_writer *w)
 {
-	if (w != NULL)
+	if (w != NULL) {
 		sb_rollup_free(w->rollup);
+		free(w->buf);
+	}
 	free(w);
+}
+
+int sb_run_writer_bulk(sb_run_writer *w, int64_t input_bytes, int64_t min_bytes, bool *dropped,
+                       sb_err *e)
+{
+	sqlite3_stmt *st;
+	int64_t ledger_bytes = 0;
+	int rc;
+
+	*dropped = false;
+	if (input_bytes < min_bytes || (st = sb_db_stmt(w->db, "ledger_bytes", e)) == NULL)
+		return e->code;
+	if ((rc = sb_db_step(w->db, st, e)) == SQLITE_ROW)
+		ledger_bytes = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	if (rc < 0)
+		return e->code;
+	if (input_bytes / 2 < ledger_bytes || !sb_db_readers_shut_out(w->db))
+		return SB_OK;
+	if (sb_db_indexes_drop(w->db, e) != SB_OK) {
+		sb_db_readers_let_in(w->db);
+		return e->code;
+	}
+	w->bulk = *dropped = true;
+	return SB_OK;
+}
+
+int sb_run_writer_finish(sb_run_writer *w, sb_err *e)
+{
+	sqlite3_stmt *st;
+	int64_t recent = 0, runs = 0;
+	int rc;
+
+	if (w->bulk)
+		return sb_db_indexes_create(w->db, e);
+	/* the recent part of the session index merged into the settled part
+	 * once it holds more than an eighth of the runs */
+	if ((st = sb_db_stmt(w->db, "run_session_recent", e)) == NULL)
+		return e->code;
+	if ((rc = sb_db_step(w->db, st, e)) == SQLITE_ROW) {
+		recent = sqlite3_column_int64(st, 0);
+		runs = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_reset(st);
+	if (rc < 0)
+		return e->code;
+	if (recent == 0 || recent <= runs / 8)
+		return SB_OK;
+	return (st = sb_db_stmt(w->db, "run_session_merge", e)) == NULL ? e->code : sb_db_run(w->db, st, e);
+}
+
+int sb_run_writer_done(sb_run_writer *w, sb_err *e)
+{
+	bool all = true;
+
+	if (w == NULL || !w->bulk)
+		return SB_OK;
+	if (sb_db_indexes_present(w->db, &all, e) == SB_OK && !all && sb_db_begin(w->db, e) == SB_OK &&
+	    (sb_db_indexes_create(w->db, e) != SB_OK || sb_db_commit(w->db, e) != SB_OK))
+		sb_db_rollback(w->db);
+	/* without them (this failed too) readers are not let in here: the
+	 * next sb_db_open builds them first, and readers wait for it */
+	if (e->code == SB_OK) {
+		sb_db_readers_let_in(w->db);
+		w->bulk = false;
+	}
+	return e->code;
 }
 
 int sb_run_writer_flush(sb_run_writer *w, sb_err *e)
 {
 	return sb_rollup_flush(w->rollup, e);
+}
+
+/* Bytes of an integer's decimal text at most ("-9223372036854775808"). */
+enum { I64_TEXT_MAX = 20 };
+
+size_t sb_execs_json_max(const sb_exec *execs, size_t n)
+{
+	/* the brackets, and per execution its brackets, eight commas and one
+	 * between executions, seven integers (or null), and two strings of
+	 * at most six bytes per byte (\u00XX) and their quotes (or null) */
+	size_t max = 2 + n * (11 + 7 * I64_TEXT_MAX + 2 * 4);
+
+	for (size_t i = 0; i < n; i++) {
+		max += 6 * execs[i].command_len;
+		if (execs[i].extra != NULL)
+			max += 6 * strlen(execs[i].extra);
+	}
+	return max;
+}
+
+/* Write v in decimal at p; the byte after it. */
+static char *put_i64(char *p, int64_t v)
+{
+	char digits[I64_TEXT_MAX];
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	size_t n = 0;
+
+	do {
+		digits[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u > 0);
+	if (v < 0)
+		*p++ = '-';
+	while (n > 0)
+		*p++ = digits[--n];
+	return p;
+}
+
+/* Write v, or null when has is false, at p; the byte after it. */
+static char *put_i64_opt(char *p, bool has, int64_t v)
+{
+	if (has)
+		return put_i64(p, v);
+	memcpy(p, "null", 4);
+	return p + 4;
+}
+
+/* Write s[0..len) as a JSON string at p, escaped as SQLite's json_quote
+ * does (a backslash before " and \, \b \t \n \f \r, \u00XX in lower
+ * case for the other bytes below 0x20, every other byte as it is), or null
+ * when s is NULL; the byte after it. */
+static char *put_str(char *p, const char *s, size_t len)
+{
+	static const char special[32] = {
+		0, 0, 0, 0, 0, 0, 0, 0, 'b', 't', 'n', 0, 'f', 'r', 0, 0,
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+
+	if (s == NULL) {
+		memcpy(p, "null", 4);
+		return p + 4;
+	}
+	*p++ = '"';
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '"' || c == '\\') {
+			*p++ = '\\';
+		} else if (c < 0x20) {
+			*p++ = '\\';
+			if (special[c] != 0) {
+				c = (unsigned char)special[c];
+			} else {
+				memcpy(p, "u00", 3);
+				p += 3;
+				*p++ = (char)('0' + (c >> 4));
+				c = (unsigned char)"0123456789abcdef"[c & 15];
+			}
+		}
+		*p++ = (char)c;
+	}
+	*p++ = '"';
+	return p;
+}
+
+size_t sb_execs_json(const sb_exec *execs, size_t n, char *buf)
+{
+	char *p = buf;
+
+	*p++ = '[';
+	for (size_t i = 0; i < n; i++) {
+		const sb_exec *x = &execs[i];
+		if (i > 0)
+			*p++ = ',';
+		*p++ = '[';
+		p = put_str(p, x->command, x->command_len);
+		*p++ = ',';
+		p = put_i64_opt(p, x->has_exit_code, x->exit_code);
+		*p++ = ',';
+		p = put_i64(p, x->duration_ms);
+		*p++ = ',';
+		p = put_i64(p, x->cpu_ms);
+		*p++ = ',';
+		p = put_i64(p, x->memory_peak_mb);
+		*p++ = ',';
+		p = put_i64(p, x->bytes_read);
+		*p++ = ',';
+		p = put_i64(p, x->bytes_written);
+		*p++ = ',';
+		p = put_i64_opt(p, x->has_cost, x->cost_nanos);
+		*p++ = ',';
+		p = put_str(p, x->extra, x->extra != NULL ? strlen(x->extra) : 0);
+		*p++ = ']';
+	}
+	*p++ = ']';
+	*p = '\0';
+	return (size_t)(p - buf);
 }
 
 bool sb_run_card_cost(const sb_run *run, const sb_card *card, int64_t *nanos)
@@ -201,10 +348,13 @@ static int insert_run(sb_run_writer *w, const sb_run *run, int64_t line_no,
 	sb_bindi_text(db, st, at[RUN_FINGERPRINT], run->fingerprint);
 	sb_bindi_text(db, st, at[RUN_TAGS], run->tags_json);
 	sb_bindi_text(db, st, at[RUN_EXTRA], run->extra);
+	/* the recent part of the session index, but for a bulk import, whose
+	 * indexes are built whole at its end */
+	sb_bindi_i64(db, st, at[RUN_RECENT], w->bulk ? 0 : 1);
 	if (sb_db_run(db, st, e) != SB_OK)
 		return e->code;
 	*inserted = sqlite3_changes(sb_db_handle(db)) == 1;
-	return *inserted ? sb_rollup_add(w->rollup, run, day, e) : SB_OK;
+	return *inserted ? sb_rollup_add(w->rollup, run, day, priced, card_nanos, e) : SB_OK;
 }
 
 /* Insert the executions and tags of the run just inserted as rid. */
@@ -213,31 +363,26 @@ static int insert_children(sb_run_writer *w, const sb_run *run, int64_t rid, sb_
 	sb_db *db = w->db;
 	sqlite3_stmt *st;
 	const int *at;
-	size_t i = 0;
+	const char *execs = run->execs_json;
+	size_t execs_len = run->execs_json_len;
 
-	/* the executions 8, 4, 2 and 1 at a time: a statement has a fixed
-	 * cost (cursors, a statement journal, foreign key checks set up)
-	 * besides its rows */
-	while (i < run->n_execs) {
-		size_t q = 0;
-		while (exec_queries[q].rows > run->n_execs - i)
-			q++;
-		st = w->exec_insert[q];
-		sb_bindi_i64(db, st, w->exec_rid_at[q], rid);
-		for (size_t r = 0; r < exec_queries[q].rows; r++, i++) {
-			const sb_exec *x = &run->execs[i];
-			at = w->exec_at[q][r];
-			sb_bindi_i64(db, st, at[EXEC_SEQ], (int64_t)i);
-			sb_bindi_textn(db, st, at[EXEC_COMMAND], x->command, x->command_len);
-			sb_bindi_i64_opt(db, st, at[EXEC_EXIT_CODE], x->has_exit_code, x->exit_code);
-			sb_bindi_i64(db, st, at[EXEC_DURATION_MS], x->duration_ms);
-			sb_bindi_i64(db, st, at[EXEC_CPU_MS], x->cpu_ms);
-			sb_bindi_i64(db, st, at[EXEC_MEMORY_PEAK_MB], x->memory_peak_mb);
-			sb_bindi_i64(db, st, at[EXEC_BYTES_READ], x->bytes_read);
-			sb_bindi_i64(db, st, at[EXEC_BYTES_WRITTEN], x->bytes_written);
-			sb_bindi_i64_opt(db, st, at[EXEC_COST_NANOS], x->has_cost, x->cost_nanos);
-			sb_bindi_text(db, st, at[EXEC_EXTRA], x->extra);
+	/* the executions as one row of their own */
+	if (run->n_execs > 0) {
+		if (execs == NULL) {
+			size_t max = sb_execs_json_max(run->execs, run->n_execs) + 1;
+			if (max > w->buf_cap) {
+				char *buf = realloc(w->buf, max);
+				if (buf == NULL)
+					return sb_fail(e, SB_EINTERNAL, "out of memory");
+				w->buf = buf;
+				w->buf_cap = max;
+			}
+			execs_len = sb_execs_json(run->execs, run->n_execs, w->buf);
+			execs = w->buf;
 		}
+		st = w->execs_insert;
+		sb_bindi_i64(db, st, w->execs_at[EXECS_RID], rid);
+		sb_bindi_textn(db, st, w->execs_at[EXECS_TEXT], execs, execs_len);
 		if (sb_db_run(db, st, e) != SB_OK)
 			return e->code;
 	}
@@ -276,10 +421,17 @@ static int move_to_history(sb_run_writer *w, int64_t rid, sb_err *e)
 	sb_bind_i64(db, st, ":rid", rid);
 	if (sb_db_run(db, st, e) != SB_OK)
 		return e->code;
-	if ((st = sb_db_stmt(db, "run_delete", e)) == NULL)
-		return e->code;
-	sb_bind_i64(db, st, ":rid", rid);
-	return sb_db_run(db, st, e);
+	/* its executions and tags explicitly: the import's connection may
+	 * run without foreign keys, so without their cascade */
+	for (size_t q = 0; q < 3; q++) {
+		static const char *const deletes[] = {"run_execs_delete", "run_tag_delete", "run_delete"};
+		if ((st = sb_db_stmt(db, deletes[q], e)) == NULL)
+			return e->code;
+		sb_bind_i64(db, st, ":rid", rid);
+		if (sb_db_run(db, st, e) != SB_OK)
+			return e->code;
+	}
+	return SB_OK;
 }
 
 int sb_run_store(sb_run_writer *w, const sb_run *run, int64_t line_no, bool replace,

@@ -65,6 +65,9 @@ typedef struct sb_run {
 	size_t n_tags;
 	const char *tags_json;    /* the tags object as JSON text, NULL when absent */
 	const char *extra;        /* unknown fields as a JSON object, NULL when none */
+	const char *execs_json;   /* execs as the ledger stores them (sb_execs_json), made by
+	                             the parser; NULL: the writer makes it */
+	size_t execs_json_len;    /* its length */
 	char fingerprint[65];     /* SHA-256 of the normalized record, hex */
 } sb_run;
 
@@ -94,9 +97,44 @@ void sb_run_writer_free(sb_run_writer *w);
 int sb_run_store(sb_run_writer *w, const sb_run *run, int64_t line_no, bool replace,
                  enum sb_store *result, char *why, size_t why_len, sb_err *e);
 
+/* For an input of input_bytes (what is left to read) into a ledger much
+ * smaller than it: at least min_bytes and at least twice the ledger
+ * file's size.  Then, when no reader has the ledger open, readers are kept
+ * out (ledger/db.h, sb_db_readers_shut_out) and the secondary indexes of
+ * the run tables dropped inside the caller's transaction, so that
+ * sb_run_writer_finish builds each once, its keys sorted, instead of every
+ * row updating them in random order.  *dropped says whether. */
+int sb_run_writer_bulk(sb_run_writer *w, int64_t input_bytes, int64_t min_bytes, bool *dropped,
+                       sb_err *e);
+
+/* Inside the batch's last transaction: the indexes sb_run_writer_bulk
+ * dropped built again (those missing); without it, the recent part of the
+ * session index merged into the settled part when it holds more than an
+ * eighth of the runs (sql/schema/010_scale.sql). */
+int sb_run_writer_finish(sb_run_writer *w, sb_err *e);
+
+/* After the batch's last transaction, committed or not: when
+ * sb_run_writer_bulk dropped the indexes and they are not there (the
+ * import failed after a commit without them), they are built in a
+ * transaction of their own; then readers are let in again. */
+int sb_run_writer_done(sb_run_writer *w, sb_err *e);
+
 /* Write what w has gathered for the day rollups (ledger/rollup.h) into
  * the ledger: before every commit of the runs stored since the last one. */
 int sb_run_writer_flush(sb_run_writer *w, sb_err *e);
+
+/* The executions execs[0..n) as the ledger stores them (run_execs.execs,
+ * sql/schema/010_scale.sql): a JSON array holding one array per
+ * execution, [command, exit_code, duration_ms, cpu_ms, memory_peak_mb,
+ * bytes_read, bytes_written, cost_nanos, extra], absent values null, text
+ * escaped as SQLite's json_quote escapes it, so that the text is the one
+ * SQLite's json_array and json_group_array make of the same values (the
+ * migration and the restore of a replaced run make it in SQL).
+ * sb_execs_json_max is at least its length; sb_execs_json writes it at
+ * buf, which has room for sb_execs_json_max + 1 bytes, with a NUL after
+ * it, and returns its length. */
+size_t sb_execs_json_max(const sb_exec *execs, size_t n);
+size_t sb_execs_json(const sb_exec *execs, size_t n, char *buf);
 
 /* The card cost of run with card: the sum of cost_for_ms of its listed
  * executions, plus cost_for_ms of what they leave of total_duration_ms

@@ -244,6 +244,22 @@ char *sb_date_format(int64_t ms, char buf[SB_TIME_BUFSZ])
 	int month, day;
 
 	sb_civil_from_ms(ms, &year, &month, &day);
+	/* the years a timestamp can have (0000 to 9999) by hand: the run
+	 * writer formats one date per run */
+	if (year >= 0 && year <= 9999) {
+		buf[0] = (char)('0' + year / 1000);
+		buf[1] = (char)('0' + year / 100 % 10);
+		buf[2] = (char)('0' + year / 10 % 10);
+		buf[3] = (char)('0' + year % 10);
+		buf[4] = '-';
+		buf[5] = (char)('0' + month / 10);
+		buf[6] = (char)('0' + month % 10);
+		buf[7] = '-';
+		buf[8] = (char)('0' + day / 10);
+		buf[9] = (char)('0' + day % 10);
+		buf[10] = '\0';
+		return buf;
+	}
 	snprintf(buf, SB_TIME_BUFSZ, "%04" PRId64 "-%02d-%02d", year, month, day);
 	return buf;
 }

@@ -56,6 +56,8 @@ static void import_file(void *ctx, int fd, const char *real, const char *format)
 	io.supersede = format != NULL && o->supersede;
 	io.events = (sb_import_events){o->events.on_reject, NULL, o->events.ctx};
 	io.pause_path = o->pause_path;
+	io.bulk_min = o->bulk_min;
+	io.rebuild_pause_path = o->rebuild_pause_path;
 	io.words = o->words;
 	if (sb_source_fdopen(fd, real, &src, &e) == SB_OK) {
 		if (format == NULL)

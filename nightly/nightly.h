@@ -80,6 +80,10 @@ typedef struct sb_nightly_opts {
 	sb_nightly_fetch_fn fetch;    /* how a fetch runs (NULL: sb_fetch) */
 	sb_words_fn words;            /* the caller's words for rejected records (import.h) */
 	const char *pause_path;       /* tests: the import pause (sb_import_opts) */
+	int64_t bulk_min;             /* tests: the import's bulk threshold (sb_import_opts;
+	                                 0: the default) */
+	const char *rebuild_pause_path; /* tests: the pause after the indexes are built again
+	                                 (sb_import_opts) */
 	const char *pause_checked;    /* tests: the inbox pause (sb_inbox_walk) */
 	sb_nightly_events events;     /* callbacks */
 } sb_nightly_opts;

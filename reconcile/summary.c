@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ledger/timefmt.h"
+
 bool sb_summary_by_valid(const char *by)
 {
 	return strcmp(by, "backend") == 0 || strcmp(by, "day") == 0 || strcmp(by, "model") == 0 ||
@@ -123,6 +125,47 @@ static sb_summary_row *add_row(sb_summary *s, const char *key, size_t *cap)
 	return row;
 }
 
+/* Bind the period to st (summary_rollup.sql, summary_tag_rollup.sql): the
+ * whole UTC days within it, read from the day rollups, and the parts
+ * before and after them, read from run.  A period holding no whole day is
+ * all "before" (head_end_ms = to_ms) and reads no rollup. */
+static void bind_days(sb_db *db, sqlite3_stmt *st, const sb_period *p)
+{
+	int64_t first = sb_day_start(p->from_ms) == p->from_ms ? p->from_ms
+	                                                         : sb_day_start(p->from_ms) + SB_MS_PER_DAY;
+	int64_t end = sb_day_start(p->to_ms);
+	char from_day[SB_TIME_BUFSZ], to_day[SB_TIME_BUFSZ];
+
+	if (first >= end)
+		first = end = p->to_ms;
+	sb_date_format(first, from_day);
+	memcpy(to_day, from_day, sizeof to_day);
+	if (end != first)
+		sb_date_format(end, to_day);
+	sb_bind_text(db, st, ":from_day", from_day);
+	sb_bind_text(db, st, ":to_day", to_day);
+	sb_bind_i64(db, st, ":head_end_ms", first);
+	sb_bind_i64(db, st, ":tail_start_ms", end);
+}
+
+/* How the summary by tag:NAME reads its groups (summary_tag_tracked.sql):
+ * *tracked 1 from the rollups with the untagged ones of NAME, 0 from the
+ * rollups with every run untagged (no run has NAME), -1 from the runs. */
+static int tag_tracked(sb_db *db, const char *tag, int *tracked, sb_err *e)
+{
+	sqlite3_stmt *st = sb_db_stmt(db, "summary_tag_tracked", e);
+	int rc;
+
+	*tracked = -1;
+	if (st == NULL)
+		return e->code;
+	sb_bind_text(db, st, ":tag", tag);
+	if ((rc = sb_db_step(db, st, e)) == SQLITE_ROW)
+		*tracked = sqlite3_column_int(st, 0);
+	sqlite3_reset(st);
+	return rc < 0 ? e->code : SB_OK;
+}
+
 int sb_summary_build(sb_db *db, const sb_period *period, const char *by,
                      sb_summary **out, sb_err *e)
 {
@@ -138,20 +181,40 @@ int sb_summary_build(sb_db *db, const sb_period *period, const char *by,
 	s->period = *period;
 	snprintf(s->by, sizeof s->by, "%s", by);
 	sb_usage_zero(&s->total);
+	/* the whole days of the period from the day rollups, but for a
+	 * session (too many groups to roll up) or a tag that is not tracked */
 	if (strncmp(by, "tag:", 4) == 0) {
-		if ((st = sb_db_stmt(db, "summary_tag", e)) == NULL)
+		int tracked;
+		if (tag_tracked(db, by + 4, &tracked, e) != SB_OK ||
+		    (st = sb_db_stmt(db, tracked >= 0 ? "summary_tag_rollup" : "summary_tag", e)) == NULL)
 			goto fail;
 		sb_bind_text(db, st, ":tag", by + 4);
-	} else {
+		if (tracked >= 0) {
+			sb_bind_i64(db, st, ":tracked", tracked);
+			bind_days(db, st, period);
+		}
+	} else if (strcmp(by, "session") == 0) {
 		if ((st = sb_db_stmt(db, "summary", e)) == NULL)
 			goto fail;
 		sb_bind_text(db, st, ":by", by);
+	} else {
+		if ((st = sb_db_stmt(db, "summary_rollup", e)) == NULL)
+			goto fail;
+		sb_bind_text(db, st, ":by", by);
+		bind_days(db, st, period);
 	}
 	sb_bind_i64(db, st, ":from_ms", period->from_ms);
 	sb_bind_i64(db, st, ":to_ms", period->to_ms);
 	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {
 		const char *key = sb_col_text(st, 0);
 		sb_usage u;
+		/* a rollup whose sum passed 64 bits holds a REAL
+		 * (sql/schema/005_rollup.sql), and so does a sum over it */
+		for (int col = 2; col <= 14; col++)
+			if (sqlite3_column_type(st, col) == SQLITE_FLOAT) {
+				sb_fail(e, SB_EDATA, "a sum of the summary overflows 64 bits");
+				goto fail;
+			}
 		if (row == NULL || strcmp(row->key, key) != 0) {
 			if ((row = add_row(s, key, &cap)) == NULL) {
 				sb_fail(e, SB_EINTERNAL, "out of memory");

@@ -9,7 +9,9 @@
  * each into a fresh ledger and with a small chunk so that there are many
  * commits, and the ledgers must be equal row for row: runs, executions,
  * tags, the day rollups, rejects with their line numbers, and the batch's counts, status
- * and resume point.  Likewise with --strict (nothing kept).  (Killing a
+ * and resume point.  Likewise with --strict (nothing kept), and when the
+ * import drops the secondary indexes and builds them at its end (the
+ * indexes' definitions compared too), against the plain writer.  (Killing a
  * threaded import and running it again is tests/cli/cases/kill_resume.sh.)
  * The pool itself: jobs come back in the order they were given, whichever
  * thread ends first; and the arena that jansson allocates from.
@@ -104,10 +106,14 @@ static char *contents(sb_db *db)
 	static const char *const queries[] = {
 		"SELECT run_id, batch_id, line_no, backend, session_id, started_ms, exec_count, "
 		"total_duration_ms, computed_nanos, card_nanos, fingerprint, tags, extra FROM run ORDER BY rid",
-		"SELECT rid, seq, command, duration_ms, extra FROM execution ORDER BY rid, seq",
+		"SELECT * FROM execution ORDER BY rid, seq",
+		"SELECT * FROM run_execs ORDER BY rid",
 		"SELECT rid, name, value FROM run_tag ORDER BY rid, name",
 		"SELECT * FROM run_day ORDER BY day, backend, model",
 		"SELECT * FROM run_day_tag ORDER BY name, day, value, backend, model",
+		"SELECT * FROM run_day_untagged ORDER BY name, day, backend, model",
+		"SELECT * FROM run_tag_name ORDER BY name",
+		"SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE type IN ('index', 'view') ORDER BY name",
 		"SELECT batch_id, line_no, reason, hex(content), full_length FROM reject ORDER BY batch_id, line_no",
 		"SELECT batch_id, status, resume_offset, resume_line, accepted, duplicates, rejected, "
 		"replaced, skipped FROM batch ORDER BY batch_id",
@@ -137,8 +143,10 @@ static char *contents(sb_db *db)
 }
 
 /* Import the input into a fresh ledger with threads and opts; returns its
- * contents (allocated) and the import's code in *rc. */
-static char *import_with(struct ctx *c, int64_t threads, const sb_import_opts *base, int *rc)
+ * contents (allocated) and the import's code in *rc; *rebuilt says
+ * whether it dropped the indexes and built them again. */
+static char *import_rebuilt(struct ctx *c, int64_t threads, const sb_import_opts *base, int *rc,
+                            bool *rebuilt)
 {
 	char *path = support_path(c->dir, "ledger.db");
 	sb_import_opts o = *base;
@@ -152,9 +160,24 @@ static char *import_with(struct ctx *c, int64_t threads, const sb_import_opts *b
 	assert_sb_ok(&e, sb_db_open(path, SB_DB_CREATE | SB_DB_WRITE, 1000, &db, &e));
 	o.threads = threads;
 	*rc = sb_import_runs(db, c->input, &o, &r, &e);
+	*rebuilt = r.indexes_rebuilt;
 	text = contents(db);
 	sb_db_close(db);
 	free(path);
+	return text;
+}
+
+/* import_rebuilt into a ledger much smaller than the input that keeps
+ * its indexes: the plain writer. */
+static char *import_with(struct ctx *c, int64_t threads, const sb_import_opts *base, int *rc)
+{
+	sb_import_opts o = *base;
+	bool rebuilt = false;
+	char *text;
+
+	o.bulk_min = INT64_MAX;
+	text = import_rebuilt(c, threads, &o, rc, &rebuilt);
+	assert_false(rebuilt);
 	return text;
 }
 
@@ -184,6 +207,57 @@ static void test_same_ledger(void **state)
 		free(other);
 	}
 	free(one);
+}
+
+/* Dropping the secondary indexes and building them at the end (an input
+ * more than twice the ledger's size) changes nothing either, with any
+ * number of threads, its commits every 7 records or every chunk of a bulk
+ * import: the input padded with an unknown field so that it is more than
+ * twice the size of an empty ledger. */
+static void test_same_ledger_rebuilt(void **state)
+{
+	struct ctx *group = *state, local = *group, *c = &local;
+	sb_import_opts o;
+	int rc1 = 0, rc = 0;
+	bool rebuilt = false;
+	char *one;
+	FILE *in = fopen(group->input, "r"), *out;
+	char *padded = support_path(group->dir, "padded.jsonl"), line[80 * 1024];
+
+	assert_non_null(in);
+	out = fopen(padded, "w");
+	assert_non_null(out);
+	while (fgets(line, sizeof line, in) != NULL) {
+		size_t n = strlen(line);
+		if (n > 2 && line[0] == '{' && line[n - 2] == '}' && line[n - 1] == '\n')
+			fprintf(out, "{\"pad\": \"%0400d\", %s", 0, line + 1);
+		else
+			fputs(line, out);
+	}
+	fclose(in);
+	assert_int_equal(fclose(out), 0);
+	c->input = padded;
+	memset(&o, 0, sizeof o);
+	o.chunk = 7;
+	o.max_line = 64 * 1024;
+	one = import_with(c, 1, &o, &rc1);
+	assert_int_equal(rc1, SB_EDATA);
+	o.bulk_min = 1;
+	for (int64_t t = 1; t <= 3; t++) {
+		for (int chunked = 0; chunked < 2; chunked++) {
+			char *other;
+			o.chunk = chunked ? 7 : 0;
+			other = import_rebuilt(c, t, &o, &rc, &rebuilt);
+			assert_int_equal(rc, rc1);
+			assert_true(rebuilt);
+			if (strcmp(one, other) != 0)
+				fail_msg("--threads %lld, chunk %lld, indexes built at the end, left another ledger than the plain writer",
+				         (long long)t, (long long)o.chunk);
+			free(other);
+		}
+	}
+	free(one);
+	free(padded);
 }
 
 /* The same with --strict: nothing but the rejects and the failed batch. */
@@ -296,6 +370,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_same_ledger),
+		cmocka_unit_test(test_same_ledger_rebuilt),
 		cmocka_unit_test(test_same_ledger_strict),
 		cmocka_unit_test(test_pool_order),
 		cmocka_unit_test(test_arena),

@@ -395,6 +395,12 @@ static void format_dates(void **state)
 	assert_string_equal(sb_date_format(INT64_C(951782400000), buf),
 	                    "2000-02-29");
 	assert_ptr_equal(sb_date_format(0, buf), buf);
+	/* the ends of the years a timestamp can have, and one past each */
+	assert_string_equal(sb_date_format(sb_days_from_civil_ms(0, 1, 1), buf), "0000-01-01");
+	assert_string_equal(sb_date_format(sb_days_from_civil_ms(0, 1, 1) - 1, buf), "-001-12-31");
+	assert_string_equal(sb_date_format(sb_days_from_civil_ms(10000, 1, 1) - 1, buf), "9999-12-31");
+	assert_string_equal(sb_date_format(sb_days_from_civil_ms(10000, 1, 1), buf), "10000-01-01");
+	assert_string_equal(sb_date_format(sb_days_from_civil_ms(1000, 10, 9), buf), "1000-10-09");
 }
 
 /* Formatting an instant and parsing it back gives the same instant. */

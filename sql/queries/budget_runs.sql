@@ -5,7 +5,8 @@
 -- session_foreign); session_weight and session_runs are the lifetimes
 -- (exec time where a run has no ended_at, a negative one, clock skew,
 -- as 0) and the number of all the session's runs, in any period, to
--- split that bill by.
+-- split that bill by (found in both parts of the session index:
+-- sql/schema/010_scale.sql).
 SELECT r.run_id,
        r.backend,
        r.session_id,
@@ -29,11 +30,19 @@ SELECT r.run_id,
        (SELECT COUNT(*) FROM billing_line l
          WHERE l.backend = r.backend AND l.session_id = r.session_id AND l.kind = 'billed'
            AND l.superseded_by IS NULL AND l.currency <> 'USD') AS session_foreign,
-       (SELECT SUM(COALESCE(o.ended_ms - o.started_ms,
-                            CASE WHEN o.total_duration_ms > 0 THEN o.total_duration_ms ELSE 0 END)) FROM run o
-         WHERE o.backend = r.backend AND o.session_id = r.session_id) AS session_weight,
+       (SELECT SUM(w) FROM
+          (SELECT COALESCE(o.ended_ms - o.started_ms,
+                           CASE WHEN o.total_duration_ms > 0 THEN o.total_duration_ms ELSE 0 END) AS w
+             FROM run o WHERE o.backend = r.backend AND o.session_id = r.session_id AND NOT o.recent
+           UNION ALL
+           SELECT COALESCE(o.ended_ms - o.started_ms,
+                           CASE WHEN o.total_duration_ms > 0 THEN o.total_duration_ms ELSE 0 END)
+             FROM run o WHERE o.backend = r.backend AND o.session_id = r.session_id AND o.recent))
+           AS session_weight,
        (SELECT COUNT(*) FROM run o
-         WHERE o.backend = r.backend AND o.session_id = r.session_id) AS session_runs
+         WHERE o.backend = r.backend AND o.session_id = r.session_id AND NOT o.recent)
+       + (SELECT COUNT(*) FROM run o
+           WHERE o.backend = r.backend AND o.session_id = r.session_id AND o.recent) AS session_runs
   FROM run r
   LEFT JOIN model_price p ON p.model = r.model
  WHERE r.started_ms >= :from_ms AND r.started_ms < :to_ms

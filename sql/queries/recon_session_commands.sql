@@ -2,17 +2,23 @@
 -- started in [:from_ms, :to_ms) (:session_id NULL: the runs that named no
 -- session): one row per command text, the costliest first (by the sum of
 -- the executions' cost_usd; commands with no cost at all last, then by
--- time), at most :limit rows.  The text is cut to :chars characters.
+-- time), at most :limit rows.  The text is cut to :chars characters.  The
+-- runs are found in both parts of the session index (settled, recent:
+-- sql/schema/010_scale.sql).
 SELECT substr(x.command, 1, :chars) AS command,                -- the command line, cut (NULL when the SDK gave none)
        length(x.command) > :chars AS cut,                       -- 1 when the text was longer
        COUNT(*) AS execs,                                       -- how many times it ran
        SUM(x.duration_ms) AS duration_ms,                       -- its wall time in all
        SUM(x.cost_nanos) AS cost_nanos,                         -- its cost_usd in all (NULL when none had one)
        COUNT(x.cost_nanos) AS priced                            -- executions of it that had a cost
-  FROM run r
+  FROM (SELECT rid FROM run
+         WHERE backend = :backend AND session_id IS :session_id AND NOT recent
+           AND started_ms >= :from_ms AND started_ms < :to_ms
+        UNION ALL
+        SELECT rid FROM run
+         WHERE backend = :backend AND session_id IS :session_id AND recent
+           AND started_ms >= :from_ms AND started_ms < :to_ms) r
   JOIN execution x ON x.rid = r.rid
- WHERE r.backend = :backend AND r.session_id IS :session_id
-   AND r.started_ms >= :from_ms AND r.started_ms < :to_ms
  GROUP BY x.command
  ORDER BY SUM(x.cost_nanos) IS NULL, SUM(x.cost_nanos) DESC, SUM(x.duration_ms) DESC, x.command
  LIMIT :limit;

@@ -1,9 +1,22 @@
--- Add runs to the rollup of a day, backend and model (sql/schema/005_rollup.sql).
-INSERT INTO run_day (day, backend, model, runs, exec_ms, computed_nanos, input_tokens, output_tokens)
-VALUES (:day, :backend, :model, :runs, :exec_ms, :computed_nanos, :input_tokens, :output_tokens)
+-- Add runs to the rollup of a day, backend and model (sql/schema/005_rollup.sql,
+-- 010_scale.sql): every sum added, memory_peak_mb the larger (a group whose
+-- maximum is to be found again, -1, stays so: rollup_fix_max.sql finds it).
+INSERT INTO run_day (day, backend, model, runs, exec_ms, computed_nanos, input_tokens, output_tokens, exec_count, cpu_ms, bytes_read, bytes_written, billed_nanos, billed_runs, card_nanos, card_runs, memory_peak_mb)
+VALUES (:day, :backend, :model, :runs, :exec_ms, :computed_nanos, :input_tokens, :output_tokens, :exec_count, :cpu_ms,
+        :bytes_read, :bytes_written, :billed_nanos, :billed_runs, :card_nanos, :card_runs, :memory_peak_mb)
     ON CONFLICT (day, backend, model) DO UPDATE
    SET runs = runs + excluded.runs,
        exec_ms = exec_ms + excluded.exec_ms,
        computed_nanos = computed_nanos + excluded.computed_nanos,
        input_tokens = input_tokens + excluded.input_tokens,
-       output_tokens = output_tokens + excluded.output_tokens;
+       output_tokens = output_tokens + excluded.output_tokens,
+       exec_count = exec_count + excluded.exec_count,
+       cpu_ms = cpu_ms + excluded.cpu_ms,
+       bytes_read = bytes_read + excluded.bytes_read,
+       bytes_written = bytes_written + excluded.bytes_written,
+       billed_nanos = billed_nanos + excluded.billed_nanos,
+       billed_runs = billed_runs + excluded.billed_runs,
+       card_nanos = card_nanos + excluded.card_nanos,
+       card_runs = card_runs + excluded.card_runs,
+       memory_peak_mb = CASE WHEN memory_peak_mb < 0 THEN memory_peak_mb
+                             ELSE MAX(memory_peak_mb, excluded.memory_peak_mb) END;

@@ -1,8 +1,12 @@
 -- Runs of a backend started since an instant, with their end and their executions'
--- durations (one row per execution; summary-only runs one row with NULL),
--- ordered by run, to recompute their card cost.
+-- durations (one row per execution, from the run's run_execs row; summary-only
+-- runs one row with NULL), ordered by start, run and execution (the index on
+-- started_ms gives that order), to recompute their card cost.
 SELECT r.rid, COALESCE(r.plan, ''), r.started_ms, r.has_executions, r.total_duration_ms,
-       e.duration_ms, r.ended_ms
-  FROM run r LEFT JOIN execution e ON e.rid = r.rid
+       e.value ->> 2 AS duration_ms,   -- the execution's duration_ms (sql/schema/010_scale.sql)
+       r.ended_ms
+  FROM run r
+  LEFT JOIN run_execs x ON x.rid = r.rid
+  LEFT JOIN json_each(x.execs) e
  WHERE r.backend = :backend AND r.started_ms >= :from_ms
- ORDER BY r.rid, e.seq;
+ ORDER BY r.started_ms, r.rid, e.key;

@@ -8,6 +8,10 @@
 # record in the middle (so that rejects are resumed too):
 #
 #   runs      import runs of 12,000 run records (JSON Lines)
+#   bulk      the same into a ledger much smaller than the file, as a large
+#             import sees it (SBLEDGER_TEST_BULK_MIN=1): the secondary
+#             indexes dropped in its first transaction and built again in
+#             its last, readers kept out meanwhile
 #   focus     import billing --format focus of 40,000 FOCUS CSV rows (CRLF)
 #   daytona   import billing --format daytona of a JSON array of 30,000
 #
@@ -25,6 +29,14 @@
 # the bad record, or "already imported" when the previous run had ended
 # just before its kill).
 #
+# bulk also kills every other round once inside the rebuild
+# (SBLEDGER_TEST_PAUSE_REBUILD: the indexes built in the last transaction,
+# not yet committed), and
+# after every kill, when the ledger was left without its indexes, a
+# reader ('report summary') must find them built again before it reads
+# (they are there after it, and it prints what the clean ledger prints
+# once complete), and never read without them.
+#
 # Prints per scenario the kills that hit a running import and how many
 # distinct resume points they left, then "kill: N kill points, M failed";
 # exits 1 when anything differed.
@@ -40,7 +52,7 @@ while [ $# -gt 0 ]; do
 	*) break ;;
 	esac
 done
-scenarios=${*:-runs focus daytona}
+scenarios=${*:-runs bulk focus daytona}
 [ -x "$SB" ] || { echo "kill.sh: no sbledger at $SB" >&2; exit 70; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/sbledger-kill.XXXXXX") || exit 70
@@ -102,7 +114,7 @@ PY
 # The command of a scenario (arguments after --db; small chunks: many commits).
 command_of() {
 	case $1 in
-	runs) echo "import runs --chunk 150 runs.jsonl" ;;
+	runs | bulk) echo "import runs --chunk 150 runs.jsonl" ;;
 	focus) echo "import billing --format focus --chunk 400 focus.csv" ;;
 	daytona) echo "import billing --format daytona --chunk 300 daytona.json" ;;
 	esac
@@ -143,11 +155,47 @@ now_ms() {
 	echo $(($(date +%s%N) / 1000000))
 }
 
+# The secondary indexes of the run tables a ledger has (4 when all are).
+indexes() {
+	sqlite3 "$1" "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'index' AND name IN
+	  ('run_by_started', 'run_by_session', 'run_by_session_recent', 'run_tag_by_value')" 2>/dev/null
+}
+
+# after_kill DB: a reader opens the killed import's ledger: the indexes
+# are there after it (built before it read, when they were missing), and
+# check passes.  Prints FAIL lines; returns 1 on a failure.
+after_kill() {
+	before=$(indexes "$1")
+	if ! "$SB" --db "$1" report summary --period 2026-11 --by backend --format json >reader.out 2>&1; then
+		echo "FAIL $scenario round $round: a reader after kill $kills failed:"
+		sed 's/^/    /' reader.out | head -5
+		return 1
+	fi
+	if [ "$(indexes "$1")" != 4 ]; then
+		echo "FAIL $scenario round $round: the reader after kill $kills read without the indexes ($before before it, $(indexes "$1") after)"
+		return 1
+	fi
+	[ "$before" = 4 ] || rebuilt=$((rebuilt + 1))
+	if ! "$SB" --db "$1" check >check.out 2>&1; then
+		echo "FAIL $scenario round $round: check fails after kill $kills:"
+		grep -v '^ok' check.out | sed 's/^/    /' | head -5
+		return 1
+	fi
+	return 0
+}
+
 total_kills=0
 failed=0
 for scenario in $scenarios; do
 	cmd=$(command_of "$scenario")
 	[ -n "$cmd" ] || { echo "kill.sh: no scenario $scenario" >&2; exit 64; }
+	if [ "$scenario" = bulk ]; then
+		SBLEDGER_TEST_BULK_MIN=1
+		export SBLEDGER_TEST_BULK_MIN
+	else
+		unset SBLEDGER_TEST_BULK_MIN
+	fi
+	rebuilt=0
 	rm -f clean.db*
 	"$SB" --db clean.db init >/dev/null
 	started=$(now_ms)
@@ -161,6 +209,7 @@ for scenario in $scenarios; do
 		failed=$((failed + 1))
 		continue
 	fi
+	"$SB" --db clean.db report summary --period 2026-11 --by backend --format json >clean.summary 2>&1
 	kills=0
 	points=
 	bad=0
@@ -168,6 +217,31 @@ for scenario in $scenarios; do
 		rm -f sbledger.db*
 		"$SB" init >/dev/null
 		tries=0
+		# bulk: every other round's first run killed inside the rebuild,
+		# its indexes built in the last transaction, not yet committed
+		if [ "$scenario" = bulk ] && [ $((round % 2)) = 1 ]; then
+			rm -f rebuild.pause
+			SBLEDGER_TEST_PAUSE_REBUILD=$PWD/rebuild.pause "$SB" $cmd >run.out 2>&1 &
+			pid=$!
+			i=0
+			while [ ! -e rebuild.pause ] && kill -0 $pid 2>/dev/null && [ $i -lt 3000 ]; do
+				sleep 0.01
+				i=$((i + 1))
+			done
+			if [ ! -e rebuild.pause ]; then
+				echo "FAIL $scenario round $round: the import never reached the rebuild's pause"
+				bad=$((bad + 1))
+			fi
+			kill -9 $pid 2>/dev/null
+			{ wait $pid; } 2>/dev/null
+			rm -f rebuild.pause
+			kills=$((kills + 1))
+			if [ "$(indexes sbledger.db)" = 4 ]; then
+				echo "FAIL $scenario round $round: killed inside the rebuild, the ledger has its indexes (the rebuild was committed?)"
+				bad=$((bad + 1))
+			fi
+			after_kill sbledger.db || bad=$((bad + 1))
+		fi
 		while :; do
 			tries=$((tries + 1))
 			"$SB" $cmd >run.out 2>&1 &
@@ -184,11 +258,7 @@ for scenario in $scenarios; do
 				kills=$((kills + 1))
 				points="$points
 $(sqlite3 sbledger.db "SELECT COALESCE(MAX(resume_offset), -1) FROM batch" 2>/dev/null)"
-				if ! "$SB" check >check.out 2>&1; then
-					echo "FAIL $scenario round $round: check fails after kill $kills:"
-					grep -v '^ok' check.out | sed 's/^/    /' | head -5
-					bad=$((bad + 1))
-				fi
+				after_kill sbledger.db || bad=$((bad + 1))
 				[ $tries -lt 400 ] && continue
 				echo "FAIL $scenario round $round: still not done after $tries runs"
 				bad=$((bad + 1))
@@ -212,9 +282,14 @@ $(sqlite3 sbledger.db "SELECT COALESCE(MAX(resume_offset), -1) FROM batch" 2>/de
 			echo "FAIL $scenario round $round: check fails at the end"
 			bad=$((bad + 1))
 		fi
+		"$SB" report summary --period 2026-11 --by backend --format json >end.summary 2>&1
+		if ! cmp -s clean.summary end.summary || [ "$(indexes sbledger.db)" != 4 ]; then
+			echo "FAIL $scenario round $round: the summary or the indexes differ from one clean import's"
+			bad=$((bad + 1))
+		fi
 	done
 	distinct=$(printf '%s\n' "$points" | grep -v '^$' | sort -u | wc -l)
-	echo "kill $scenario: $kills kill points in $rounds rounds ($distinct distinct resume offsets; a clean import takes $took ms); $bad failed"
+	echo "kill $scenario: $kills kill points in $rounds rounds ($distinct distinct resume offsets; a clean import takes $took ms; $rebuilt left without the indexes, built again by the next reader); $bad failed"
 	total_kills=$((total_kills + kills))
 	failed=$((failed + bad))
 done

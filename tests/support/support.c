@@ -66,13 +66,37 @@ void support_exec(sb_db *db, const char *sql)
 
 void support_rollup_rebuild(sb_db *db)
 {
+	static const char marker[] = "-- The rollups of the runs already stored, made again whole.";
 	const struct sb_sqlfile *f = sb_sqlfiles;
+	const char *from;
 
-	while (f->name != NULL && strcmp(f->name, "schema/005_rollup") != 0)
+	while (f->name != NULL && strcmp(f->name, "schema/010_scale") != 0)
 		f++;
 	assert_non_null(f->name);
-	support_exec(db, "DROP TABLE run_day; DROP TABLE run_day_tag;");
-	support_exec(db, f->text);
+	from = strstr(f->text, marker);
+	assert_non_null(from);
+	/* the last part of 010 makes every rollup again from the runs */
+	support_exec(db, "DELETE FROM run_day_untagged; DELETE FROM run_tag_name;");
+	support_exec(db, from);
+}
+
+void support_undo_010(sb_db *db)
+{
+	FILE *f = fopen("tests/cli/fixtures/undo_010.sql", "rb");
+	char *sql;
+	long n;
+
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	assert_true(n > 0);
+	rewind(f);
+	sql = calloc(1, (size_t)n + 1);
+	assert_non_null(sql);
+	assert_int_equal(fread(sql, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	support_exec(db, sql);
+	free(sql);
 }
 
 /* Prepare the printf-style query and step it to its first row. */

@@ -45,9 +45,15 @@ sb_db *support_memory_ledger(void);
  * test when it does not succeed. */
 void support_exec(sb_db *db, const char *sql);
 
-/* Make the day rollups (sql/schema/005_rollup.sql) again from run and
+/* Make the day rollups (sql/schema/005_rollup.sql, 010_scale.sql) again from run and
  * run_tag, after a test changed those with support_exec. */
 void support_rollup_rebuild(sb_db *db);
+
+/* Undo what sql/schema/010_scale.sql did to db
+ * (tests/cli/fixtures/undo_010.sql, read from the repository's root, where
+ * the unit tests run): for tests that take a ledger back to an earlier
+ * schema version, before they undo the earlier migrations. */
+void support_undo_010(sb_db *db);
 
 /* The integer in the first column of the first row of sql (formatted by
  * sqlite3_mprintf: %q and %Q quote),

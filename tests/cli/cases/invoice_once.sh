@@ -50,7 +50,8 @@ sqlite3 sbledger.db "INSERT INTO invoice_run (invoice_id, run_id, fingerprint, d
 once
 sb check | grep -v '^ok '
 # a ledger from before the rule: back to schema 6 (what 007 and the later
-# migrations added dropped again: they run again), and a team invoice
+# migrations added dropped again, 010 by tests/cli/fixtures/undo_010.sql:
+# they run again), and a team invoice
 # (blue) that charged two of initech's runs again, both on modal: 332763 +
 # 147461 = 480224 ms = 8.004 minutes, 0.554605 + 0.245768333 = 0.800373333
 # -> 0.80.  Opening it migrates: the blue rows are marked duplicate (the
@@ -62,6 +63,7 @@ sb --db old.db import runs old.jsonl >/dev/null
 sb --db old.db prices set gpt-5.6-terra --input-per-m 2.5 --output-per-m 10 >/dev/null
 sb --db old.db prices set claude-x-mini --input-per-m 1 --output-per-m 4 >/dev/null
 sb --db old.db invoice --period 2026-11 --by tag:customer --customer initech --finalize | grep modal
+sqlite3 old.db <"$FIX/undo_010.sql"
 sqlite3 old.db "DROP INDEX billing_line_charge; ALTER TABLE billing_line DROP COLUMN charge_identity;
   DROP TABLE billing_line_pending; DROP TABLE billing_supersede; DROP TABLE billing_row_seen;
   DROP INDEX billing_line_account_by_start; ALTER TABLE reconciliation DROP COLUMN judged_ms;

@@ -54,7 +54,8 @@ sb report budget --period 2026-11 | sed -n '1,3p;/stderr/p'
 sb rates set modal --usd-per-minute 0.2 --from 2026-11-01 >/dev/null
 sqlite3 sbledger.db "SELECT run_id, card_nanos FROM run WHERE backend = 'modal'"
 # check verifies the listed executions of a partly detailed run: one
-# millisecond more than its total is found
-sqlite3 sbledger.db "UPDATE execution SET duration_ms = duration_ms + 1
+# millisecond more than its total is found (its one execution's duration_ms,
+# the third value of the first element of its run_execs array)
+sqlite3 sbledger.db "UPDATE run_execs SET execs = json_set(execs, '\$[0][2]', (execs ->> '\$[0][2]') + 1)
     WHERE rid = (SELECT rid FROM run WHERE run_id = 'sdk-edge')"
 sb check | grep -v '^ok '
