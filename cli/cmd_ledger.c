@@ -6,7 +6,7 @@
 
 #include "cli/cli.h"
 #include "cli/out.h"
-#include "ledger/sqlfiles.h"
+#include "ledger/check.h"
 
 /* Options shared by the listing commands. */
 typedef struct list_opts {
@@ -80,41 +80,35 @@ static int run_init(sb_cli *cli, sb_db *db, void *opts)
 	return 0;
 }
 
-/* Run one check file; print its problems (at most 20) and count them. */
-static int run_check_file(sb_cli *cli, sb_db *db, const struct sb_sqlfile *f, int64_t *problems)
-{
-	const char *what = f->text + (strncmp(f->text, "-- ", 3) == 0 ? 3 : 0);
-	int what_len = (int)strcspn(what, "\n");
-	sqlite3_stmt *st = NULL;
-	int64_t n = 0;
-	int rc = sqlite3_prepare_v2(sb_db_handle(db), f->text, -1, &st, NULL);
+enum { SHOWN_PER_CHECK = 20 };   /* rows of a failing check printed */
 
-	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (n++ < 20)
-			printf("FAIL %s\n", sb_col_text(st, 0));
-		rc = SQLITE_OK;
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return sb_db_error(db, rc, f->name, &cli->err);
-	if (n > 20)
-		printf("FAIL ... and %lld more\n", (long long)(n - 20));
-	if (n == 0)
-		cli_info(cli, "ok   %.*s", what_len, what);
-	*problems += n;
-	return SB_OK;
+/* A row that breaks a check: the first SHOWN_PER_CHECK printed. */
+static void on_problem(void *ctx, const char *row, int64_t index)
+{
+	(void)ctx;
+	if (index < SHOWN_PER_CHECK)
+		printf("FAIL %s\n", row);
 }
 
-/* check: integrity_check and the ledger's own invariants. */
+/* A check ran: 'ok' and what it holds, or how many rows were not shown. */
+static void on_check(void *ctx, const char *what, size_t what_len, int64_t problems)
+{
+	sb_cli *cli = ctx;
+
+	if (problems > SHOWN_PER_CHECK)
+		printf("FAIL ... and %lld more\n", (long long)(problems - SHOWN_PER_CHECK));
+	if (problems == 0)
+		cli_info(cli, "ok   %.*s", (int)what_len, what);
+}
+
+/* check: integrity_check and the ledger's own invariants (ledger/check.h). */
 static int run_check(sb_cli *cli, sb_db *db, void *opts)
 {
+	sb_check_events ev = {on_problem, on_check, cli};
 	int64_t problems = 0;
 
 	(void)opts;
-	for (const struct sb_sqlfile *f = sb_sqlfiles; f->name != NULL; f++)
-		if (strncmp(f->name, "checks/", 7) == 0 && run_check_file(cli, db, f, &problems) != SB_OK)
-			break;
-	if (cli->err.code != SB_OK)
+	if (sb_ledger_check(db, &ev, &problems, &cli->err) != SB_OK)
 		return cli_report(&cli->err);
 	if (problems > 0) {
 		cli_warn("%s: %lld %s found", cli->db_path, (long long)problems,
