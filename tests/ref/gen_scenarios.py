@@ -200,8 +200,8 @@ def scenario(seed, k, out):
 
     # the time of the reconcile
     lag = lag_h * HOUR
-    now = rnd.choice([frm + (to - frm) // 2, to - 1, to, to + lag, to + lag + 1, to + 10 * DAY,
-                      to + 10 * DAY])
+    now = rnd.choice([frm + (to - frm) // 2, to - 1, to, to, to + lag, to + lag + 1, to + 10 * DAY,
+                      to + 10 * DAY, to + 10 * DAY])
     options = ["--billing-lag", f"{lag_h}h", "--abs-tol", abs_tol, "--rel-tol", rel_tol]
     if rnd.random() < 0.3:
         options.append("--all-sessions")
