@@ -158,7 +158,7 @@ for m in $muts; do
 	esac
 	rm -rf "$tmp/mut"
 	cp -a "$tmp/base" "$tmp/mut"
-	if ! where=$(python3 "$apply" apply "$tmp/mut" "$m"); then
+	if ! where=$(python3 "$apply" apply "$tmp/mut" "$m" | sort -u | paste -sd " " -); [ -z "$where" ]; then
 		echo "$name: SNIPPET NOT FOUND EXACTLY ONCE" | tee -a "$summary"
 		bad=1
 		continue
