@@ -68,7 +68,7 @@ SAN_CLI_LIB := $(filter-out $(BUILD)/san/cli/main.o,$(SAN_CLI))
 
 .PHONY: all deps check-deps test check check-build check-run check-long rooms-check unit cli-tests http-tests \
         html-tests fuzz-check failmalloc failmalloc-check reliability-tests valgrind-tests tsan demo \
-        bench fuzz install clean
+        bench fuzz install clean model-check model-check-long mutants
 .SECONDARY: $(OPT_LIB) $(OPT_CLI) $(SAN_LIB) $(SAN_CLI) $(SAN_SUP) $(TESTS:%=%.o) \
             $(BUILD)/opt/tools/mkman.o
 
@@ -154,7 +154,7 @@ check: check-deps
 	@$(MAKE) --no-print-directory -j1 check-run
 
 CHECK_SUITES := rooms-check unit cli-tests http-tests html-tests fuzz-check failmalloc-check reliability-tests \
-                valgrind-tests tsan
+                valgrind-tests tsan model-check
 # each suite in turn, with the seconds it took (the ten-minute budget)
 check-run:
 	@for suite in $(CHECK_SUITES); do start=$$(date +%s); \
@@ -172,6 +172,7 @@ check-long: check-deps
 	@$(MAKE) --no-print-directory valgrind-tests VALGRIND_CASES=all
 	@$(MAKE) --no-print-directory fuzz
 	@$(MAKE) --no-print-directory failmalloc
+	@$(MAKE) --no-print-directory model-check-long
 	@$(if $(strip $(CHECK_LONG_EXTRA)),$(MAKE) --no-print-directory $(CHECK_LONG_EXTRA),true)
 	@echo "make check-long: all long suites passed"
 
@@ -295,6 +296,30 @@ $(TSAN_TEST): $(TSAN_TEST).o $(TSAN_SUP) $(TSAN_LIB)
 
 tsan: $(TEST_DEPS) $(TSAN_DEPS) $(TSAN_TEST) $(BUILD)/tsan/sbledger
 	@SBLEDGER=$(abspath $(BUILD)/tsan/sbledger) sh tests/reliability/tsan.sh $(abspath $(TSAN_TEST))
+
+# The reconciler against its reference model (tests/ref/recon_model.py,
+# which reads the input files, never the ledger) on generated scenarios
+# (tests/ref/gen_scenarios.py, seeded): MODEL_COUNT of them in make
+# check, MODEL_LONG_COUNT of another seed in make check-long, each
+# compared field by field (tests/ref/check_scenarios.py); ./sbledger, as
+# the rules, not the memory, are under test.
+MODEL_COUNT      ?= 300
+MODEL_LONG_COUNT ?= 3000
+model-check: $(DEPS_OK) sbledger
+	@python3 tests/ref/check_scenarios.py --sbledger sbledger --seed 1 --count $(MODEL_COUNT) --quiet
+
+model-check-long: $(DEPS_OK) sbledger
+	@python3 tests/ref/check_scenarios.py --sbledger sbledger --seed long --count $(MODEL_LONG_COUNT) --quiet
+
+# Each mutation of tests/mutants/*.mut applied alone to a copy of the tree,
+# the quick suite (make test's tests) run on it without the sanitizers,
+# and the tests that failed reported; a mutation that survives, does not
+# build or whose snippet is not found exactly once fails it
+# (tests/mutants/run.sh; about a minute and a half per mutation on two
+# CPUs).  Not part of make check.  MUTANTS=M1 X3 for some of them.
+MUTANTS ?=
+mutants: $(TEST_DEPS)
+	@sh tests/mutants/run.sh $(MUTANTS)
 
 # The command-line tests with ./sbledger under valgrind --leak-check=full:
 # a subset in make check (VALGRIND_CASES=all, as make check-long runs it:

@@ -117,7 +117,7 @@ static void test_sum_invariant(void **state)
 
 	(void)state;
 	for (int round = 0; round < 2000; round++) {
-		int64_t w[16], out[16], sum = 0, total;
+		int64_t w[16] = {0}, out[16], sum = 0, total;
 		size_t n = 1 + (size_t)(round % 16);
 		for (size_t i = 0; i < n; i++) {
 			x ^= x << 13, x ^= x >> 7, x ^= x << 17;

@@ -439,6 +439,68 @@ static void test_supersede_focus(void **state)
 	free(v2);
 }
 
+/* The span of a reissue (--supersede --period 2026-11-02..2026-11-04):
+ * of the live lines of other batches, it replaces those of its backends
+ * lying inside the span (charge start in it, charge end by its end), and
+ * nothing else.  The reissue bills vercel's CPU of Nov 2 only, so that
+ * the lines below are replaced, or not, by the span alone (another
+ * ServiceName: not the same charge as the reissued line):
+ *   A   vercel CPU     Nov 2 - Nov 3          1.00  same charge: replaced
+ *   E   vercel storage Nov 3 - Nov 4 00:00    0.40  inside, ends at the span's end: replaced
+ *   S1  vercel storage Nov 1 12h - Nov 2 12h  0.20  straddles the start: stays
+ *   S2  vercel storage Nov 3 12h - Nov 4 12h  0.30  straddles the end: stays
+ *   N4  vercel storage Nov 4 - Nov 5          0.50  starts at the span's end: outside, stays
+ *   O   vercel CPU     Nov 5 - Nov 6          3.00  outside: stays
+ *   R   runloop CPU    Nov 2 - Nov 3          5.00  inside, another backend: stays
+ * Live after: 1.10 (the reissue) + 0.20 + 0.30 + 0.50 + 3.00 + 5.00 =
+ * 10.10; two superseded.  Overlapping instead of inside would replace S1
+ * and S2 too (4); without the backend filter R too (3). */
+static const char span_v1[] =
+	"BilledCost,BillingCurrency,ChargePeriodStart,ChargePeriodEnd,ChargeCategory,ServiceProviderName,ServiceName\r\n"
+	"1.00,USD,2026-11-02T00:00:00Z,2026-11-03T00:00:00Z,Usage,Vercel,CPU\r\n"
+	"0.40,USD,2026-11-03T00:00:00Z,2026-11-04T00:00:00Z,Usage,Vercel,Storage\r\n"
+	"0.20,USD,2026-11-01T12:00:00Z,2026-11-02T12:00:00Z,Usage,Vercel,Storage\r\n"
+	"0.30,USD,2026-11-03T12:00:00Z,2026-11-04T12:00:00Z,Usage,Vercel,Storage\r\n"
+	"0.50,USD,2026-11-04T00:00:00Z,2026-11-05T00:00:00Z,Usage,Vercel,Storage\r\n"
+	"3.00,USD,2026-11-05T00:00:00Z,2026-11-06T00:00:00Z,Usage,Vercel,CPU\r\n"
+	"5.00,USD,2026-11-02T00:00:00Z,2026-11-03T00:00:00Z,Usage,Runloop,CPU\r\n";
+static const char span_v2[] =
+	"BilledCost,BillingCurrency,ChargePeriodStart,ChargePeriodEnd,ChargeCategory,ServiceProviderName,ServiceName\r\n"
+	"1.10,USD,2026-11-02T00:00:00Z,2026-11-03T00:00:00Z,Usage,Vercel,CPU\r\n";
+
+static void test_supersede_span_edges(void **state)
+{
+	struct ctx *c = *state;
+	char *v1 = fixture(c, "span1.csv", span_v1);
+	char *v2 = fixture(c, "span2.csv", span_v2);
+	sb_import_opts o;
+	sb_import_result r;
+	sb_err e;
+	int rc;
+
+	rc = import(c, "focus", v1, NULL, &r, &e);
+	assert_sb_ok(&e, rc);
+	/* 1.00 + 0.40 + 0.20 + 0.30 + 0.50 + 3.00 + 5.00 */
+	assert_int_equal(live_sum(c, "focus"), 10400000000);
+	memset(&o, 0, sizeof o);
+	o.supersede = true;
+	o.has_period = true;
+	o.period_from_ms = 1793577600000;  /* 2026-11-02T00:00:00Z */
+	o.period_to_ms = 1793750400000;    /* 2026-11-04T00:00:00Z */
+	rc = import(c, "focus", v2, &o, &r, &e);
+	assert_sb_ok(&e, rc);
+	assert_int_equal(r.superseded, 2);
+	assert_int_equal(live_count(c, "focus"), 6);
+	assert_int_equal(live_sum(c, "focus"), 10100000000);
+	/* the two replaced are A (1.00) and E (0.40) */
+	assert_int_equal(support_i64(c->db, "SELECT SUM(amount_nanos) FROM billing_line WHERE superseded_by = %lld",
+	                             (long long)r.batch.id), 1400000000);
+	assert_int_equal(support_i64(c->db, "SELECT COUNT(*) FROM billing_line WHERE backend = 'runloop' "
+	                                    "AND superseded_by IS NULL"), 1);
+	free(v1);
+	free(v2);
+}
+
 static void test_supersede_keyed(void **state)
 {
 	struct ctx *c = *state;
@@ -966,6 +1028,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_deepinfra_sample, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_focus_json_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_supersede_focus, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_supersede_span_edges, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_supersede_keyed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_supersede_reissue_keyed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_supersede_deepinfra_month, setup, teardown),

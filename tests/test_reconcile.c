@@ -833,6 +833,33 @@ static void test_pending_edge(void **state)
 	sb_db_close(db);
 }
 
+/* Windows are half open: a line starting exactly at the end of the day
+ * belongs to the next day, one starting at its first millisecond to it.
+ * Modal 2027-01-12: run 0.10, line [01-12, 01-13) 0.10: billed 0.10, ok;
+ * the line [01-13, 01-14) 0.50 is the next day's (unexpected there: no
+ * run).  Counted in both, 01-12 would be billed 0.60, over_billed. */
+static void test_line_at_window_end(void **state)
+{
+	sb_db *db = fresh();
+	sb_recon *r;
+
+	(void)state;
+	run_of(db, "m", "modal", "2027-01-12T05:00:00Z", 60, "0.10");
+	acct(db, "modal", "2027-01-12T00:00:00Z", "2027-01-13T00:00:00Z", 100000000);
+	acct(db, "modal", "2027-01-13T00:00:00Z", "2027-01-14T00:00:00Z", 500000000);
+	r = run_at(db, "2027-01-12", "2027-01-20T00:00:00Z", SB_DEFAULT_LAG_MS);
+	expect(r, "modal", "ok", "billed", 1, 100000000, 100000000);
+	sb_recon_free(r);
+	r = run_at(db, "2027-01-13", "2027-01-20T00:00:00Z", SB_DEFAULT_LAG_MS);
+	expect(r, "modal", "unexpected", "billed", 0, 0, 500000000);
+	sb_recon_free(r);
+	/* the two days together: both lines, the run */
+	r = run_at(db, "2027-01-12..2027-01-14", "2027-01-20T00:00:00Z", SB_DEFAULT_LAG_MS);
+	expect(r, "modal", "over_billed", "billed", 1, 100000000, 600000000);
+	sb_recon_free(r);
+	sb_db_close(db);
+}
+
 /* ---- windows ------------------------------------------------------------ */
 
 /* Vercel's Pacific days (winter: 08:00Z to 08:00Z), two services a day.
@@ -1208,6 +1235,7 @@ int main(void)
 		cmocka_unit_test(test_tolerance_edges_reconciled),
 		cmocka_unit_test(test_flags_and_lag),
 		cmocka_unit_test(test_pending_edge),
+		cmocka_unit_test(test_line_at_window_end),
 		cmocka_unit_test(test_window_pacific_days),
 		cmocka_unit_test(test_window_dst),
 		cmocka_unit_test(test_window_gaps),

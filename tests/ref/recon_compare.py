@@ -17,8 +17,8 @@ SESSION = ["status", "flagged", "computed_cost_usd", "billed_cost_usd", "drift_u
 COUNTS = ["flagged", "flagged_backends", "flagged_sessions", "pending"]
 
 
-def main():
-    name, model, program = sys.argv[1], json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
+def differences(model, program):
+    """The differences between the two results, as lines of text."""
     diffs = []
     for b in program["backends"]:
         b["verdict"] = (b.get("explain") or {}).get("verdict")
@@ -45,6 +45,14 @@ def main():
             diffs.append(f"{f}: model {model[f]!r}, program {program[f]!r}")
     if model["period"] != program["period"]:
         diffs.append(f"period: model {model['period']}, program {program['period']}")
+    return diffs
+
+
+def main():
+    name, model, program = sys.argv[1], json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
+    diffs = differences(model, program)
+    pb = program["backends"]
+    ps = program["sessions"]
     for d in diffs:
         print(f"differ: {name}: {d}")
     if not diffs:
@@ -52,4 +60,5 @@ def main():
     sys.exit(1 if diffs else 0)
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -10,8 +10,9 @@ compared (tests/ref/recon_compare.py, tests/cli/cases/recon_model.sh).
 
 usage:
   recon_model.py --period FROM..TO --now TIME [--billing-lag 72h] [--abs-tol 0.01]
-                 [--rel-tol 0.05] [--all-sessions]
+                 [--rel-tol 0.05] [--all-sessions] [--tol BACKEND:ABS:REL]...
                  [--runs FILE]... [--billing FORMAT:FILE]...
+                 [--supersede FORMAT:FILE@FROM..TO]...
   recon_model.py SAMPLES_DIR FROM TO [NOW]    (every sample file; dates)
 
 FROM, TO and NOW are RFC 3339 timestamps or dates (UTC midnight).  Formats:
@@ -19,6 +20,15 @@ record, focus (CSV or JSON Lines), modal, daytona, e2b-events,
 deepinfra-usage.  The cards are the seeded ones (per minute of session
 life; no per-second rates, so a metered line is never priced here) and
 there are no exchange rates (a line not in USD is left out: currency).
+
+The billing files are imported in the order given, one batch each;
+--supersede imports its file as a reissue covering [FROM, TO): it
+replaces the live lines of other batches of its format that hold one of
+its keys, that are the same charge as one of its lines (backend, session,
+category and charge identity equal, periods overlapping), or that lie
+inside the period (start in it, end by its end) for a backend its lines
+have (docs/formats-billing.md).  --tol is `tolerance set`.  Importable:
+model(argv) returns the result as a dict.
 """
 import argparse
 import csv
@@ -113,9 +123,12 @@ def duration_ms(text):
 # ---- inputs -----------------------------------------------------------------
 
 class Line:
-    def __init__(self, backend, session, kind, amount, currency, start, end, tax=False):
+    def __init__(self, backend, session, kind, amount, currency, start, end, tax=False,
+                 key=None, identity=None, category=None):
         self.backend, self.session, self.kind = backend, session, kind
         self.amount, self.currency, self.start, self.end, self.tax = amount, currency, start, end, tax
+        self.key, self.identity, self.category = key, identity, category
+        self.format = self.batch = None
 
 
 def json_values(text):
@@ -140,7 +153,8 @@ def read_billing(fmt, path, lines):
     if fmt == "record":
         for l in json_values(text):
             lines.append(Line(l["backend"], l.get("session_id"), "billed", nanos_number(l["cost_usd"]),
-                              l.get("currency") or "USD", ms(l["period_start"]), ms(l["period_end"])))
+                              l.get("currency") or "USD", ms(l["period_start"]), ms(l["period_end"]),
+                              key=l.get("line_id"), identity=l.get("unit")))
     elif fmt == "focus":
         if text.lstrip().startswith("{"):
             rows = json_values(text)
@@ -155,7 +169,10 @@ def read_billing(fmt, path, lines):
             provider = cell("ServiceProviderName") or cell("ProviderName")
             lines.append(Line(provider.lower().replace(" ", ""), cell("ResourceId"), "billed", amount,
                               cell("BillingCurrency") or "USD", ms(row["ChargePeriodStart"]),
-                              ms(row["ChargePeriodEnd"]), cell("ChargeCategory") == "Tax"))
+                              ms(row["ChargePeriodEnd"]), cell("ChargeCategory") == "Tax",
+                              key=tuple(sorted((k, str(v)) for k, v in row.items())),
+                              identity=tuple(cell(k) for k in FOCUS_IDENTITY),
+                              category=cell("ChargeCategory")))
     elif fmt == "modal":
         for l in json_values(text):
             s = ms(l["interval_start"])
@@ -180,6 +197,44 @@ def read_billing(fmt, path, lines):
             lines.append(Line("deepinfra", None, "billed", m["total_cost"] * 10000000, "USD", s, e))
     else:
         raise SystemExit(f"recon_model: no format {fmt}")
+
+
+FOCUS_IDENTITY = ["ServiceName", "SkuId", "ChargeDescription", "PricingCategory",
+                  "CommitmentDiscountId", "RegionId", "InvoiceId"]
+
+
+def overlap(a, b):
+    """Charge periods overlap (a zero-length one counts as its first ms;
+    periods that only touch do not)."""
+    return a.start < max(b.end, b.start + 1) and max(a.end, a.start + 1) > b.start
+
+
+def same_charge(a, b):
+    return (a.format == b.format and a.backend == b.backend and a.session == b.session
+            and a.category == b.category and a.identity == b.identity and overlap(a, b))
+
+
+def import_batch(live, new, fmt, batch, span):
+    """Import the lines new of one file as batch into the live lines; span
+    (from, to) for a superseding import, else None.  Returns the live
+    lines after it."""
+    for l in new:
+        l.format, l.batch = fmt, batch
+    if span is None:
+        return live + new
+    frm, to = span
+    backends = {l.backend for l in new}
+    keys = {l.key for l in new if l.key is not None}
+
+    def replaced(o):
+        if o.format != fmt or o.batch == batch:
+            return False
+        if o.key is not None and o.key in keys:
+            return True
+        if any(same_charge(o, l) for l in new):
+            return True
+        return o.backend in backends and frm <= o.start < to and o.end <= to
+    return [o for o in live if not replaced(o)] + new
 
 
 # ---- windows ----------------------------------------------------------------
@@ -251,7 +306,7 @@ def flagged(status, window_to, now, lag):
     return status in ALWAYS or (status == "unbilled" and now - window_to > lag)
 
 
-def reconcile(runs, lines, frm, to, now, lag, abs_nanos, rel_ppb, all_sessions):
+def reconcile(runs, lines, frm, to, now, lag, default_abs, default_rel, all_sessions, tols=None):
     runs = [dict(r, backend=SDK.get(r["backend"], r["backend"])) for r in runs.values()]
     backends = sorted({r["backend"] for r in runs} | {l.backend for l in lines})
     out_backends, out_sessions = [], []
@@ -265,6 +320,7 @@ def reconcile(runs, lines, frm, to, now, lag, abs_nanos, rel_ppb, all_sessions):
         ls = [l for l in account if wf <= l.start < wt] + period_session_lines
         if not rs and not ls:
             continue
+        abs_nanos, rel_ppb = (tols or {}).get(b, (default_abs, default_rel))
         usage = [r["sandbox_usage"] for r in rs]
         computed = sum(nanos_number(u.get("computed_cost_usd") or 0) for u in usage)
         conds = set()
@@ -377,8 +433,14 @@ def reconcile(runs, lines, frm, to, now, lag, abs_nanos, rel_ppb, all_sessions):
             "pending": sum(b["status"] == "pending" for b in out_backends)}
 
 
-def main():
-    argv = sys.argv[1:]
+class Ordered(argparse.Action):
+    """--billing and --supersede into one list, in their order."""
+    def __call__(self, parser, ns, value, option=None):
+        ns.imports = (getattr(ns, "imports", None) or []) + [(self.dest, value)]
+
+
+def model(argv):
+    """The result of the command line argv (a list), as a dict."""
     if argv and not argv[0].startswith("--"):
         d = argv[0]
         argv = ["--period", f"{argv[1]}..{argv[2]}", "--now", argv[3] if len(argv) > 3 else argv[2],
@@ -395,19 +457,31 @@ def main():
     p.add_argument("--rel-tol", default="0.05")
     p.add_argument("--all-sessions", action="store_true")
     p.add_argument("--runs", action="append", default=[])
-    p.add_argument("--billing", action="append", default=[])
+    p.add_argument("--billing", action=Ordered)
+    p.add_argument("--supersede", action=Ordered)
+    p.add_argument("--tol", action="append", default=[])
     a = p.parse_args(argv)
     frm, to = (ms(x) for x in a.period.split(".."))
     runs, lines = {}, []
     for f in a.runs:
         read_runs(f, runs)
-    for spec in a.billing:
+    for batch, (how, spec) in enumerate(getattr(a, "imports", None) or [], 1):
+        span = None
+        if how == "supersede":
+            spec, period = spec.rsplit("@", 1)
+            span = tuple(ms(x) for x in period.split(".."))
         fmt, path = spec.split(":", 1)
-        read_billing(fmt, path, lines)
-    result = reconcile(runs, lines, frm, to, ms(a.now), duration_ms(a.billing_lag), nanos_text(a.abs_tol),
-                       nanos_text(a.rel_tol), a.all_sessions)
-    json.dump(result, sys.stdout, indent=1)
+        new = []
+        read_billing(fmt, path, new)
+        lines = import_batch(lines, new, fmt, batch, span)
+    tols = {}
+    for t in a.tol:
+        b, x, y = t.split(":")
+        tols[b] = (nanos_text(x), nanos_text(y))
+    return reconcile(runs, lines, frm, to, ms(a.now), duration_ms(a.billing_lag), nanos_text(a.abs_tol),
+                     nanos_text(a.rel_tol), a.all_sessions, tols)
+
+
+if __name__ == "__main__":
+    json.dump(model(sys.argv[1:]), sys.stdout, indent=1)
     print()
-
-
-main()
