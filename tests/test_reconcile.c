@@ -860,6 +860,36 @@ static void test_line_at_window_end(void **state)
 	sb_db_close(db);
 }
 
+/* The period's end is excluded for a line naming a session too, where
+ * the lines are read past the period because a grid window (Vercel's
+ * Pacific day, to 2027-01-13T08:00Z) reaches past it: session s-b's line
+ * starting exactly at 2027-01-13T00:00Z is the next day's.  Judged
+ * 2027-01-12: s-a's line 0.10 against run a's 0.10, ok, and nothing of
+ * s-b.  Counted, the day would be billed 0.60, over_billed. */
+static void test_session_line_at_period_end(void **state)
+{
+	sb_db *db = fresh();
+	sb_recon *r;
+
+	(void)state;
+	/* the grid: Pacific days around (none starting in the judged day) */
+	acct(db, "vercel", "2027-01-11T08:00:00Z", "2027-01-12T08:00:00Z", 0);
+	acct(db, "vercel", "2027-01-13T08:00:00Z", "2027-01-14T08:00:00Z", 0);
+	run_of(db, "a", "vercel", "2027-01-12T05:00:00Z", 60, "0.10");
+	line_of(db, "vercel", "s-a", "2027-01-12T05:00:00Z", "2027-01-12T05:01:00Z", "billed", 100000000, "USD");
+	line_of(db, "vercel", "s-b", "2027-01-13T00:00:00Z", "2027-01-13T00:01:00Z", "billed", 500000000, "USD");
+	r = run_at(db, "2027-01-12", "2027-01-20T00:00:00Z", SB_DEFAULT_LAG_MS);
+	expect(r, "vercel", "ok", "billed", 1, 100000000, 100000000);
+	assert_int_equal(r->flagged_sessions, 0);
+	sb_recon_free(r);
+	/* the next day has it (partial there: the grid's line of 01-13T08:00Z
+	 * ends after the day) */
+	r = run_at(db, "2027-01-13", "2027-01-20T00:00:00Z", SB_DEFAULT_LAG_MS);
+	expect(r, "vercel", "partial", "billed", 0, 0, 500000000);
+	sb_recon_free(r);
+	sb_db_close(db);
+}
+
 /* ---- windows ------------------------------------------------------------ */
 
 /* Vercel's Pacific days (winter: 08:00Z to 08:00Z), two services a day.
@@ -1236,6 +1266,7 @@ int main(void)
 		cmocka_unit_test(test_flags_and_lag),
 		cmocka_unit_test(test_pending_edge),
 		cmocka_unit_test(test_line_at_window_end),
+		cmocka_unit_test(test_session_line_at_period_end),
 		cmocka_unit_test(test_window_pacific_days),
 		cmocka_unit_test(test_window_dst),
 		cmocka_unit_test(test_window_gaps),
