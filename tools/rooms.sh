@@ -55,48 +55,54 @@ FORBIDDEN='^(exit|_exit|_Exit|abort|quick_exit|atexit|printf|vprintf|puts|putcha
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-# every symbol defined, with its room
-: >"$tmp/defs"
+# the objects read, each as "room object-path"
+: >"$tmp/objs"
 for room in $ROOMS; do
-	for o in $(objects_of "$room"); do
-		nm -g --defined-only "$o" | awk -v r="$room" 'NF == 3 { print $3, r }' >>"$tmp/defs"
-	done
+	for o in $(objects_of "$room"); do echo "$room $o"; done >>"$tmp/objs"
 done
-[ -f "$build/sql_embed.o" ] &&
-	nm -g --defined-only "$build/sql_embed.o" | awk 'NF == 3 { print $3, "ledger" }' >>"$tmp/defs"
-if [ ! -s "$tmp/defs" ]; then
+if [ ! -s "$tmp/objs" ]; then
 	echo "rooms: no objects under $build (build it first)" >&2
 	exit 2
 fi
+objects=$(wc -l <"$tmp/objs" | tr -d ' ')
+# one nm for all of them (-A names the object on each line): every symbol
+# defined, with its room (sql_embed.o, the SQL text, is the ledger's), and
+# what every object needs, "room object symbol"
+# shellcheck disable=SC2046
+nm -A -g --defined-only $(awk '{ print $2 }' "$tmp/objs") >"$tmp/nm_defs"
+# shellcheck disable=SC2046
+nm -A -u $(awk '{ print $2 }' "$tmp/objs") >"$tmp/nm_undef"
+awk 'FILENAME == ARGV[1] { room[$2] = $1; next }
+     { split($1, f, ":"); if (NF == 3) print $3, room[f[1]] }' "$tmp/objs" "$tmp/nm_defs" >"$tmp/defs"
+[ -f "$build/sql_embed.o" ] &&
+	nm -g --defined-only "$build/sql_embed.o" | awk 'NF == 3 { print $3, "ledger" }' >>"$tmp/defs"
+awk 'FILENAME == ARGV[1] { room[$2] = $1; n = split($2, p, "/"); base[$2] = p[n]; next }
+     { split($1, f, ":"); print room[f[1]], base[f[1]], $NF }' "$tmp/objs" "$tmp/nm_undef" >"$tmp/undef"
+for room in $ROOMS; do echo "$room $(allowed "$room")"; done >"$tmp/allowed"
 
-bad=0 objects=0 calls=0
-for room in $ROOMS; do
-	may=$(allowed "$room")
-	for o in $(objects_of "$room"); do
-		objects=$((objects + 1))
-		nm -u "$o" | awk '{ print $NF }' >"$tmp/undef"
-		# the room defining each undefined symbol, when one does
-		awk 'NR == FNR { room[$1] = $2; next } ($1 in room) { print $1, room[$1] }' \
-			"$tmp/defs" "$tmp/undef" >"$tmp/calls"
-		while read -r sym to; do
-			[ "$to" = "$room" ] && continue
-			calls=$((calls + 1))
-			case " $may " in
-			*" $to "*) ;;
-			*)
-				echo "rooms: $room/$(basename "$o") calls $sym of $to/: $room may call ${may:-nothing}"
-				bad=1
-				;;
-			esac
-		done <"$tmp/calls"
-		if [ "$room" != cli ]; then
-			for sym in $(grep -E "$FORBIDDEN" "$tmp/undef" || true); do
-				echo "rooms: $room/$(basename "$o") names $sym: the library never prints, reads the environment or exits"
-				bad=1
-			done
-		fi
-	done
-done
+# each call across rooms held to the table, each library object to the
+# names it may not use
+awk -v forbidden="$FORBIDDEN" '
+	FILENAME == ARGV[1] { room[$1] = $2; next }
+	FILENAME == ARGV[2] { may[$1] = " " substr($0, length($1) + 2) " "; next }
+	{
+		from = $1; obj = $2; sym = $3
+		if ((sym in room) && room[sym] != from) {
+			calls++
+			if (index(may[from], " " room[sym] " ") == 0) {
+				m = may[from]; gsub(/^ +| +$/, "", m)
+				printf "rooms: %s/%s calls %s of %s/: %s may call %s\n", from, obj, sym, room[sym], from, m == "" ? "nothing" : m
+				bad = 1
+			}
+		}
+		if (from != "cli" && sym ~ forbidden) {
+			printf "rooms: %s/%s names %s: the library never prints, reads the environment or exits\n", from, obj, sym
+			bad = 1
+		}
+	}
+	END { print calls + 0 >"/dev/stderr"; exit bad }
+' "$tmp/defs" "$tmp/allowed" "$tmp/undef" 2>"$tmp/calls" && bad=0 || bad=1
+calls=$(cat "$tmp/calls")
 if [ "$bad" -ne 0 ]; then
 	echo "rooms: the calls above break the rooms (docs/architecture.md)"
 	exit 1
