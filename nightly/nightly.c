@@ -144,6 +144,7 @@ static void fetch_all(run *u)
 static void report_problem(void *ctx, const sb_err *problem)
 {
 	tell(ctx, problem);
+	note(ctx, problem->code);   /* an I/O error 74, memory that ran out 70 */
 }
 
 /* Load what the reconciliation page of r shows beyond r: its detail
@@ -220,8 +221,8 @@ static void judge(run *u, const sb_period *p, bool store_empty, sb_nightly_judge
 	                                         report_problem, u);
 	sb_recon_detail_free(d);
 	sb_night_imports_free(imports);
-	if (!j->reports_ok)
-		note(u, SB_EIO);
+	if (!j->reports_ok && u->r->status == SB_OK)
+		note(u, SB_EIO);   /* not written, and nothing said why: an I/O error */
 	if (o->fail_on_drift && r->flagged > 0)
 		note(u, SB_FLAGGED);
 	sb_summary_free(s);

@@ -99,7 +99,9 @@ static bool report_open(const sink *k, report_file *rf, const char *dir, const c
 	fd = open(rf->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
 	rf->f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (rf->f == NULL) {
-		problem(k, SB_EIO, "%s: cannot write: %s", QUOTE(rf->tmp), strerror(errno));
+		/* fdopen's buffer is memory: out of it is an internal error */
+		problem(k, errno == ENOMEM ? SB_EINTERNAL : SB_EIO, "%s: cannot write: %s", QUOTE(rf->tmp),
+		        strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return false;
@@ -121,6 +123,15 @@ static bool report_close(const sink *k, report_file *rf)
 	problem(k, SB_EIO, "%s: cannot write: %s", QUOTE(rf->path), strerror(errno != 0 ? errno : EIO));
 	unlink(rf->tmp);
 	return false;
+}
+
+/* A report whose writer failed part way: its temporary file closed and
+ * removed, the file of the night before left in place (a reader never
+ * sees half a report). */
+static void report_discard(report_file *rf)
+{
+	fclose(rf->f);
+	unlink(rf->tmp);
 }
 
 bool sb_nightly_write_reports(const char *out, const sb_period *p, const sb_recon *r,
@@ -159,9 +170,14 @@ bool sb_nightly_write_reports(const char *out, const sb_period *p, const sb_reco
 	if (report_open(&k, &rf, dir, "summary.csv")) {
 		sb_err e;
 		sb_err_clear(&e);
-		if (sb_report_summary(rf.f, FMT_CSV, false, s, 0, &e) != SB_OK && on_problem != NULL)
-			on_problem(ctx, &e);
-		ok = report_close(&k, &rf) && ok && e.code == SB_OK;
+		if (sb_report_summary(rf.f, FMT_CSV, false, s, 0, &e) != SB_OK) {
+			if (on_problem != NULL)
+				on_problem(ctx, &e);
+			report_discard(&rf);
+			ok = false;
+		} else {
+			ok = report_close(&k, &rf) && ok;
+		}
 	} else {
 		ok = false;
 	}
@@ -170,9 +186,14 @@ bool sb_nightly_write_reports(const char *out, const sb_period *p, const sb_reco
 	} else if (report_open(&k, &rf, dir, "report.html")) {
 		sb_err e;
 		sb_err_clear(&e);
-		if (sb_recon_page(rf.f, r, d, po, &e) != SB_OK && on_problem != NULL)
-			on_problem(ctx, &e);
-		ok = report_close(&k, &rf) && ok && e.code == SB_OK;
+		if (sb_recon_page(rf.f, r, d, po, &e) != SB_OK) {
+			if (on_problem != NULL)
+				on_problem(ctx, &e);
+			report_discard(&rf);
+			ok = false;
+		} else {
+			ok = report_close(&k, &rf) && ok;
+		}
 	} else {
 		ok = false;
 	}
