@@ -21,8 +21,10 @@
 # appears in the output.  After UPDATE=1, read every rewritten .out file
 # and check it by hand before committing it.
 #
-# Prints one line per failing case with a unified diff, then
-# "cli: N passed, M failed"; exits 1 when a case failed.
+# Cases run CLI_JOBS at a time (default: one per online CPU; each in its
+# own directory, so they cannot meet), then their outputs are compared in
+# the order of their names.  Prints one line per failing case with a
+# unified diff, then "cli: N passed, M failed"; exits 1 when a case failed.
 
 set -u
 LC_ALL=C
@@ -48,6 +50,21 @@ sb() {
 if [ "${1:-}" = "--one" ]; then
 	cd "$2" || exit 70
 	. "$3"
+	exit 0
+fi
+
+# --case SCRATCH SCRIPT: run one case into SCRATCH/NAME/actual (run by
+# xargs, CLI_JOBS at a time).
+if [ "${1:-}" = "--case" ]; then
+	name=$(basename "$3" .sh)
+	work=$2/$name
+	mkdir -p "$work/cwd" "$work/capture"
+	SB_CAPTURE=$work/capture timeout 300 sh "$here/run.sh" --one "$work/cwd" "$3" \
+		</dev/null >"$work/actual" 2>&1
+	status=$?
+	if [ $status -ne 0 ]; then
+		echo "[case exited $status]" >>"$work/actual"
+	fi
 	exit 0
 fi
 
@@ -84,19 +101,16 @@ scratch=$(mktemp -d "${TMPDIR:-/tmp}/sbledger-cli.XXXXXX") || exit 70
 trap 'rm -rf "$scratch"' EXIT
 trap 'exit 130' INT TERM
 
+jobs=${CLI_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
+# shellcheck disable=SC2086
+printf '%s\n' $cases | xargs -P "$jobs" -I{} sh "$here/run.sh" --case "$scratch" {}
+
 passed=0
 failed=0
 for script in $cases; do
 	name=$(basename "$script" .sh)
 	expected=${script%.sh}.out
 	work=$scratch/$name
-	mkdir -p "$work/cwd" "$work/capture"
-	SB_CAPTURE=$work/capture timeout 300 sh "$here/run.sh" --one "$work/cwd" "$script" \
-		</dev/null >"$work/actual" 2>&1
-	status=$?
-	if [ $status -ne 0 ]; then
-		echo "[case exited $status]" >>"$work/actual"
-	fi
 	if [ "${UPDATE:-}" = 1 ]; then
 		cp "$work/actual" "$expected"
 		echo "updated $name"
