@@ -22,8 +22,10 @@
 # and check it by hand before committing it.
 #
 # Cases run CLI_JOBS at a time (default: one per online CPU; each in its
-# own directory, so they cannot meet), then their outputs are compared in
-# the order of their names.  Prints one line per failing case with a
+# own directory, so they cannot meet), those with a line "# cli-tests:
+# alone" (they kill a process after a delay, or time a wait) one at a time
+# after the others; then their outputs are compared in the order of their
+# names.  Prints one line per failing case with a
 # unified diff, then "cli: N passed, M failed"; exits 1 when a case failed.
 
 set -u
@@ -102,8 +104,21 @@ trap 'rm -rf "$scratch"' EXIT
 trap 'exit 130' INT TERM
 
 jobs=${CLI_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
+# the cases that kill a process after a delay or wait on another run
+# alone, after the others ("# cli-tests: alone" among their lines)
+alone=$(grep -l '^# cli-tests: alone' $cases 2>/dev/null || true)
+together=
+for script in $cases; do
+	case " $(echo $alone) " in
+	*" $script "*) ;;
+	*) together="$together $script" ;;
+	esac
+done
 # shellcheck disable=SC2086
-printf '%s\n' $cases | xargs -P "$jobs" -I{} sh "$here/run.sh" --case "$scratch" {}
+printf '%s\n' $together | xargs -P "$jobs" -I{} sh "$here/run.sh" --case "$scratch" {}
+for script in $alone; do
+	sh "$here/run.sh" --case "$scratch" "$script"
+done
 
 passed=0
 failed=0

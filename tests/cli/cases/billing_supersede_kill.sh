@@ -5,6 +5,7 @@
 # table by table.  The kill lands at a known point: SBLEDGER_TEST_PAUSE
 # makes the import create a file after its first commit and wait for it to
 # go, and the case asserts the file was made.
+# cli-tests: alone (it kills or waits on another process: no other case beside it)
 H=BilledCost,BillingCurrency,ChargePeriodStart,ChargePeriodEnd,ProviderName,ResourceId,ServiceName
 {
 	echo "$H"

@@ -7,6 +7,7 @@
 # ledger open keeps the import from dropping them; a ledger left without
 # them by a kill gets them back when a reader next opens it, before it
 # reads; and each ledger reads as one clean import of the file.
+# cli-tests: alone (it kills or waits on another process: no other case beside it)
 . "$REPO/tests/cli/pause.sh"
 python3 - <<'PY'
 import json

@@ -1,5 +1,6 @@
 # A ledger whose write lock another process holds past the busy timeout:
 # exit 75, nothing written; readers are not blocked; later it works.
+# cli-tests: alone (it kills or waits on another process: no other case beside it)
 cp "$SAMPLES/runs.jsonl" runs.jsonl
 sb init >/dev/null
 flock sbledger.db-lock sleep 3 &

@@ -4,6 +4,7 @@
 # 'check' passes.  Five rounds, each killed (SIGKILL) after a random delay,
 # some twice; the figures that vary with the delays go to kills.log, which
 # is printed only when something is wrong.
+# cli-tests: alone (it kills or waits on another process: no other case beside it)
 if [ -f "$REPO/bench/gen_runs.py" ]; then
 	python3 "$REPO/bench/gen_runs.py" --runs 6000 --seed 11 --dup-rate 0.05 --out big.jsonl 2>/dev/null
 else
