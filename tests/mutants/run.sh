@@ -140,6 +140,11 @@ suite "$tmp/base" "$tmp/base.fail"
 if [ -s "$tmp/base.fail" ]; then
 	echo "mutants: the unmutated tree fails these tests (fix them first):" >&2
 	sed 's/^/  /' "$tmp/base.fail" >&2
+	# and what they printed
+	for log in $(grep -l '^FAIL\|FAILED' "$tmp/base/results"/*.log 2>/dev/null); do
+		echo "== $log" >&2
+		sed -n '/^FAIL\|FAILED/,$p' "$log" | head -n 60 >&2
+	done
 	exit 70
 fi
 echo "mutants: the unmutated copy passes the suite ($(( $(date +%s) - start )) s)"
