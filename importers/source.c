@@ -40,8 +40,7 @@ static void digest_hex(EVP_MD_CTX *ctx, char hex[65])
 	hex[64] = '\0';
 }
 
-/* The file fd has open, resolved (malloc'd), or NULL. */
-static char *fd_path(int fd, const char *name)
+char *sb_fd_path(int fd, const char *name)
 {
 	char link[64], buf[PATH_MAX];
 	ssize_t n;
@@ -75,7 +74,7 @@ static int setup(sb_source *src, sb_err *e)
 		src->is_file = S_ISREG(st.st_mode);
 	}
 	if (src->is_file)
-		src->path = fd_path(src->fd, src->name);
+		src->path = sb_fd_path(src->fd, src->name);
 	return SB_OK;
 }
 

@@ -35,6 +35,11 @@ typedef struct sb_source sb_source;
  * The caller owns *out and closes it with sb_source_close. */
 int sb_source_open(const char *path, sb_source **out, sb_err *e);
 
+/* The file descriptor fd has open, as an absolute path without links
+ * (malloc'd): from /proc/self/fd, else name resolved now, when it still
+ * names the same file; NULL when it cannot be told. */
+char *sb_fd_path(int fd, const char *name);
+
 /* A source over fd, an open descriptor the caller has checked (nightly
  * opens an inbox file and checks the descriptor), named name in messages.
  * The source takes fd over: sb_source_close closes it, also when this

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "importers/billing.h"
+#include "importers/source.h"
 #include "ledger/quote.h"
 #include "nightly/paths.h"
 
@@ -99,38 +100,13 @@ int sb_inbox_resolve(const char *inbox, char *root, size_t cap, sb_err *e)
 	return SB_OK;
 }
 
-/* The file descriptor fd has open, as an absolute path without links
- * (malloc'd): from /proc/self/fd, else the name shown resolved now, when
- * it still names the same file; NULL when it cannot be told. */
-static char *fd_real(int fd, const char *shown)
-{
-	char link[64], buf[PATH_MAX];
-	ssize_t len;
-
-	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
-	len = readlink(link, buf, sizeof buf - 1);
-	if (len > 0 && buf[0] == '/') {
-		buf[len] = '\0';
-		return strdup(buf);
-	}
-	{
-		struct stat a, b;
-		char *real = realpath(shown, NULL);
-		if (real != NULL && stat(real, &a) == 0 && fstat(fd, &b) == 0 && a.st_dev == b.st_dev &&
-		    a.st_ino == b.st_ino)
-			return real;
-		free(real);
-	}
-	return NULL;
-}
-
 /* The resolved path of descriptor fd when it lies inside the inbox
  * (malloc'd), else NULL with a problem naming shown: the walk never
  * follows a link out of its inbox.  The check is made on the descriptor,
  * after the open, so that what was checked is what is read. */
 static char *inside(walk *w, int fd, const char *shown)
 {
-	char *real = fd_real(fd, shown);
+	char *real = sb_fd_path(fd, shown);
 	size_t rl = strlen(w->root);
 
 	if (real == NULL) {
