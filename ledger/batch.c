@@ -32,27 +32,29 @@ int sb_batch_status_parse(const char *name, sb_batch_status *out, sb_err *e)
 	return SB_OK;
 }
 
+/* The next word of the options text *p that changes what an import
+ * stores (not "strict" or "force"): its length, *p moved to its start
+ * (0 at the end). */
+static size_t request_word(const char **p)
+{
+	for (;;) {
+		size_t len;
+
+		*p += strspn(*p, " ");
+		len = strcspn(*p, " ");
+		if (!((len == 6 && strncmp(*p, "strict", 6) == 0) || (len == 5 && strncmp(*p, "force", 5) == 0)))
+			return len;
+		*p += len;
+	}
+}
+
 /* Whether options a and b (space separated words) ask the same of an
  * import: the same words, in order, leaving out "strict" and "force". */
 static bool same_request(const char *a, const char *b)
 {
 	for (;;) {
-		size_t la, lb;
+		size_t la = request_word(&a), lb = request_word(&b);
 
-		for (;;) {
-			a += strspn(a, " ");
-			la = strcspn(a, " ");
-			if (!((la == 6 && strncmp(a, "strict", 6) == 0) || (la == 5 && strncmp(a, "force", 5) == 0)))
-				break;
-			a += la;
-		}
-		for (;;) {
-			b += strspn(b, " ");
-			lb = strcspn(b, " ");
-			if (!((lb == 6 && strncmp(b, "strict", 6) == 0) || (lb == 5 && strncmp(b, "force", 5) == 0)))
-				break;
-			b += lb;
-		}
 		if (la != lb || strncmp(a, b, la) != 0)
 			return false;
 		if (la == 0)
