@@ -125,13 +125,20 @@ static bool report_close(const sink *k, report_file *rf)
 	return false;
 }
 
-/* A report whose writer failed part way: its temporary file closed and
- * removed, the file of the night before left in place (a reader never
- * sees half a report). */
-static void report_discard(report_file *rf)
+/* End rf, written by a writer that said e: put in place when it wrote
+ * the whole report (report_close); when it failed part way, its problem
+ * told, the temporary file closed and removed and the file of the night
+ * before left in place (a reader never sees half a report).  True when
+ * the report was put in place. */
+static bool report_end(const sink *k, report_file *rf, const sb_err *e)
 {
+	if (e->code == SB_OK)
+		return report_close(k, rf);
+	if (k->on_problem != NULL)
+		k->on_problem(k->ctx, e);
 	fclose(rf->f);
 	unlink(rf->tmp);
+	return false;
 }
 
 bool sb_nightly_write_reports(const char *out, const sb_period *p, const sb_recon *r,
@@ -170,30 +177,16 @@ bool sb_nightly_write_reports(const char *out, const sb_period *p, const sb_reco
 	if (report_open(&k, &rf, dir, "summary.csv")) {
 		sb_err e;
 		sb_err_clear(&e);
-		if (sb_report_summary(rf.f, FMT_CSV, false, s, 0, &e) != SB_OK) {
-			if (on_problem != NULL)
-				on_problem(ctx, &e);
-			report_discard(&rf);
-			ok = false;
-		} else {
-			ok = report_close(&k, &rf) && ok;
-		}
+		sb_report_summary(rf.f, FMT_CSV, false, s, 0, &e);
+		ok = report_end(&k, &rf, &e) && ok;
 	} else {
 		ok = false;
 	}
-	if (d == NULL) {
-		ok = false;
-	} else if (report_open(&k, &rf, dir, "report.html")) {
+	if (d != NULL && report_open(&k, &rf, dir, "report.html")) {
 		sb_err e;
 		sb_err_clear(&e);
-		if (sb_recon_page(rf.f, r, d, po, &e) != SB_OK) {
-			if (on_problem != NULL)
-				on_problem(ctx, &e);
-			report_discard(&rf);
-			ok = false;
-		} else {
-			ok = report_close(&k, &rf) && ok;
-		}
+		sb_recon_page(rf.f, r, d, po, &e);
+		ok = report_end(&k, &rf, &e) && ok;
 	} else {
 		ok = false;
 	}
