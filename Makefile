@@ -22,7 +22,7 @@
 
 PREFIX   ?= /usr/local
 CC       ?= cc
-PKGS     := sqlite3 jansson libcurl libcrypto zlib
+PKGS     := sqlite3 libpq jansson libcurl libcrypto zlib
 TESTPKGS := cmocka
 BUILD    := build
 
@@ -41,7 +41,7 @@ LIB_SRC  := $(sort $(wildcard ledger/*.c importers/*.c reconcile/*.c nightly/*.c
 CLI_SRC  := $(sort $(wildcard cli/*.c))
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 SUP_SRC  := $(sort $(wildcard tests/support/*.c))
-SQL      := $(sort $(wildcard sql/*/*.sql))
+SQL      := $(sort $(wildcard sql/*/*.sql sql/pg/*/*.sql))
 
 # Object lists for one build flavour: $(call objs,DIR,SOURCES)
 objs = $(patsubst %.c,$(1)/%.o,$(2))

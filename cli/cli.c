@@ -356,17 +356,17 @@ int cli_getopt(sb_cli *cli, int argc, char **argv, const struct option *longopts
 
 int cli_batch_known(sb_cli *cli, sb_db *db, int64_t batch_id)
 {
-	sqlite3_stmt *st;
+	sb_stmt *st;
 	bool exists = false;
 	int64_t newest = 0;
 
 	if ((st = sb_db_stmt(db, "batch_exists", &cli->err)) != NULL) {
 		sb_bind_i64(db, st, ":batch_id", batch_id);
-		if (sb_db_step(db, st, &cli->err) == SQLITE_ROW) {
-			exists = sqlite3_column_int(st, 0) != 0;
-			newest = sqlite3_column_int64(st, 1);
+		if (sb_db_step(db, st, &cli->err) == SB_ROW) {
+			exists = sb_col_int(st, 0) != 0;
+			newest = sb_col_i64(st, 1);
 		}
-		sqlite3_reset(st);
+		sb_stmt_reset(st);
 	}
 	if (cli->err.code == SB_OK && !exists) {
 		if (newest > 0)

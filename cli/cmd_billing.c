@@ -80,7 +80,7 @@ static int run_lines(sb_cli *cli, sb_db *db, void *opts)
 	const billing_opts *bo = opts;
 	sb_line_filter f = {bo->period, bo->backend, bo->session, bo->has_batch, bo->batch};
 	sb_line_row row;
-	sqlite3_stmt *st;
+	sb_stmt *st;
 	sb_out *o;
 	int rc;
 
@@ -92,7 +92,7 @@ static int run_lines(sb_cli *cli, sb_db *db, void *opts)
 	while (o != NULL && sb_line_list_next(db, st, &row, &cli->err) > 0)
 		sb_lines_out_row(o, bo->fmt, &row);
 	if (o == NULL)
-		sqlite3_reset(st);
+		sb_stmt_reset(st);
 	sb_out_end(o, &cli->err);
 	return cli_report(&cli->err);
 }
@@ -124,16 +124,16 @@ static int run_fx(sb_cli *cli, sb_db *db, void *opts)
 		{"currency", COL_TEXT, 0}, {"effective_from", COL_TIME, 0}, {"usd_per_unit", COL_RATE, 0},
 	};
 	const billing_opts *bo = opts;
-	sqlite3_stmt *st;
+	sb_stmt *st;
 	sb_out *o;
 
 	if ((st = sb_db_stmt(db, "fx_rate_list", &cli->err)) == NULL)
 		return cli_report(&cli->err);
 	o = sb_out_new(stdout, bo->fmt, cli->csv_raw, cols, sizeof cols / sizeof cols[0]);
-	while (o != NULL && sb_db_step(db, st, &cli->err) == SQLITE_ROW) {
+	while (o != NULL && sb_db_step(db, st, &cli->err) == SB_ROW) {
 		sb_out_text(o, sb_col_text(st, 0));
-		sb_out_time(o, sqlite3_column_int64(st, 1));
-		sb_out_money(o, sqlite3_column_int64(st, 2));
+		sb_out_time(o, sb_col_i64(st, 1));
+		sb_out_money(o, sb_col_i64(st, 2));
 		sb_out_row(o);
 	}
 	if (o == NULL)

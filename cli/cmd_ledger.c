@@ -146,7 +146,7 @@ static int run_batches(sb_cli *cli, sb_db *db, void *opts)
 }
 
 /* Bind the batch of rejects (NULL: every batch). */
-static void bind_batch(sb_db *db, sqlite3_stmt *st, const void *ctx)
+static void bind_batch(sb_db *db, sb_stmt *st, const void *ctx)
 {
 	const list_opts *lo = ctx;
 

@@ -211,7 +211,7 @@ static int run_reconciliations(sb_cli *cli, sb_db *db, void *opts)
 }
 
 /* Bind the period of report drift and whether only daily results count. */
-static void bind_drift(sb_db *db, sqlite3_stmt *st, const void *ctx)
+static void bind_drift(sb_db *db, sb_stmt *st, const void *ctx)
 {
 	const recon_cli *rc = ctx;
 

@@ -1,14 +1,14 @@
 /* out.c: the listings of the command line (see out.h). */
 #include "cli/out.h"
 
-int cli_list_stmt(sb_cli *cli, sb_db *db, sb_format fmt, const sb_col *cols, size_t n, sqlite3_stmt *st)
+int cli_list_stmt(sb_cli *cli, sb_db *db, sb_format fmt, const sb_col *cols, size_t n, sb_stmt *st)
 {
 	sb_out *o;
 
 	if (st == NULL)
 		return cli_report(&cli->err);
 	if ((o = sb_out_new(stdout, fmt, cli->csv_raw, cols, n)) == NULL) {
-		sqlite3_reset(st);
+		sb_stmt_reset(st);
 		sb_fail(&cli->err, SB_EINTERNAL, "out of memory");
 		return cli_report(&cli->err);
 	}
@@ -20,7 +20,7 @@ int cli_list_stmt(sb_cli *cli, sb_db *db, sb_format fmt, const sb_col *cols, siz
 int cli_list(sb_cli *cli, sb_db *db, sb_format fmt, const sb_col *cols, size_t n, const char *query,
              sb_list_bind bind, const void *ctx)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, query, &cli->err);
+	sb_stmt *st = sb_db_stmt(db, query, &cli->err);
 
 	if (st != NULL && bind != NULL)
 		bind(db, st, ctx);

@@ -11,7 +11,7 @@
 #include "report/out.h"
 
 /* Binds the parameters of a listing's query; ctx is cli_list's. */
-typedef void (*sb_list_bind)(sb_db *db, sqlite3_stmt *st, const void *ctx);
+typedef void (*sb_list_bind)(sb_db *db, sb_stmt *st, const void *ctx);
 
 /* The whole of a listing command: run sql/queries/QUERY.sql on db with
  * its parameters bound by bind (NULL when it has none) and print every
@@ -22,6 +22,6 @@ int cli_list(sb_cli *cli, sb_db *db, sb_format fmt, const sb_col *cols, size_t n
 
 /* The same for a statement the ledger prepared and bound (st, a statement
  * of db; NULL when preparing it failed, the error in cli->err). */
-int cli_list_stmt(sb_cli *cli, sb_db *db, sb_format fmt, const sb_col *cols, size_t n, sqlite3_stmt *st);
+int cli_list_stmt(sb_cli *cli, sb_db *db, sb_format fmt, const sb_col *cols, size_t n, sb_stmt *st);
 
 #endif

@@ -57,7 +57,7 @@ static const char *period_text(bool has, int64_t from_ms, int64_t to_ms, char *b
 static int supersede_state(sb_db *db, int64_t batch_id, bool *is, bool *has, int64_t *from_ms,
                            int64_t *to_ms, sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, "billing_supersede_get", e);
+	sb_stmt *st = sb_db_stmt(db, "billing_supersede_get", e);
 	int rc;
 
 	*is = *has = false;
@@ -65,13 +65,13 @@ static int supersede_state(sb_db *db, int64_t batch_id, bool *is, bool *has, int
 		return e->code;
 	sb_bind_i64(db, st, ":batch_id", batch_id);
 	rc = sb_db_step(db, st, e);
-	if (rc == SQLITE_ROW) {
+	if (rc == SB_ROW) {
 		*is = true;
-		*has = sqlite3_column_type(st, 0) != SQLITE_NULL;
-		*from_ms = sqlite3_column_int64(st, 0);
-		*to_ms = sqlite3_column_int64(st, 1);
+		*has = !sb_col_is_null(st, 0);
+		*from_ms = sb_col_i64(st, 0);
+		*to_ms = sb_col_i64(st, 1);
 	}
-	sqlite3_reset(st);
+	sb_stmt_reset(st);
 	return rc < 0 ? e->code : SB_OK;
 }
 
@@ -110,7 +110,7 @@ static int begin_billing(void *ctx, sb_db *db, int64_t batch_id, sb_err *e)
 		                    (long long)batch_id, period_text(had, from, to, p1, sizeof p1),
 		                    period_text(o->has_period, o->period_from_ms, o->period_to_ms, p2, sizeof p2));
 	if (o->supersede && !was) {
-		sqlite3_stmt *st = sb_db_stmt(db, "billing_supersede_set", e);
+		sb_stmt *st = sb_db_stmt(db, "billing_supersede_set", e);
 		if (st == NULL)
 			return e->code;
 		sb_bind_i64(db, st, ":batch_id", batch_id);

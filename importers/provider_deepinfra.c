@@ -260,7 +260,7 @@ static int store_plans(sb_db *db, const sb_provider *p, const plan *plans, size_
 	}
 	sb_rates_free(rates);
 	if (e->code == SB_OK && (max_cpu >= 0 || max_ram >= 0)) {
-		sqlite3_stmt *st = sb_db_stmt(db, "backend_caps_set", e);
+		sb_stmt *st = sb_db_stmt(db, "backend_caps_set", e);
 		if (st == NULL)
 			return e->code;
 		sb_bind_text(db, st, ":backend", p->name);

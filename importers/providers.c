@@ -280,7 +280,7 @@ static int import_billing(sb_db *db, const sb_endpoint *ep, sb_http *h, const sb
 	renamer rn = {&o->events, r->url};
 	sb_import_opts io = {0};
 	sb_import_result ir;
-	sqlite3_stmt *st;
+	sb_stmt *st;
 	bool blank = true;
 	int fd = -1;
 	sb_batch b;

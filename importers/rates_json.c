@@ -191,10 +191,11 @@ int sb_rates_import_file(sb_db *db, const char *path, size_t *count, int64_t *pr
 	}
 	n = json_array_size(root);
 	/* the cards' source names the whole path, however long */
-	if ((source = sqlite3_mprintf("import %s", path)) == NULL) {
+	if ((source = malloc(strlen(path) + sizeof "import ")) == NULL) {
 		sb_fail(e, SB_EINTERNAL, "out of memory");
 		goto done;
 	}
+	snprintf(source, strlen(path) + sizeof "import ", "import %s", path);
 	if (sb_db_begin(db, e) != SB_OK)
 		goto done;
 	for (size_t i = 0; i < n; i++) {
@@ -213,7 +214,7 @@ int sb_rates_import_file(sb_db *db, const char *path, size_t *count, int64_t *pr
 		*priced = 0;
 	}
 done:
-	sqlite3_free(source);
+	free(source);
 	json_decref(root);
 	return e->code;
 }

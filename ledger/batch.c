@@ -67,7 +67,7 @@ static bool same_request(const char *a, const char *b)
 int sb_batch_find_complete(sb_db *db, const char *format, const char *sha256,
                            const char *options, int64_t *id, sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, "batch_find_complete", e);
+	sb_stmt *st = sb_db_stmt(db, "batch_find_complete", e);
 	int rc;
 
 	*id = 0;
@@ -75,27 +75,27 @@ int sb_batch_find_complete(sb_db *db, const char *format, const char *sha256,
 		return e->code;
 	sb_bind_text(db, st, ":format", format);
 	sb_bind_text(db, st, ":sha256", sha256);
-	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {
-		const unsigned char *had = sqlite3_column_text(st, 1);
+	while ((rc = sb_db_step(db, st, e)) == SB_ROW) {
+		const char *had = sb_col_text(st, 1);
 
-		if (same_request(had != NULL ? (const char *)had : "", options)) {
-			*id = sqlite3_column_int64(st, 0);
+		if (same_request(had != NULL ? had : "", options)) {
+			*id = sb_col_i64(st, 0);
 			break;
 		}
 	}
-	sqlite3_reset(st);
+	sb_stmt_reset(st);
 	return rc < 0 ? e->code : SB_OK;
 }
 
 int sb_batch_mark_interrupted(sb_db *db, sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, "batch_mark_interrupted", e);
+	sb_stmt *st = sb_db_stmt(db, "batch_mark_interrupted", e);
 
 	return st == NULL ? e->code : sb_db_run(db, st, e);
 }
 
 /* Copy the text of column col (NULL: "") into out[65]. */
-static void col_hex(sqlite3_stmt *st, int col, char out[65])
+static void col_hex(sb_stmt *st, int col, char out[65])
 {
 	const char *text = sb_col_text(st, col);
 
@@ -105,7 +105,7 @@ static void col_hex(sqlite3_stmt *st, int col, char out[65])
 int sb_batch_find_resumable(sb_db *db, const char *format, const char *path,
                             const char *sha256, sb_batch *out, sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, "batch_find_resumable", e);
+	sb_stmt *st = sb_db_stmt(db, "batch_find_resumable", e);
 	int rc;
 
 	memset(out, 0, sizeof *out);
@@ -116,26 +116,26 @@ int sb_batch_find_resumable(sb_db *db, const char *format, const char *path,
 	sb_bind_text_opt(db, st, ":path", path);
 	sb_bind_text_opt(db, st, ":sha256", sha256);
 	rc = sb_db_step(db, st, e);
-	if (rc == SQLITE_ROW) {
-		out->id = sqlite3_column_int64(st, 0);
-		out->resume_offset = sqlite3_column_int64(st, 1);
-		out->resume_line = sqlite3_column_int64(st, 2);
-		out->accepted = sqlite3_column_int64(st, 3);
-		out->duplicates = sqlite3_column_int64(st, 4);
-		out->rejected = sqlite3_column_int64(st, 5);
-		out->replaced = sqlite3_column_int64(st, 6);
-		out->skipped = sqlite3_column_int64(st, 7);
+	if (rc == SB_ROW) {
+		out->id = sb_col_i64(st, 0);
+		out->resume_offset = sb_col_i64(st, 1);
+		out->resume_line = sb_col_i64(st, 2);
+		out->accepted = sb_col_i64(st, 3);
+		out->duplicates = sb_col_i64(st, 4);
+		out->rejected = sb_col_i64(st, 5);
+		out->replaced = sb_col_i64(st, 6);
+		out->skipped = sb_col_i64(st, 7);
 		col_hex(st, 8, out->sha256);
-		out->prefix_length = sqlite3_column_int64(st, 9);
+		out->prefix_length = sb_col_i64(st, 9);
 		col_hex(st, 10, out->prefix_sha256);
 	}
-	sqlite3_reset(st);
+	sb_stmt_reset(st);
 	return rc < 0 ? e->code : SB_OK;
 }
 
 int sb_batch_can_take_out(sb_db *db, int64_t id, bool *ok, sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, "batch_take_out_blocked", e);
+	sb_stmt *st = sb_db_stmt(db, "batch_take_out_blocked", e);
 	int rc;
 
 	*ok = false;
@@ -143,9 +143,9 @@ int sb_batch_can_take_out(sb_db *db, int64_t id, bool *ok, sb_err *e)
 		return e->code;
 	sb_bind_i64(db, st, ":batch_id", id);
 	rc = sb_db_step(db, st, e);
-	if (rc == SQLITE_ROW)
-		*ok = sqlite3_column_int64(st, 0) == 0 && sqlite3_column_int64(st, 1) == 0;
-	sqlite3_reset(st);
+	if (rc == SB_ROW)
+		*ok = sb_col_i64(st, 0) == 0 && sb_col_i64(st, 1) == 0;
+	sb_stmt_reset(st);
 	return rc < 0 ? e->code : SB_OK;
 }
 
@@ -153,7 +153,7 @@ int sb_batch_open(sb_db *db, const char *kind, const char *format, const char *s
                   const char *path, const char *sha256, const char *options,
                   const sb_batch *resume, sb_batch *out, sb_err *e)
 {
-	sqlite3_stmt *st;
+	sb_stmt *st;
 
 	memset(out, 0, sizeof *out);
 	out->resume_line = 1;
@@ -183,7 +183,7 @@ int sb_batch_open(sb_db *db, const char *kind, const char *format, const char *s
 	if (sb_db_run(db, st, e) != SB_OK)
 		goto fail;
 	if (!out->resumed)
-		out->id = sqlite3_last_insert_rowid(sb_db_handle(db));
+		out->id = sb_db_last_id(db);
 	return sb_db_commit(db, e);
 fail:
 	sb_db_rollback(db);
@@ -204,42 +204,12 @@ int sb_batch_begin(sb_db *db, const char *kind, const char *format,
 	                     found.id > 0 ? &found : NULL, out, e);
 }
 
-/* Run every statement of sql/queries/NAME.sql in turn, each with
- * :batch_id bound to id where it has one. */
-static int run_each(sb_db *db, const char *name, int64_t id, sb_err *e)
-{
-	char full[128];
-	const char *sql;
-
-	snprintf(full, sizeof full, "queries/%s", name);
-	if ((sql = sb_sql(full)) == NULL)
-		return sb_fail(e, SB_EINTERNAL, "no SQL file sql/%s.sql in this binary", full);
-	while (e->code == SB_OK && *sql != '\0') {
-		sqlite3_stmt *st = NULL;
-		const char *tail = NULL;
-		int rc = sqlite3_prepare_v2(sb_db_handle(db), sql, -1, &st, &tail);
-		if (rc != SQLITE_OK) {
-			sb_fail(e, SB_EINTERNAL, "sql/%s.sql does not prepare: %s", full,
-			        sqlite3_errmsg(sb_db_handle(db)));
-			break;
-		}
-		if (st == NULL)   /* only comments or white space were left */
-			break;
-		if (sqlite3_bind_parameter_index(st, ":batch_id") > 0)
-			sb_bind_i64(db, st, ":batch_id", id);
-		sb_db_run(db, st, e);
-		sqlite3_finalize(st);
-		sql = tail;
-	}
-	return e->code;
-}
-
 /* Store the tags of the restored run rid again from its tags JSON, as the
  * run parser made them: strings as they are, numbers and booleans as
  * their JSON text, null tags left out. */
 static int restore_tags(sb_db *db, int64_t rid, sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, "run_tags_json", e);
+	sb_stmt *st = sb_db_stmt(db, "run_tags_json", e);
 	json_t *tags = NULL, *v;
 	const char *key;
 	int rc;
@@ -247,13 +217,13 @@ static int restore_tags(sb_db *db, int64_t rid, sb_err *e)
 	if (st == NULL)
 		return e->code;
 	sb_bind_i64(db, st, ":rid", rid);
-	if ((rc = sb_db_step(db, st, e)) == SQLITE_ROW && !sb_col_is_null(st, 0))
+	if ((rc = sb_db_step(db, st, e)) == SB_ROW && !sb_col_is_null(st, 0))
 		tags = json_loads(sb_col_text(st, 0), 0, NULL);
-	else if (rc == SQLITE_ROW)
-		rc = SQLITE_DONE;
-	if (rc == SQLITE_ROW && !json_is_object(tags))
+	else if (rc == SB_ROW)
+		rc = SB_DONE;
+	if (rc == SB_ROW && !json_is_object(tags))
 		sb_fail(e, SB_EINTERNAL, "run %lld: its stored tags are not a JSON object", (long long)rid);
-	sqlite3_reset(st);
+	sb_stmt_reset(st);
 	json_object_foreach(tags, key, v) {
 		char *dumped = NULL;
 		if (e->code != SB_OK || json_is_null(v))
@@ -279,7 +249,7 @@ static int restore_tags(sb_db *db, int64_t rid, sb_err *e)
  * its tags, its place in the day rollups (by day, by tag, untagged). */
 static int restore_run(sb_db *db, int64_t hid, sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, "run_restore", e);
+	sb_stmt *st = sb_db_stmt(db, "run_restore", e);
 	int64_t rid;
 
 	if (st == NULL)
@@ -287,7 +257,7 @@ static int restore_run(sb_db *db, int64_t hid, sb_err *e)
 	sb_bind_i64(db, st, ":hid", hid);
 	if (sb_db_run(db, st, e) != SB_OK)
 		return e->code;
-	rid = sqlite3_last_insert_rowid(sb_db_handle(db));
+	rid = sb_db_last_id(db);
 	if ((st = sb_db_stmt(db, "run_execs_restore", e)) == NULL)
 		return e->code;
 	sb_bind_i64(db, st, ":hid", hid);
@@ -315,7 +285,7 @@ static int restore_run(sb_db *db, int64_t hid, sb_err *e)
  * brought that version itself (a run_id twice in one file: new in b). */
 static int restore_replaced(sb_db *db, int64_t batch_id, sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, "batch_replaced_list", e);
+	sb_stmt *st = sb_db_stmt(db, "batch_replaced_list", e);
 	int64_t *hids = NULL;
 	size_t n = 0, cap = 0;
 	char last[300] = "";
@@ -325,11 +295,11 @@ static int restore_replaced(sb_db *db, int64_t batch_id, sb_err *e)
 		return e->code;
 	sb_bind_i64(db, st, ":batch_id", batch_id);
 	/* collected first: restoring writes to the tables being read */
-	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {
+	while ((rc = sb_db_step(db, st, e)) == SB_ROW) {
 		const char *run_id = sb_col_text(st, 1);
 		bool first = strcmp(run_id, last) != 0;
 		snprintf(last, sizeof last, "%s", run_id);
-		if (!first || sqlite3_column_int64(st, 2) == batch_id)
+		if (!first || sb_col_i64(st, 2) == batch_id)
 			continue;
 		if (n == cap) {
 			size_t ncap = cap > 0 ? 2 * cap : 64;
@@ -341,9 +311,9 @@ static int restore_replaced(sb_db *db, int64_t batch_id, sb_err *e)
 			hids = more;
 			cap = ncap;
 		}
-		hids[n++] = sqlite3_column_int64(st, 0);
+		hids[n++] = sb_col_i64(st, 0);
 	}
-	sqlite3_reset(st);
+	sb_stmt_reset(st);
 	for (size_t i = 0; i < n && e->code == SB_OK; i++)
 		restore_run(db, hids[i], e);
 	free(hids);
@@ -352,11 +322,11 @@ static int restore_replaced(sb_db *db, int64_t batch_id, sb_err *e)
 
 int sb_batch_take_out(sb_db *db, sb_batch *b, const char *reason, sb_err *e)
 {
-	sqlite3_stmt *st;
+	sb_stmt *st;
 
-	if (run_each(db, "batch_take_out", b->id, e) != SB_OK ||
+	if (sb_db_run_each(db, "queries/batch_take_out", ":batch_id", b->id, e) != SB_OK ||
 	    restore_replaced(db, b->id, e) != SB_OK ||
-	    run_each(db, "batch_take_out_end", b->id, e) != SB_OK ||
+	    sb_db_run_each(db, "queries/batch_take_out_end", ":batch_id", b->id, e) != SB_OK ||
 	    sb_db_exec_file(db, "queries/rollup_fix_max", e) != SB_OK)
 		return e->code;
 	if ((st = sb_db_stmt(db, "batch_fail", e)) == NULL)
@@ -376,7 +346,7 @@ int sb_batch_take_out(sb_db *db, sb_batch *b, const char *reason, sb_err *e)
 
 int sb_batch_save(sb_db *db, const sb_batch *b, sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, "batch_save", e);
+	sb_stmt *st = sb_db_stmt(db, "batch_save", e);
 
 	if (st == NULL)
 		return e->code;
@@ -396,7 +366,7 @@ int sb_batch_save(sb_db *db, const sb_batch *b, sb_err *e)
 int sb_batch_reject(sb_db *db, const sb_batch *b, int64_t line_no, const char *reason,
                     const char *content, size_t len, int64_t full_len, sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, "reject_insert", e);
+	sb_stmt *st = sb_db_stmt(db, "reject_insert", e);
 
 	if (st == NULL)
 		return e->code;
@@ -411,7 +381,7 @@ int sb_batch_reject(sb_db *db, const sb_batch *b, int64_t line_no, const char *r
 int sb_batch_end(sb_db *db, const sb_batch *b, sb_batch_status status, const char *sha256,
                  sb_err *e)
 {
-	sqlite3_stmt *st;
+	sb_stmt *st;
 
 	if (status != SB_BATCH_COMPLETE && status != SB_BATCH_FAILED)
 		return sb_fail(e, SB_EINTERNAL, "batch %lld: a batch ends complete or failed, not %s",

@@ -10,19 +10,23 @@ static int run_one(sb_db *db, const struct sb_sqlfile *f, const sb_check_events 
                    int64_t *problems, sb_err *e)
 {
 	const char *what = f->text + (strncmp(f->text, "-- ", 3) == 0 ? 3 : 0);
-	sqlite3_stmt *st = NULL;
+	const char *sql = f->text;
+	sb_stmt *st = NULL;
 	int64_t n = 0;
-	int rc = sqlite3_prepare_v2(sb_db_handle(db), f->text, -1, &st, NULL);
+	int rc = -1;
 
-	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+	if (sb_db_prepare(db, &sql, f->name, &st, e) != SB_OK)
+		return e->code;
+	while (st != NULL && (rc = sb_db_step(db, st, e)) == SB_ROW) {
 		if (ev->on_problem != NULL)
 			ev->on_problem(ev->ctx, sb_col_text(st, 0), n);
 		n++;
-		rc = SQLITE_OK;
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return sb_db_error(db, rc, f->name, e);
+	sb_stmt_finalize(st);
+	if (st == NULL)
+		return sb_fail(e, SB_EINTERNAL, "sql/%s.sql holds no statement", f->name);
+	if (rc != SB_DONE)
+		return e->code;
 	if (ev->on_check != NULL)
 		ev->on_check(ev->ctx, what, strcspn(what, "\n"), n);
 	*problems += n;

@@ -1,12 +1,17 @@
-/* db.h: the ledger file: open, pragmas, migrations, named statements.
+/* db.h: the ledger's storage: open, migrations, named statements, binds,
+ * rows, transactions and locks, the same whatever engine holds the ledger.
  *
- * A ledger is one SQLite file in WAL mode with foreign keys on and a busy
- * timeout.  Its schema is sql/schema/NNN_*.sql, applied in order inside one
- * transaction when the ledger is opened; PRAGMA user_version holds how many
- * were applied, and PRAGMA application_id marks the file as a ledger.
- * Statements are sql/queries/NAME.sql, prepared once per connection and
- * reused.  Parameters are bound by name; a name the statement does not
- * have is an internal error, never silently ignored.
+ * A ledger is a SQLite file (ledger/db_sqlite.c: WAL mode, foreign keys
+ * on, a busy timeout) or a PostgreSQL database (ledger/db_pg.c: a
+ * postgresql:// or postgres:// URL, no password in it).  Its schema is
+ * sql/schema/NNN_*.sql (sql/pg/schema/ on PostgreSQL), applied in order
+ * inside one transaction when the ledger is opened; the ledger keeps how
+ * many were applied and a mark that it is a ledger.  Statements are
+ * sql/queries/NAME.sql (sql/pg/queries/NAME.sql instead on PostgreSQL
+ * when there is one), prepared once per connection and reused.
+ * Parameters are bound by name; a name the statement does not have is an
+ * internal error, never silently ignored.  No engine's own type or name
+ * appears in this interface, nor outside ledger/db*.c.
  */
 #ifndef SB_DB_H
 #define SB_DB_H
@@ -14,7 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include <sqlite3.h>
+#include <stddef.h>
 
 #include "ledger/clock.h"
 #include "ledger/err.h"
@@ -23,6 +28,16 @@
 #define SB_APPLICATION_ID 0x53424c47
 
 typedef struct sb_db sb_db;
+
+/* A prepared statement of a ledger (borrowed from its sb_db when it came
+ * from sb_db_stmt). */
+typedef struct sb_stmt sb_stmt;
+
+/* What sb_db_step returns besides -1. */
+enum { SB_ROW = 100, SB_DONE = 101 };
+
+/* What a column of the current row holds (sb_col_kind). */
+typedef enum { SB_COL_NULL, SB_COL_INT, SB_COL_REAL, SB_COL_TEXT, SB_COL_BLOB } sb_col_kind_t;
 
 /* Flags for sb_db_open. */
 enum {
@@ -49,8 +64,15 @@ int sb_db_open(const char *path, int flags, int busy_ms, sb_db **out, sb_err *e)
  * NULL is allowed. */
 void sb_db_close(sb_db *db);
 
-/* The connection (borrowed), for code that must reach SQLite directly. */
-sqlite3 *sb_db_handle(sb_db *db);
+/* The engine's name for messages: "SQLite" or "PostgreSQL". */
+const char *sb_db_engine(const sb_db *db);
+
+/* The ledger's name for messages (quoted when it needs it). */
+const char *sb_db_shown(const sb_db *db);
+
+/* True when path names a PostgreSQL ledger (postgresql:// or
+ * postgres://) rather than a SQLite file. */
+bool sb_db_is_url(const char *path);
 
 /* True when init created the file just now (so seeding happened). */
 bool sb_db_created(const sb_db *db);
@@ -59,7 +81,24 @@ bool sb_db_created(const sb_db *db);
  * with its bindings cleared on every later call.  Borrowed: it belongs to
  * db.  NULL with an internal error in e when the file is missing or does
  * not prepare. */
-sqlite3_stmt *sb_db_stmt(sb_db *db, const char *name, sb_err *e);
+sb_stmt *sb_db_stmt(sb_db *db, const char *name, sb_err *e);
+
+/* Prepare the first statement of the SQL text *sql (what names it in
+ * messages), moving *sql past it; *out is NULL when only comments or
+ * white space were left.  The caller owns *out (sb_stmt_finalize). */
+int sb_db_prepare(sb_db *db, const char **sql, const char *what, sb_stmt **out, sb_err *e);
+void sb_stmt_finalize(sb_stmt *st);
+
+/* Reset st so that it runs again from its start (bindings kept). */
+void sb_stmt_reset(sb_stmt *st);
+
+/* True when st has the parameter name (":batch_id"). */
+bool sb_stmt_has_param(sb_stmt *st, const char *name);
+
+/* The rowid / identity the last INSERT of db made, and how many rows the
+ * last INSERT, UPDATE or DELETE changed. */
+int64_t sb_db_last_id(sb_db *db);
+int64_t sb_db_changes(sb_db *db);
 
 /* Run every statement of sql/NAME.sql (no parameters, no rows kept). */
 int sb_db_exec_file(sb_db *db, const char *name, sb_err *e);
@@ -101,50 +140,55 @@ int sb_db_begin(sb_db *db, sb_err *e);
 int sb_db_commit(sb_db *db, sb_err *e);
 void sb_db_rollback(sb_db *db);
 
+/* Run every statement of sql/NAME.sql in turn, each with the parameter
+ * param bound to v where it has one. */
+int sb_db_run_each(sb_db *db, const char *name, const char *param, int64_t v, sb_err *e);
+
 /* Binding by name (":from").  A name the statement lacks, or a failing
  * bind, is recorded in the db's pending error, which the next sb_db_step
  * reports; so a run of binds needs no checks of its own. */
-void sb_bind_i64(sb_db *db, sqlite3_stmt *st, const char *name, int64_t v);
-void sb_bind_text(sb_db *db, sqlite3_stmt *st, const char *name, const char *v);
-void sb_bind_textn(sb_db *db, sqlite3_stmt *st, const char *name, const char *v, size_t len);
-void sb_bind_blob(sb_db *db, sqlite3_stmt *st, const char *name, const void *v, size_t len);
-void sb_bind_null(sb_db *db, sqlite3_stmt *st, const char *name);
+void sb_bind_i64(sb_db *db, sb_stmt *st, const char *name, int64_t v);
+void sb_bind_text(sb_db *db, sb_stmt *st, const char *name, const char *v);
+void sb_bind_textn(sb_db *db, sb_stmt *st, const char *name, const char *v, size_t len);
+void sb_bind_blob(sb_db *db, sb_stmt *st, const char *name, const void *v, size_t len);
+void sb_bind_null(sb_db *db, sb_stmt *st, const char *name);
 /* Bind v, or NULL when has is false. */
-void sb_bind_i64_opt(sb_db *db, sqlite3_stmt *st, const char *name, bool has, int64_t v);
+void sb_bind_i64_opt(sb_db *db, sb_stmt *st, const char *name, bool has, int64_t v);
 /* Bind the string v, or NULL when v is NULL. */
-void sb_bind_text_opt(sb_db *db, sqlite3_stmt *st, const char *name, const char *v);
+void sb_bind_text_opt(sb_db *db, sb_stmt *st, const char *name, const char *v);
 
 /* Binding by position, for a statement bound row after row in a hot loop
  * (the run writer): sb_db_param resolves a name once, a name the
  * statement lacks being SB_EINTERNAL in e (returns 0); the sb_bindi_*
  * calls then skip the lookup by name.  Errors are kept as with the named
- * binds.  Text is bound SQLITE_STATIC: v must stay valid until the
+ * binds.  Text is bound without a copy: v must stay valid until the
  * statement has been stepped and reset.  A NULL v binds NULL. */
-int sb_db_param(sb_db *db, sqlite3_stmt *st, const char *name, sb_err *e);
-void sb_bindi_i64(sb_db *db, sqlite3_stmt *st, int i, int64_t v);
-void sb_bindi_i64_opt(sb_db *db, sqlite3_stmt *st, int i, bool has, int64_t v);
-void sb_bindi_text(sb_db *db, sqlite3_stmt *st, int i, const char *v);
-void sb_bindi_textn(sb_db *db, sqlite3_stmt *st, int i, const char *v, size_t len);
+int sb_db_param(sb_db *db, sb_stmt *st, const char *name, sb_err *e);
+void sb_bindi_i64(sb_db *db, sb_stmt *st, int i, int64_t v);
+void sb_bindi_i64_opt(sb_db *db, sb_stmt *st, int i, bool has, int64_t v);
+void sb_bindi_text(sb_db *db, sb_stmt *st, int i, const char *v);
+void sb_bindi_textn(sb_db *db, sb_stmt *st, int i, const char *v, size_t len);
 
-/* Step st: SQLITE_ROW or SQLITE_DONE, or -1 with e filled (a pending bind
- * error, or the SQLite error mapped by sb_db_error). */
-int sb_db_step(sb_db *db, sqlite3_stmt *st, sb_err *e);
+/* Step st: SB_ROW or SB_DONE, or -1 with e filled (a pending bind error,
+ * or the engine's error mapped as sb_db_error says). */
+int sb_db_step(sb_db *db, sb_stmt *st, sb_err *e);
 
 /* Step a statement that returns no rows, to completion, and reset it. */
-int sb_db_run(sb_db *db, sqlite3_stmt *st, sb_err *e);
+int sb_db_run(sb_db *db, sb_stmt *st, sb_err *e);
 
-/* Record the connection's current SQLite error in e, as the exit code it
- * deserves: busy or locked past the timeout SB_ETEMP ("the ledger is busy"),
- * disk full or I/O SB_EIO, a read-only file SB_EIO, anything else
- * SB_EINTERNAL; the message says what was being done (what). */
-int sb_db_error(sb_db *db, int rc, const char *what, sb_err *e);
+/* The columns of st's current row.  NULL text comes back as NULL, a NULL
+ * integer as 0.  sb_col_text's text stays valid until the next step or
+ * reset of st. */
+int sb_col_count(sb_stmt *st);
+sb_col_kind_t sb_col_kind(sb_stmt *st, int col);
+int64_t sb_col_i64(sb_stmt *st, int col);
+int sb_col_int(sb_stmt *st, int col);
+const char *sb_col_text(sb_stmt *st, int col);
+size_t sb_col_bytes(sb_stmt *st, int col);
+const void *sb_col_blob(sb_stmt *st, int col, size_t *len);
+bool sb_col_is_null(sb_stmt *st, int col);
 
-/* Column helpers: NULL text comes back as NULL. */
-const char *sb_col_text(sqlite3_stmt *st, int col);
-bool sb_col_is_null(sqlite3_stmt *st, int col);
-
-/* The ledger's schema version (PRAGMA user_version) and the newest this
- * binary knows. */
+/* The ledger's schema version and the newest this binary knows. */
 int sb_db_schema_version(sb_db *db);
 int sb_db_schema_latest(void);
 

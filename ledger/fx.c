@@ -40,7 +40,7 @@ bool sb_currency_known(const char *code)
 int sb_fx_set(sb_db *db, const char *currency, int64_t usd_nanos, int64_t effective_ms,
               sb_err *e)
 {
-	sqlite3_stmt *st;
+	sb_stmt *st;
 
 	if (!sb_currency_known(currency))
 		return sb_fail(e, SB_EDATA, "'%s' is not an ISO 4217 currency code", currency);
@@ -59,7 +59,7 @@ int sb_fx_set(sb_db *db, const char *currency, int64_t usd_nanos, int64_t effect
 int sb_fx_rate_at(sb_db *db, const char *currency, int64_t at_ms, bool *found,
                   int64_t *usd_nanos, sb_err *e)
 {
-	sqlite3_stmt *st;
+	sb_stmt *st;
 	int rc;
 
 	*found = false;
@@ -74,10 +74,10 @@ int sb_fx_rate_at(sb_db *db, const char *currency, int64_t at_ms, bool *found,
 	sb_bind_text(db, st, ":currency", currency);
 	sb_bind_i64(db, st, ":at_ms", at_ms);
 	rc = sb_db_step(db, st, e);
-	if (rc == SQLITE_ROW) {
+	if (rc == SB_ROW) {
 		*found = true;
-		*usd_nanos = sqlite3_column_int64(st, 0);
+		*usd_nanos = sb_col_i64(st, 0);
 	}
-	sqlite3_reset(st);
+	sb_stmt_reset(st);
 	return rc < 0 ? e->code : SB_OK;
 }

@@ -11,9 +11,9 @@ enum {
 	N_COLUMNS
 };
 
-sqlite3_stmt *sb_line_list_open(sb_db *db, const sb_line_filter *f, sb_err *e)
+sb_stmt *sb_line_list_open(sb_db *db, const sb_line_filter *f, sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, "billing_line_list", e);
+	sb_stmt *st = sb_db_stmt(db, "billing_line_list", e);
 
 	if (st == NULL)
 		return NULL;
@@ -26,42 +26,42 @@ sqlite3_stmt *sb_line_list_open(sb_db *db, const sb_line_filter *f, sb_err *e)
 }
 
 /* An integer column that may be NULL. */
-static bool opt_i64(sqlite3_stmt *st, int c, int64_t *v)
+static bool opt_i64(sb_stmt *st, int c, int64_t *v)
 {
 	bool has = !sb_col_is_null(st, c);
 
-	*v = has ? sqlite3_column_int64(st, c) : 0;
+	*v = has ? sb_col_i64(st, c) : 0;
 	return has;
 }
 
-int sb_line_list_next(sb_db *db, sqlite3_stmt *st, sb_line_row *row, sb_err *e)
+int sb_line_list_next(sb_db *db, sb_stmt *st, sb_line_row *row, sb_err *e)
 {
 	int rc = sb_db_step(db, st, e);
 
-	if (rc != SQLITE_ROW) {
-		sqlite3_reset(st);
+	if (rc != SB_ROW) {
+		sb_stmt_reset(st);
 		return rc < 0 ? -1 : 0;
 	}
-	if (sqlite3_column_count(st) != N_COLUMNS) {
-		sqlite3_reset(st);
-		sb_fail(e, SB_EINTERNAL, "billing_line_list.sql has %d columns, not %d", sqlite3_column_count(st),
+	if (sb_col_count(st) != N_COLUMNS) {
+		sb_stmt_reset(st);
+		sb_fail(e, SB_EINTERNAL, "billing_line_list.sql has %d columns, not %d", sb_col_count(st),
 		        N_COLUMNS);
 		return -1;
 	}
 	memset(row, 0, sizeof *row);
-	row->batch_id = sqlite3_column_int64(st, C_BATCH_ID);
-	row->line_no = sqlite3_column_int64(st, C_LINE_NO);
+	row->batch_id = sb_col_i64(st, C_BATCH_ID);
+	row->line_no = sb_col_i64(st, C_LINE_NO);
 	row->format = sb_col_text(st, C_FORMAT);
 	row->line_key = sb_col_text(st, C_LINE_KEY);
 	row->backend = sb_col_text(st, C_BACKEND);
 	row->session_id = sb_col_text(st, C_SESSION_ID);
-	row->start_ms = sqlite3_column_int64(st, C_START_MS);
-	row->end_ms = sqlite3_column_int64(st, C_END_MS);
+	row->start_ms = sb_col_i64(st, C_START_MS);
+	row->end_ms = sb_col_i64(st, C_END_MS);
 	row->kind = sb_col_text(st, C_KIND);
 	row->has_amount = opt_i64(st, C_AMOUNT, &row->amount_nanos);
 	row->currency = sb_col_text(st, C_CURRENCY);
 	row->category = sb_col_text(st, C_CATEGORY);
-	row->correction = sqlite3_column_int64(st, C_CORRECTION) != 0;
+	row->correction = sb_col_i64(st, C_CORRECTION) != 0;
 	row->quantity = sb_col_text(st, C_QUANTITY);
 	row->unit = sb_col_text(st, C_UNIT);
 	row->has_vcpu_ms = opt_i64(st, C_VCPU_MS, &row->vcpu_ms);

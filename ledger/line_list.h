@@ -62,11 +62,11 @@ typedef struct sb_line_row {
 /* The listing of f's lines, oldest charge first (then backend, session,
  * and the order they were stored): a statement of db for
  * sb_line_list_next, or NULL with the error in e. */
-sqlite3_stmt *sb_line_list_open(sb_db *db, const sb_line_filter *f, sb_err *e);
+sb_stmt *sb_line_list_open(sb_db *db, const sb_line_filter *f, sb_err *e);
 
 /* The next line of the listing st into *row: 1, or 0 when none is left,
  * or -1 when the ledger failed (in e); at 0 and -1 st is reset and must
  * not be read again. */
-int sb_line_list_next(sb_db *db, sqlite3_stmt *st, sb_line_row *row, sb_err *e);
+int sb_line_list_next(sb_db *db, sb_stmt *st, sb_line_row *row, sb_err *e);
 
 #endif

@@ -136,13 +136,13 @@ bool sb_line_hash(const sb_bill_line *line, char key[SB_LINE_KEY_HEX])
 
 /* Bind name in st when st has it (the statements of this file share the
  * line's parameters but not all of them). */
-static bool has_param(sqlite3_stmt *st, const char *name)
+static bool has_param(sb_stmt *st, const char *name)
 {
-	return sqlite3_bind_parameter_index(st, name) > 0;
+	return sb_stmt_has_param(st, name);
 }
 
 /* Bind the line's columns that st names, with key as its line key. */
-static void bind_line(sb_line_writer *w, sqlite3_stmt *st, const sb_bill_line *line,
+static void bind_line(sb_line_writer *w, sb_stmt *st, const sb_bill_line *line,
                       const char *key, int64_t line_no, const void *source, size_t source_len)
 {
 	sb_db *db = w->db;
@@ -185,7 +185,7 @@ static int ordinal_key(sb_line_writer *w, const sb_bill_line *line, char key[SB_
                        int64_t line_no, sb_err *e)
 {
 	sb_db *db = w->db;
-	sqlite3_stmt *st = sb_db_stmt(db, "billing_row_seen_next", e);
+	sb_stmt *st = sb_db_stmt(db, "billing_row_seen_next", e);
 	char text[SB_LINE_KEY_HEX + 24];
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned int md_len = 0;
@@ -199,10 +199,10 @@ static int ordinal_key(sb_line_writer *w, const sb_bill_line *line, char key[SB_
 	sb_bind_i64(db, st, ":batch_id", w->batch_id);
 	sb_bind_text(db, st, ":row_hash", key);
 	rc = sb_db_step(db, st, e);
-	if (rc == SQLITE_ROW)
-		seen = sqlite3_column_int64(st, 0);
-	sqlite3_reset(st);
-	if (rc != SQLITE_ROW)
+	if (rc == SB_ROW)
+		seen = sb_col_i64(st, 0);
+	sb_stmt_reset(st);
+	if (rc != SB_ROW)
 		return rc < 0 ? e->code : sb_fail(e, SB_EINTERNAL, "counting identical rows gave no count");
 	if (seen <= 1)
 		return SB_OK;
@@ -218,7 +218,7 @@ static int ordinal_key(sb_line_writer *w, const sb_bill_line *line, char key[SB_
  * (cached for the first REACH_CACHE backends). */
 static int reach_of(sb_line_writer *w, const char *backend, int64_t *ms, sb_err *e)
 {
-	sqlite3_stmt *st;
+	sb_stmt *st;
 	int rc;
 
 	for (size_t i = 0; i < w->n_reaches; i++) {
@@ -232,8 +232,8 @@ static int reach_of(sb_line_writer *w, const char *backend, int64_t *ms, sb_err 
 	sb_bind_text(w->db, st, ":format", w->format);
 	sb_bind_text(w->db, st, ":backend", backend);
 	rc = sb_db_step(w->db, st, e);
-	*ms = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
-	sqlite3_reset(st);
+	*ms = rc == SB_ROW ? sb_col_i64(st, 0) : 0;
+	sb_stmt_reset(st);
 	if (rc < 0)
 		return e->code;
 	if (w->n_reaches < REACH_CACHE && strlen(backend) < sizeof w->reaches[0].backend) {
@@ -249,7 +249,7 @@ static int reach_of(sb_line_writer *w, const char *backend, int64_t *ms, sb_err 
 static int find_key(sb_line_writer *w, const sb_bill_line *line, const char *key,
                     sb_line_stored *r, sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(w->db, w->o.pending ? "billing_line_key_pending" :
+	sb_stmt *st = sb_db_stmt(w->db, w->o.pending ? "billing_line_key_pending" :
 	                                                    "billing_line_key_live", e);
 	int rc;
 
@@ -257,12 +257,12 @@ static int find_key(sb_line_writer *w, const sb_bill_line *line, const char *key
 		return e->code;
 	bind_line(w, st, line, key, 0, NULL, 0);
 	rc = sb_db_step(w->db, st, e);
-	if (rc == SQLITE_ROW) {
-		r->batch_id = sqlite3_column_int64(st, 0);
-		r->outcome = sqlite3_column_int(st, 1) ? SB_LINE_DUPLICATE : SB_LINE_CONFLICT;
-		r->line_no = sqlite3_column_int64(st, 2);
+	if (rc == SB_ROW) {
+		r->batch_id = sb_col_i64(st, 0);
+		r->outcome = sb_col_int(st, 1) ? SB_LINE_DUPLICATE : SB_LINE_CONFLICT;
+		r->line_no = sb_col_i64(st, 2);
 	}
-	sqlite3_reset(st);
+	sb_stmt_reset(st);
 	return rc < 0 ? e->code : SB_OK;
 }
 
@@ -271,7 +271,7 @@ static int find_key(sb_line_writer *w, const sb_bill_line *line, const char *key
 static int find_same_charge(sb_line_writer *w, const sb_bill_line *line, const char *key,
                             sb_line_stored *r, sb_err *e)
 {
-	sqlite3_stmt *st;
+	sb_stmt *st;
 	int64_t reach_ms = 0;
 	int rc;
 
@@ -292,11 +292,11 @@ static int find_same_charge(sb_line_writer *w, const sb_bill_line *line, const c
 	sb_bind_i64(w->db, st, ":loose", w->o.loose_identity ? 1 : 0);
 	sb_bind_text(w->db, st, ":line_key", key);
 	rc = sb_db_step(w->db, st, e);
-	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+	if (rc == SB_ROW && !sb_col_is_null(st, 0)) {
 		r->outcome = SB_LINE_SAME_CHARGE;
-		r->batch_id = sqlite3_column_int64(st, 0);
+		r->batch_id = sb_col_i64(st, 0);
 	}
-	sqlite3_reset(st);
+	sb_stmt_reset(st);
 	return rc < 0 ? e->code : SB_OK;
 }
 
@@ -304,7 +304,7 @@ int sb_line_store(sb_line_writer *w, const sb_bill_line *line, int64_t line_no,
                   const void *source, size_t source_len, sb_line_stored *r, sb_err *e)
 {
 	sb_db *db = w->db;
-	sqlite3_stmt *st;
+	sb_stmt *st;
 	bool metered = line->kind == SB_LINE_METERED;
 	const char *key = line->line_key;
 
@@ -336,7 +336,7 @@ int sb_line_store(sb_line_writer *w, const sb_bill_line *line, int64_t line_no,
 	bind_line(w, st, line, key, line_no, source, source_len);
 	if (sb_db_run(db, st, e) != SB_OK)
 		return e->code;
-	if (sqlite3_changes(sb_db_handle(db)) != 1)
+	if (sb_db_changes(db) != 1)
 		return sb_fail(e, SB_EINTERNAL, "line %lld: its key was taken between the look-up and the insert",
 		               (long long)line_no);
 	return SB_OK;
@@ -358,11 +358,11 @@ static const char *length_text(int64_t ms, char *buf, size_t cap)
 }
 
 /* Run st (bound to the batch and format) and add its changes to *count. */
-static int supersede_run(sb_line_writer *w, sqlite3_stmt *st, int64_t *count, sb_err *e)
+static int supersede_run(sb_line_writer *w, sb_stmt *st, int64_t *count, sb_err *e)
 {
 	if (sb_db_run(w->db, st, e) != SB_OK)
 		return e->code;
-	*count += sqlite3_changes(sb_db_handle(w->db));
+	*count += sb_db_changes(w->db);
 	return SB_OK;
 }
 
@@ -371,7 +371,7 @@ static int supersede_run(sb_line_writer *w, sqlite3_stmt *st, int64_t *count, sb
 static int supersede_period(sb_line_writer *w, const char *backend, int64_t from_ms,
                             int64_t to_ms, int64_t *count, sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(w->db, "billing_line_supersede", e);
+	sb_stmt *st = sb_db_stmt(w->db, "billing_line_supersede", e);
 
 	if (st == NULL)
 		return e->code;
@@ -387,7 +387,7 @@ int sb_line_writer_finish(sb_line_writer *w, bool has_period, int64_t from_ms, i
                           int64_t *count, sb_err *refused, sb_err *e)
 {
 	sb_db *db = w->db;
-	sqlite3_stmt *st;
+	sb_stmt *st;
 	int rc;
 
 	*count = 0;
@@ -397,15 +397,15 @@ int sb_line_writer_finish(sb_line_writer *w, bool has_period, int64_t from_ms, i
 			return e->code;
 		sb_bind_i64(db, st, ":batch_id", w->batch_id);
 		rc = sb_db_step(db, st, e);
-		if (rc == SQLITE_ROW) {
+		if (rc == SB_ROW) {
 			char a[48], b[48], backend[72];
 			sb_fail_hint(refused, SB_EUSAGE, SB_HINT_PERIOD_REISSUED,
 			             "the lines of backend %s are of several lengths (%s and %s), so the period this file covers is not their span: " SB_WORDS_PERIOD_REISSUED,
 			             sb_quote(sb_col_text(st, 0), SB_QUOTE_IF_NEEDED, backend, sizeof backend),
-			             length_text(sqlite3_column_int64(st, 1), a, sizeof a),
-			             length_text(sqlite3_column_int64(st, 2), b, sizeof b));
+			             length_text(sb_col_i64(st, 1), a, sizeof a),
+			             length_text(sb_col_i64(st, 2), b, sizeof b));
 		}
-		sqlite3_reset(st);
+		sb_stmt_reset(st);
 		if (rc < 0)
 			return e->code;
 		if (refused->code != SB_OK)
@@ -429,13 +429,13 @@ int sb_line_writer_finish(sb_line_writer *w, bool has_period, int64_t from_ms, i
 	if ((st = sb_db_stmt(db, "billing_pending_spans", e)) == NULL)
 		return e->code;
 	sb_bind_i64(db, st, ":batch_id", w->batch_id);
-	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {
-		int64_t lo = has_period ? from_ms : sqlite3_column_int64(st, 1);
-		int64_t hi = has_period ? to_ms : sqlite3_column_int64(st, 2);
+	while ((rc = sb_db_step(db, st, e)) == SB_ROW) {
+		int64_t lo = has_period ? from_ms : sb_col_i64(st, 1);
+		int64_t hi = has_period ? to_ms : sb_col_i64(st, 2);
 		if (supersede_period(w, sb_col_text(st, 0), lo, hi, count, e) != SB_OK)
 			break;
 	}
-	sqlite3_reset(st);
+	sb_stmt_reset(st);
 	if (e->code != SB_OK)
 		return e->code;
 	/* and the batch's lines become live */
@@ -450,7 +450,7 @@ int sb_line_writer_finish(sb_line_writer *w, bool has_period, int64_t from_ms, i
 
 int sb_lines_batch_ended(sb_db *db, int64_t batch_id, sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, "billing_row_seen_clear", e);
+	sb_stmt *st = sb_db_stmt(db, "billing_row_seen_clear", e);
 
 	if (st == NULL)
 		return e->code;

@@ -4,7 +4,7 @@
 int sb_price_set(sb_db *db, const char *model, int64_t input_per_m_nanos, int64_t output_per_m_nanos,
                  int64_t updated_ms, sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, "model_price_set", e);
+	sb_stmt *st = sb_db_stmt(db, "model_price_set", e);
 
 	if (st == NULL)
 		return e->code;
@@ -15,7 +15,7 @@ int sb_price_set(sb_db *db, const char *model, int64_t input_per_m_nanos, int64_
 	return sb_db_run(db, st, e);
 }
 
-sqlite3_stmt *sb_prices_list(sb_db *db, sb_err *e)
+sb_stmt *sb_prices_list(sb_db *db, sb_err *e)
 {
 	return sb_db_stmt(db, "model_price_list", e);
 }

@@ -19,6 +19,6 @@ int sb_price_set(sb_db *db, const char *model, int64_t input_per_m_nanos, int64_
  * output_per_m_nanos, updated_ms (sql/queries/model_price_list.sql).  A
  * statement of db for the caller to step and reset; NULL with the error
  * in e. */
-sqlite3_stmt *sb_prices_list(sb_db *db, sb_err *e);
+sb_stmt *sb_prices_list(sb_db *db, sb_err *e);
 
 #endif

@@ -23,7 +23,7 @@ void sb_rates_free(sb_rates *rates)
 
 int sb_rates_load(sb_db *db, sb_rates **out, sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, "rate_card_all", e);
+	sb_stmt *st = sb_db_stmt(db, "rate_card_all", e);
 	sb_rates *rates = calloc(1, sizeof *rates);
 	size_t cap = 0;
 	int rc;
@@ -33,7 +33,7 @@ int sb_rates_load(sb_db *db, sb_rates **out, sb_err *e)
 		return sb_fail(e, SB_EINTERNAL, "out of memory");
 	if (st == NULL)
 		goto fail;
-	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {
+	while ((rc = sb_db_step(db, st, e)) == SB_ROW) {
 		sb_card *c;
 		if (rates->n == cap) {
 			size_t ncap = cap ? 2 * cap : 32;
@@ -49,15 +49,15 @@ int sb_rates_load(sb_db *db, sb_rates **out, sb_err *e)
 		memset(c, 0, sizeof *c);
 		snprintf(c->backend, sizeof c->backend, "%s", sb_col_text(st, 0));
 		snprintf(c->plan, sizeof c->plan, "%s", sb_col_text(st, 1));
-		c->effective_ms = sqlite3_column_int64(st, 2);
-		c->per_minute_nanos = sqlite3_column_int64(st, 3);
+		c->effective_ms = sb_col_i64(st, 2);
+		c->per_minute_nanos = sb_col_i64(st, 3);
 		c->has_per_cpu_second = !sb_col_is_null(st, 4);
-		c->per_cpu_second_nanos = sqlite3_column_int64(st, 4);
+		c->per_cpu_second_nanos = sb_col_i64(st, 4);
 		c->has_per_gb_second = !sb_col_is_null(st, 5);
-		c->per_gb_second_nanos = sqlite3_column_int64(st, 5);
-		c->free = sqlite3_column_int(st, 6) != 0;
+		c->per_gb_second_nanos = sb_col_i64(st, 5);
+		c->free = sb_col_int(st, 6) != 0;
 	}
-	sqlite3_reset(st);
+	sb_stmt_reset(st);
 	if (rc < 0)
 		goto fail;
 	*out = rates;
@@ -118,7 +118,7 @@ int sb_rates_store(sb_db *db, const sb_card *card, const char *source, sb_err *e
 int sb_rates_store_counted(sb_db *db, const sb_card *card, const char *source, int64_t *priced,
                            sb_err *e)
 {
-	sqlite3_stmt *st;
+	sb_stmt *st;
 
 	if ((st = sb_db_stmt(db, "rate_card_delete", e)) == NULL)
 		return e->code;
@@ -165,7 +165,7 @@ typedef struct repriced {
  * total_duration_ms they leave (as sb_run_card_cost). */
 static int set_card(sb_db *db, repriced *r, sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, "run_set_card", e);
+	sb_stmt *st = sb_db_stmt(db, "run_set_card", e);
 	int64_t lifetime = 0, part = 0;
 	bool priced;
 
@@ -192,7 +192,7 @@ static int refresh_rollup_cards(sb_db *db, const char *backend, int64_t from_ms,
 	static const char *const queries[] = {"rollup_day_card", "rollup_tag_card", "rollup_untagged_card"};
 
 	for (size_t q = 0; q < 3; q++) {
-		sqlite3_stmt *st = sb_db_stmt(db, queries[q], e);
+		sb_stmt *st = sb_db_stmt(db, queries[q], e);
 		if (st == NULL)
 			return e->code;
 		sb_bind_text(db, st, ":backend", backend);
@@ -212,7 +212,7 @@ static int reprice(sb_db *db, const char *backend, int64_t from_ms, const sb_car
                    int64_t *priced, sb_err *e)
 {
 	sb_rates *rates = NULL;
-	sqlite3_stmt *list;
+	sb_stmt *list;
 	repriced r = {-1, NULL, true, 0, false, 0, 0};
 	int64_t part = 0;
 	int rc;
@@ -223,11 +223,11 @@ static int reprice(sb_db *db, const char *backend, int64_t from_ms, const sb_car
 		goto done;
 	sb_bind_text(db, list, ":backend", backend);
 	sb_bind_i64(db, list, ":from_ms", from_ms);
-	while ((rc = sb_db_step(db, list, e)) == SQLITE_ROW) {
-		int64_t rid = sqlite3_column_int64(list, 0);
-		int64_t started_ms = sqlite3_column_int64(list, 2);
-		bool has_execs = sqlite3_column_int(list, 3) != 0;
-		int64_t ms = sqlite3_column_int64(list, 5);
+	while ((rc = sb_db_step(db, list, e)) == SB_ROW) {
+		int64_t rid = sb_col_i64(list, 0);
+		int64_t started_ms = sb_col_i64(list, 2);
+		bool has_execs = sb_col_int(list, 3) != 0;
+		int64_t ms = sb_col_i64(list, 5);
 		if (rid != r.rid) {
 			if (r.rid >= 0 && set_card(db, &r, e) != SB_OK)
 				goto done;
@@ -239,8 +239,8 @@ static int reprice(sb_db *db, const char *backend, int64_t from_ms, const sb_car
 			r.card_nanos = 0;
 			r.ok = true;
 			r.has_ended = !sb_col_is_null(list, 6);
-			r.lifetime_ms = sqlite3_column_int64(list, 6) - started_ms;
-			r.rest_ms = sqlite3_column_int64(list, 4);
+			r.lifetime_ms = sb_col_i64(list, 6) - started_ms;
+			r.rest_ms = sb_col_i64(list, 4);
 		}
 		if (!has_execs)
 			continue;   /* summary-only: one row, priced by rest_ms */
@@ -255,14 +255,14 @@ static int reprice(sb_db *db, const char *backend, int64_t from_ms, const sb_car
 		refresh_rollup_cards(db, backend, from_ms, e);
 done:
 	if (list != NULL)
-		sqlite3_reset(list);
+		sb_stmt_reset(list);
 	sb_rates_free(rates);
 	return e->code;
 }
 
-sqlite3_stmt *sb_rates_list(sb_db *db, bool all, int64_t at_ms, sb_err *e)
+sb_stmt *sb_rates_list(sb_db *db, bool all, int64_t at_ms, sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, "rate_card_list", e);
+	sb_stmt *st = sb_db_stmt(db, "rate_card_list", e);
 
 	if (st == NULL)
 		return NULL;
@@ -271,9 +271,9 @@ sqlite3_stmt *sb_rates_list(sb_db *db, bool all, int64_t at_ms, sb_err *e)
 	return st;
 }
 
-sqlite3_stmt *sb_backends_list(sb_db *db, const sb_backend_need *need, sb_err *e)
+sb_stmt *sb_backends_list(sb_db *db, const sb_backend_need *need, sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, "backend_list", e);
+	sb_stmt *st = sb_db_stmt(db, "backend_list", e);
 
 	if (st == NULL)
 		return NULL;

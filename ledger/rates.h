@@ -70,7 +70,7 @@ int sb_rates_reprice(sb_db *db, const char *backend, int64_t from_ms, sb_err *e)
  * instant (sql/queries/rate_card_list.sql).  A statement of db, its
  * parameters bound, for the caller to step and reset; NULL with the error
  * in e. */
-sqlite3_stmt *sb_rates_list(sb_db *db, bool all, int64_t at_ms, sb_err *e);
+sb_stmt *sb_rates_list(sb_db *db, bool all, int64_t at_ms, sb_err *e);
 
 /* What a backend must offer, for 'backends'. */
 typedef struct sb_backend_need {
@@ -89,6 +89,6 @@ typedef struct sb_backend_need {
  * unknown last), ties by name (sql/queries/backend_list.sql).  A
  * statement of db, bound, for the caller to step and reset; NULL with the
  * error in e. */
-sqlite3_stmt *sb_backends_list(sb_db *db, const sb_backend_need *need, sb_err *e);
+sb_stmt *sb_backends_list(sb_db *db, const sb_backend_need *need, sb_err *e);
 
 #endif

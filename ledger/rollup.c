@@ -35,7 +35,7 @@ typedef struct group {
 /* A prepared upsert and the positions of its parameters: field f at
  * at[f], sum k at at[NFIELDS + k], the memory at at[MEM_AT]. */
 typedef struct upsert_stmt {
-	sqlite3_stmt *st;
+	sb_stmt *st;
 	int at[MEM_AT + 1];
 } upsert_stmt;
 
@@ -81,19 +81,19 @@ static int prepare(sb_db *db, const char *name, size_t nfields, upsert_stmt *u, 
 /* Read the tracked tag names (run_tag_name) into r. */
 static int load_tracked(sb_rollup *r, sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(r->db, "rollup_tag_names", e);
+	sb_stmt *st = sb_db_stmt(r->db, "rollup_tag_names", e);
 	int rc;
 
 	if (st == NULL)
 		return e->code;
-	while ((rc = sb_db_step(r->db, st, e)) == SQLITE_ROW && r->n_tracked < SB_ROLLUP_TRACKED_NAMES) {
+	while ((rc = sb_db_step(r->db, st, e)) == SB_ROW && r->n_tracked < SB_ROLLUP_TRACKED_NAMES) {
 		if ((r->tracked[r->n_tracked] = strdup(sb_col_text(st, 0))) == NULL) {
-			sqlite3_reset(st);
+			sb_stmt_reset(st);
 			return sb_fail(e, SB_EINTERNAL, "out of memory");
 		}
 		r->n_tracked++;
 	}
-	sqlite3_reset(st);
+	sb_stmt_reset(st);
 	return rc < 0 ? e->code : SB_OK;
 }
 
@@ -275,7 +275,7 @@ static bool has_tag(const sb_run *run, const char *name)
  * once what was gathered is written. */
 static int track(sb_rollup *r, const char *name, sb_err *e)
 {
-	sqlite3_stmt *st;
+	sb_stmt *st;
 	char *copy = strdup(name);
 
 	if (copy == NULL)
@@ -352,7 +352,7 @@ int sb_rollup_remove(sb_rollup *r, int64_t rid, sb_err *e)
 	                                      "rollup_untagged_remove"};
 
 	for (size_t q = 0; q < 3; q++) {
-		sqlite3_stmt *st = sb_db_stmt(r->db, queries[q], e);
+		sb_stmt *st = sb_db_stmt(r->db, queries[q], e);
 		if (st == NULL)
 			return e->code;
 		sb_bind_i64(r->db, st, ":rid", rid);

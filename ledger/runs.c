@@ -39,9 +39,9 @@ struct sb_run_writer {
 	sb_db *db;                 /* the ledger */
 	const sb_rates *rates;     /* cards for the card cost */
 	int64_t batch_id;          /* the batch being imported */
-	sqlite3_stmt *run_insert;  /* sql/queries/run_insert.sql */
-	sqlite3_stmt *execs_insert; /* sql/queries/run_execs_insert.sql */
-	sqlite3_stmt *tag_insert;  /* sql/queries/run_tag_insert.sql */
+	sb_stmt *run_insert;  /* sql/queries/run_insert.sql */
+	sb_stmt *execs_insert; /* sql/queries/run_execs_insert.sql */
+	sb_stmt *tag_insert;  /* sql/queries/run_tag_insert.sql */
 	int run_at[RUN_NPARAMS];   /* positions of run_params in run_insert */
 	int execs_at[EXECS_NPARAMS]; /* positions of execs_params in execs_insert */
 	int tag_at[TAG_NPARAMS];   /* positions of tag_params in tag_insert */
@@ -53,7 +53,7 @@ struct sb_run_writer {
 
 /* Resolve the n parameter names of st into at[]; SB_EINTERNAL when one
  * is missing. */
-static int resolve(sb_db *db, sqlite3_stmt *st, const char *const *names, int *at, size_t n,
+static int resolve(sb_db *db, sb_stmt *st, const char *const *names, int *at, size_t n,
                    sb_err *e)
 {
 	for (size_t i = 0; i < n; i++)
@@ -103,16 +103,16 @@ void sb_run_writer_free(sb_run_writer *w)
 int sb_run_writer_bulk(sb_run_writer *w, int64_t input_bytes, int64_t min_bytes, bool *dropped,
                        sb_err *e)
 {
-	sqlite3_stmt *st;
+	sb_stmt *st;
 	int64_t ledger_bytes = 0;
 	int rc;
 
 	*dropped = false;
 	if (input_bytes < min_bytes || (st = sb_db_stmt(w->db, "ledger_bytes", e)) == NULL)
 		return e->code;
-	if ((rc = sb_db_step(w->db, st, e)) == SQLITE_ROW)
-		ledger_bytes = sqlite3_column_int64(st, 0);
-	sqlite3_reset(st);
+	if ((rc = sb_db_step(w->db, st, e)) == SB_ROW)
+		ledger_bytes = sb_col_i64(st, 0);
+	sb_stmt_reset(st);
 	if (rc < 0)
 		return e->code;
 	if (input_bytes / 2 < ledger_bytes || !sb_db_readers_shut_out(w->db))
@@ -127,7 +127,7 @@ int sb_run_writer_bulk(sb_run_writer *w, int64_t input_bytes, int64_t min_bytes,
 
 int sb_run_writer_finish(sb_run_writer *w, sb_err *e)
 {
-	sqlite3_stmt *st;
+	sb_stmt *st;
 	int64_t recent = 0, runs = 0;
 	int rc;
 
@@ -137,11 +137,11 @@ int sb_run_writer_finish(sb_run_writer *w, sb_err *e)
 	 * once it holds more than an eighth of the runs */
 	if ((st = sb_db_stmt(w->db, "run_session_recent", e)) == NULL)
 		return e->code;
-	if ((rc = sb_db_step(w->db, st, e)) == SQLITE_ROW) {
-		recent = sqlite3_column_int64(st, 0);
-		runs = sqlite3_column_int64(st, 1);
+	if ((rc = sb_db_step(w->db, st, e)) == SB_ROW) {
+		recent = sb_col_i64(st, 0);
+		runs = sb_col_i64(st, 1);
 	}
-	sqlite3_reset(st);
+	sb_stmt_reset(st);
 	if (rc < 0)
 		return e->code;
 	if (recent == 0 || recent <= runs / 8)
@@ -311,7 +311,7 @@ static int insert_run(sb_run_writer *w, const sb_run *run, int64_t line_no,
                       bool *inserted, sb_err *e)
 {
 	sb_db *db = w->db;
-	sqlite3_stmt *st = w->run_insert;
+	sb_stmt *st = w->run_insert;
 	const sb_card *card = sb_rates_find(w->rates, run->backend, run->plan, run->started_ms);
 	int64_t card_nanos = 0, lifetime_nanos = 0;
 	char day[SB_TIME_BUFSZ];
@@ -353,7 +353,7 @@ static int insert_run(sb_run_writer *w, const sb_run *run, int64_t line_no,
 	sb_bindi_i64(db, st, at[RUN_RECENT], w->bulk ? 0 : 1);
 	if (sb_db_run(db, st, e) != SB_OK)
 		return e->code;
-	*inserted = sqlite3_changes(sb_db_handle(db)) == 1;
+	*inserted = sb_db_changes(db) == 1;
 	return *inserted ? sb_rollup_add(w->rollup, run, day, priced, card_nanos, e) : SB_OK;
 }
 
@@ -361,7 +361,7 @@ static int insert_run(sb_run_writer *w, const sb_run *run, int64_t line_no,
 static int insert_children(sb_run_writer *w, const sb_run *run, int64_t rid, sb_err *e)
 {
 	sb_db *db = w->db;
-	sqlite3_stmt *st;
+	sb_stmt *st;
 	const int *at;
 	const char *execs = run->execs_json;
 	size_t execs_len = run->execs_json_len;
@@ -402,7 +402,7 @@ static int insert_children(sb_run_writer *w, const sb_run *run, int64_t rid, sb_
 static int move_to_history(sb_run_writer *w, int64_t rid, sb_err *e)
 {
 	sb_db *db = w->db;
-	sqlite3_stmt *st;
+	sb_stmt *st;
 	int64_t hid;
 
 	if ((st = sb_db_stmt(db, "run_to_history", e)) == NULL)
@@ -412,7 +412,7 @@ static int move_to_history(sb_run_writer *w, int64_t rid, sb_err *e)
 	sb_bind_i64(db, st, ":rid", rid);
 	if (sb_db_run(db, st, e) != SB_OK)
 		return e->code;
-	hid = sqlite3_last_insert_rowid(sb_db_handle(db));
+	hid = sb_db_last_id(db);
 	if (sb_rollup_remove(w->rollup, rid, e) != SB_OK)
 		return e->code;
 	if ((st = sb_db_stmt(db, "execution_to_history", e)) == NULL)
@@ -438,7 +438,7 @@ int sb_run_store(sb_run_writer *w, const sb_run *run, int64_t line_no, bool repl
                  enum sb_store *result, char *why, size_t why_len, sb_err *e)
 {
 	sb_db *db = w->db;
-	sqlite3_stmt *st;
+	sb_stmt *st;
 	bool inserted = false, same;
 	int64_t rid, old_batch, old_line;
 	int rc;
@@ -447,20 +447,20 @@ int sb_run_store(sb_run_writer *w, const sb_run *run, int64_t line_no, bool repl
 		return e->code;
 	if (inserted) {
 		*result = SB_STORED;
-		return insert_children(w, run, sqlite3_last_insert_rowid(sb_db_handle(db)), e);
+		return insert_children(w, run, sb_db_last_id(db), e);
 	}
 	if ((st = sb_db_stmt(db, "run_lookup", e)) == NULL)
 		return e->code;
 	sb_bind_text(db, st, ":run_id", run->run_id);
-	if ((rc = sb_db_step(db, st, e)) != SQLITE_ROW) {
-		sqlite3_reset(st);
+	if ((rc = sb_db_step(db, st, e)) != SB_ROW) {
+		sb_stmt_reset(st);
 		return rc < 0 ? e->code : sb_fail(e, SB_EINTERNAL, "run %s vanished while importing", run->run_id);
 	}
-	rid = sqlite3_column_int64(st, 0);
+	rid = sb_col_i64(st, 0);
 	same = strcmp(sb_col_text(st, 1), run->fingerprint) == 0;
-	old_batch = sqlite3_column_int64(st, 2);
-	old_line = sqlite3_column_int64(st, 3);
-	sqlite3_reset(st);
+	old_batch = sb_col_i64(st, 2);
+	old_line = sb_col_i64(st, 3);
+	sb_stmt_reset(st);
 	if (same) {
 		*result = SB_DUPLICATE;
 		return SB_OK;
@@ -478,5 +478,5 @@ int sb_run_store(sb_run_writer *w, const sb_run *run, int64_t line_no, bool repl
 	if (!inserted)
 		return sb_fail(e, SB_EINTERNAL, "run %s could not be replaced", run->run_id);
 	*result = SB_REPLACED;
-	return insert_children(w, run, sqlite3_last_insert_rowid(sb_db_handle(db)), e);
+	return insert_children(w, run, sb_db_last_id(db), e);
 }

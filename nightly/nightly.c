@@ -278,7 +278,7 @@ static sb_nightly_judged *push(sb_nightly_judged **list, size_t *count, sb_err *
 int sb_nightly_periods(sb_db *db, const sb_period *period, int64_t now_ms, int64_t lag_ms,
                        sb_nightly_judged **list, size_t *count, sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, "recon_reopen", e);
+	sb_stmt *st = sb_db_stmt(db, "recon_reopen", e);
 	sb_nightly_judged *x;
 	sb_period lag;
 	int rc;
@@ -291,18 +291,18 @@ int sb_nightly_periods(sb_db *db, const sb_period *period, int64_t now_ms, int64
 	sb_bind_i64(db, st, ":to_ms", period->to_ms);
 	sb_bind_i64(db, st, ":now_ms", now_ms);
 	sb_bind_i64(db, st, ":lag_ms", lag_ms);
-	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {
+	while ((rc = sb_db_step(db, st, e)) == SB_ROW) {
 		if ((x = push(list, count, e)) == NULL) {
-			sqlite3_reset(st);
+			sb_stmt_reset(st);
 			return e->code;
 		}
-		x->period.from_ms = sqlite3_column_int64(st, 0);
-		x->period.to_ms = sqlite3_column_int64(st, 1);
-		x->why = sqlite3_column_int(st, 2) != 0
+		x->period.from_ms = sb_col_i64(st, 0);
+		x->period.to_ms = sb_col_i64(st, 1);
+		x->why = sb_col_int(st, 2) != 0
 		         ? "judged again (its window had not ended when it was judged)"
 		         : "judged again (a bill it lacked is now past the billing lag)";
 	}
-	sqlite3_reset(st);
+	sb_stmt_reset(st);
 	if (rc < 0)
 		return e->code;
 	if (!sb_nightly_lag_period(period, now_ms, lag_ms, &lag))
@@ -315,16 +315,16 @@ int sb_nightly_periods(sb_db *db, const sb_period *period, int64_t now_ms, int64
 	sb_bind_i64(db, st, ":from_ms", lag.from_ms);
 	sb_bind_i64(db, st, ":to_ms", lag.to_ms);
 	rc = sb_db_step(db, st, e);
-	if (rc == SQLITE_ROW && sqlite3_column_int(st, 0) == 0) {
+	if (rc == SB_ROW && sb_col_int(st, 0) == 0) {
 		if ((x = push(list, count, e)) == NULL) {
-			sqlite3_reset(st);
+			sb_stmt_reset(st);
 			return e->code;
 		}
 		x->period = lag;
 		x->why = "judged for the first time (it ended more than the billing lag ago)";
 		x->first_time = true;
 	}
-	sqlite3_reset(st);
+	sb_stmt_reset(st);
 	return rc < 0 ? e->code : SB_OK;
 }
 

@@ -49,7 +49,7 @@ void sb_budget_free(sb_budget *b)
 }
 
 /* strdup of a nullable column; false when out of memory. */
-static bool dup_col(sqlite3_stmt *st, int col, char **out)
+static bool dup_col(sb_stmt *st, int col, char **out)
 {
 	const char *s = sb_col_text(st, col);
 
@@ -116,7 +116,7 @@ static int split_session(sb_budget *b, const session_bill *bills, size_t from, s
  * run's own figures; bills[] gets what each run's session was billed. */
 static int read_runs(sb_db *db, sb_budget *b, session_bill **bills_out, sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, "budget_runs", e);
+	sb_stmt *st = sb_db_stmt(db, "budget_runs", e);
 	session_bill *bills = NULL;
 	size_t cap = 0;
 	int rc;
@@ -126,7 +126,7 @@ static int read_runs(sb_db *db, sb_budget *b, session_bill **bills_out, sb_err *
 		return e->code;
 	sb_bind_i64(db, st, ":from_ms", b->period.from_ms);
 	sb_bind_i64(db, st, ":to_ms", b->period.to_ms);
-	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {
+	while ((rc = sb_db_step(db, st, e)) == SB_ROW) {
 		sb_budget_run *r;
 		session_bill *sb;
 		if (b->n_runs == cap) {
@@ -156,48 +156,48 @@ static int read_runs(sb_db *db, sb_budget *b, session_bill **bills_out, sb_err *
 			sb_fail(e, SB_EINTERNAL, "out of memory");
 			break;
 		}
-		r->started_ms = sqlite3_column_int64(st, 5);
+		r->started_ms = sb_col_i64(st, 5);
 		r->has_lifetime = !sb_col_is_null(st, 6);
-		r->lifetime_ms = sqlite3_column_int64(st, 6) - r->started_ms;
+		r->lifetime_ms = sb_col_i64(st, 6) - r->started_ms;
 		r->has_budget = !sb_col_is_null(st, 7);
-		r->budget_nanos = sqlite3_column_int64(st, 7);
+		r->budget_nanos = sb_col_i64(st, 7);
 		/* token cost: tokens x price per million / 10^6, half to even once */
 		if (r->model == NULL) {
 			/* tokens but no model (the SDK's token usage names none):
 			 * unknown, never 0 */
-			r->tokens_without_model = sqlite3_column_int64(st, 8) != 0 || sqlite3_column_int64(st, 9) != 0;
+			r->tokens_without_model = sb_col_i64(st, 8) != 0 || sb_col_i64(st, 9) != 0;
 			r->has_token = !r->tokens_without_model;
 			b->tokens_without_model += r->tokens_without_model;
 		} else if (sb_col_is_null(st, 10)) {
-			if (sqlite3_column_int64(st, 8) == 0 && sqlite3_column_int64(st, 9) == 0) {
+			if (sb_col_i64(st, 8) == 0 && sb_col_i64(st, 9) == 0) {
 				r->has_token = true;
 			} else if (!note_unpriced(b, r->model)) {
 				sb_fail(e, SB_EINTERNAL, "out of memory");
 				break;
 			}
 		} else {
-			r->has_token = sb_div_round_even((__int128)sqlite3_column_int64(st, 8) * sqlite3_column_int64(st, 10) +
-			                                 (__int128)sqlite3_column_int64(st, 9) * sqlite3_column_int64(st, 11),
+			r->has_token = sb_div_round_even((__int128)sb_col_i64(st, 8) * sb_col_i64(st, 10) +
+			                                 (__int128)sb_col_i64(st, 9) * sb_col_i64(st, 11),
 			                                 1000000, &r->token_nanos) == SB_MONEY_OK;
 		}
 		/* compute cost from the run itself: billed, else lifetime, else computed */
 		if (!sb_col_is_null(st, 13)) {
-			r->compute_nanos = sqlite3_column_int64(st, 13);
+			r->compute_nanos = sb_col_i64(st, 13);
 			r->compute_basis = SB_COMPUTE_BILLED;
 		} else if (!sb_col_is_null(st, 14)) {
-			r->compute_nanos = sqlite3_column_int64(st, 14);
+			r->compute_nanos = sb_col_i64(st, 14);
 			r->compute_basis = SB_COMPUTE_LIFETIME;
 		} else {
-			r->compute_nanos = sqlite3_column_int64(st, 12);
+			r->compute_nanos = sb_col_i64(st, 12);
 			r->compute_basis = SB_COMPUTE_COMPUTED;
 		}
-		sb->has = !sb_col_is_null(st, 16) && sqlite3_column_int64(st, 17) == 0;
-		sb->billed_nanos = sqlite3_column_int64(st, 16);
-		sb->weight = sqlite3_column_int64(st, 18);
-		sb->runs = sqlite3_column_int64(st, 19);
-		sb->own_weight = r->has_lifetime ? r->lifetime_ms : sqlite3_column_int64(st, 15);
+		sb->has = !sb_col_is_null(st, 16) && sb_col_i64(st, 17) == 0;
+		sb->billed_nanos = sb_col_i64(st, 16);
+		sb->weight = sb_col_i64(st, 18);
+		sb->runs = sb_col_i64(st, 19);
+		sb->own_weight = r->has_lifetime ? r->lifetime_ms : sb_col_i64(st, 15);
 	}
-	sqlite3_reset(st);
+	sb_stmt_reset(st);
 	*bills_out = bills;
 	return e->code;
 }

@@ -310,14 +310,14 @@ int sb_inv_to_cent(__int128 nanos, int64_t *out, const char *what, sb_err *e)
 	return SB_OK;
 }
 
-void sb_inv_bind_period_tag(sb_db *db, sqlite3_stmt *st, const sb_invoice_opts *o)
+void sb_inv_bind_period_tag(sb_db *db, sb_stmt *st, const sb_invoice_opts *o)
 {
 	sb_bind_text(db, st, ":tag", o->tag);
 	sb_bind_i64(db, st, ":from_ms", o->period.from_ms);
 	sb_bind_i64(db, st, ":to_ms", o->period.to_ms);
 }
 
-void sb_inv_bind_days(sb_db *db, sqlite3_stmt *st, const sb_invoice_opts *o)
+void sb_inv_bind_days(sb_db *db, sb_stmt *st, const sb_invoice_opts *o)
 {
 	int64_t from = o->period.from_ms, to = o->period.to_ms;
 	int64_t first = sb_day_start(from) == from ? from : sb_day_start(from) + SB_MS_PER_DAY;
@@ -338,7 +338,7 @@ void sb_inv_bind_days(sb_db *db, sqlite3_stmt *st, const sb_invoice_opts *o)
 	sb_bind_i64(db, st, ":tail_start_ms", end);
 }
 
-void sb_inv_bind_period_days(sb_db *db, sqlite3_stmt *st, const sb_invoice_opts *o)
+void sb_inv_bind_period_days(sb_db *db, sb_stmt *st, const sb_invoice_opts *o)
 {
 	sb_inv_bind_days(db, st, o);
 	sb_bind_text(db, st, ":tag", o->tag);

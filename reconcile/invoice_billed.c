@@ -57,7 +57,7 @@ static void srows_free(srow *rows, size_t n)
  * customer.  The caller frees *out with srows_free. */
 static int read_sessions(sb_db *db, const sb_invoice_opts *o, srow **out, size_t *n_out, sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, "invoice_sessions", e);
+	sb_stmt *st = sb_db_stmt(db, "invoice_sessions", e);
 	srow *rows = NULL;
 	size_t n = 0, cap = 0;
 	int rc;
@@ -67,7 +67,7 @@ static int read_sessions(sb_db *db, const sb_invoice_opts *o, srow **out, size_t
 	if (st == NULL)
 		return e->code;
 	sb_inv_bind_period_tag(db, st, o);
-	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {
+	while ((rc = sb_db_step(db, st, e)) == SB_ROW) {
 		srow *r;
 		if (n == cap) {
 			size_t ncap = cap ? 2 * cap : 64;
@@ -88,17 +88,17 @@ static int read_sessions(sb_db *db, const sb_invoice_opts *o, srow **out, size_t
 			break;
 		if (!sb_col_is_null(st, 1) && (r->session_id = sb_inv_dup(sb_col_text(st, 1), e)) == NULL)
 			break;
-		r->o.runs = sqlite3_column_int64(st, 3);
-		r->o.exec_ms = sqlite3_column_int64(st, 4);
-		r->o.computed_nanos = sqlite3_column_int64(st, 5);
+		r->o.runs = sb_col_i64(st, 3);
+		r->o.exec_ms = sb_col_i64(st, 4);
+		r->o.computed_nanos = sb_col_i64(st, 5);
 		r->has_own = !sb_col_is_null(st, 6);
-		r->own = sqlite3_column_int64(st, 6);
+		r->own = sb_col_i64(st, 6);
 		r->has_fill_billed = !sb_col_is_null(st, 7);
-		r->fill_billed = sqlite3_column_int64(st, 7);
+		r->fill_billed = sb_col_i64(st, 7);
 		r->has_fill_metered = !sb_col_is_null(st, 8);
-		r->fill_metered = sqlite3_column_int64(st, 8);
+		r->fill_metered = sb_col_i64(st, 8);
 	}
-	sqlite3_reset(st);
+	sb_stmt_reset(st);
 	*out = rows;
 	*n_out = n;
 	return e->code;
@@ -206,7 +206,7 @@ static int add_owner(owner **list, size_t *n, const owner *o, sb_err *e)
 static int session_owners(sb_db *db, const sb_invoice_opts *o, const char *backend,
                           const char *session_id, owner **out, size_t *n_out, sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, "invoice_session_owners", e);
+	sb_stmt *st = sb_db_stmt(db, "invoice_session_owners", e);
 	owner *list = NULL;
 	size_t n = 0;
 	int rc;
@@ -218,7 +218,7 @@ static int session_owners(sb_db *db, const sb_invoice_opts *o, const char *backe
 	sb_bind_text(db, st, ":tag", o->tag);
 	sb_bind_text(db, st, ":backend", backend);
 	sb_bind_text(db, st, ":session_id", session_id);
-	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {
+	while ((rc = sb_db_step(db, st, e)) == SB_ROW) {
 		owner *l = realloc(list, (n + 1) * sizeof *l);
 		if (l == NULL) {
 			sb_fail(e, SB_EINTERNAL, "out of memory");
@@ -228,12 +228,12 @@ static int session_owners(sb_db *db, const sb_invoice_opts *o, const char *backe
 		memset(&l[n], 0, sizeof l[n]);
 		if ((l[n].customer = sb_inv_dup(sb_col_text(st, 0), e)) == NULL)
 			break;
-		l[n].runs = sqlite3_column_int64(st, 1);
-		l[n].exec_ms = sqlite3_column_int64(st, 2);
-		l[n].computed_nanos = sqlite3_column_int64(st, 3);
+		l[n].runs = sb_col_i64(st, 1);
+		l[n].exec_ms = sb_col_i64(st, 2);
+		l[n].computed_nanos = sb_col_i64(st, 3);
 		n++;
 	}
-	sqlite3_reset(st);
+	sb_stmt_reset(st);
 	*out = list;
 	*n_out = n;
 	return e->code;

@@ -27,21 +27,21 @@ static int set_push(sb_invoice_set *set, sb_invoice *inv, sb_err *e)
  * period overlaps this one (the runs it charged are left out here). */
 static int note_overlaps(sb_db *db, const sb_invoice_opts *o, sb_invoice *inv, sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, "invoice_overlap", e);
+	sb_stmt *st = sb_db_stmt(db, "invoice_overlap", e);
 	int rc;
 
 	if (st == NULL)
 		return e->code;
 	sb_inv_bind_period_tag(db, st, o);
 	sb_bind_text(db, st, ":customer", inv->customer);
-	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {
-		sb_period p = {sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2)};
+	while ((rc = sb_db_step(db, st, e)) == SB_ROW) {
+		sb_period p = {sb_col_i64(st, 1), sb_col_i64(st, 2)};
 		char name[96];
 		if (sb_inv_note_on(inv, e, "finalized invoice %s (%s) overlaps this period: the runs it charged are not charged here",
 		             sb_col_text(st, 0), sb_period_name(&p, name)) != SB_OK)
 			break;
 	}
-	sqlite3_reset(st);
+	sb_stmt_reset(st);
 	return e->code;
 }
 
@@ -52,7 +52,7 @@ static int unknown_customer(sb_db *db, const sb_invoice_opts *o, const fresh *f,
 {
 	bool charged = false;
 
-	sqlite3_stmt *st = sb_db_stmt(db, "invoice_tag_value_known", e);
+	sb_stmt *st = sb_db_stmt(db, "invoice_tag_value_known", e);
 	sb_invoice inv;
 	char list[600] = "", period[96];
 	int rc;
@@ -62,9 +62,9 @@ static int unknown_customer(sb_db *db, const sb_invoice_opts *o, const fresh *f,
 		return e->code;
 	sb_bind_text(db, st, ":name", o->tag);
 	sb_bind_text(db, st, ":value", o->customer);
-	if ((rc = sb_db_step(db, st, e)) == SQLITE_ROW)
-		known = known || sqlite3_column_int64(st, 0) > 0;
-	sqlite3_reset(st);
+	if ((rc = sb_db_step(db, st, e)) == SB_ROW)
+		known = known || sb_col_i64(st, 0) > 0;
+	sb_stmt_reset(st);
 	if (rc < 0)
 		return e->code;
 	sb_period_name(&o->period, period);
@@ -87,11 +87,11 @@ static int unknown_customer(sb_db *db, const sb_invoice_opts *o, const fresh *f,
 	if ((st = sb_db_stmt(db, "invoice_tag_values", e)) == NULL)
 		return e->code;
 	sb_bind_text(db, st, ":name", o->tag);
-	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {
+	while ((rc = sb_db_step(db, st, e)) == SB_ROW) {
 		size_t len = strlen(list);
 		snprintf(list + len, sizeof list - len, "%s%s", len > 0 ? ", " : "", QUOTE(sb_col_text(st, 0)));
 	}
-	sqlite3_reset(st);
+	sb_stmt_reset(st);
 	if (rc < 0)
 		return e->code;
 	if (list[0] == '\0') {
@@ -145,7 +145,7 @@ size_t sb_edit_distance(const char *a, const char *b)
  * mean"), unless some run has NAME with the value '(untagged)'. */
 static int refuse_unknown_tag(sb_db *db, const sb_invoice_opts *o, sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, "invoice_tag_in_period", e);
+	sb_stmt *st = sb_db_stmt(db, "invoice_tag_in_period", e);
 	char list[600] = "", period[96], best[129] = "", mean[160] = "";
 	size_t best_d = SIZE_MAX, n = 0;
 	int rc;
@@ -154,15 +154,15 @@ static int refuse_unknown_tag(sb_db *db, const sb_invoice_opts *o, sb_err *e)
 	if (st == NULL)
 		return e->code;
 	sb_inv_bind_period_days(db, st, o);
-	if ((rc = sb_db_step(db, st, e)) == SQLITE_ROW)
-		carried = sqlite3_column_int64(st, 0) != 0;
-	sqlite3_reset(st);
+	if ((rc = sb_db_step(db, st, e)) == SB_ROW)
+		carried = sb_col_i64(st, 0) != 0;
+	sb_stmt_reset(st);
 	if (rc < 0 || carried)
 		return e->code;
 	if ((st = sb_db_stmt(db, "invoice_period_tags", e)) == NULL)
 		return e->code;
 	sb_inv_bind_days(db, st, o);
-	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {
+	while ((rc = sb_db_step(db, st, e)) == SB_ROW) {
 		const char *name = sb_col_text(st, 0);
 		size_t len = strlen(list), d = sb_edit_distance(o->tag, name);
 		if (len < sizeof list - 1)
@@ -173,7 +173,7 @@ static int refuse_unknown_tag(sb_db *db, const sb_invoice_opts *o, sb_err *e)
 		}
 		n++;
 	}
-	sqlite3_reset(st);
+	sb_stmt_reset(st);
 	if (rc < 0)
 		return e->code;
 	sb_period_name(&o->period, period);

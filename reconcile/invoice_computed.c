@@ -39,10 +39,10 @@ static int64_t milli_minutes(int64_t exec_ms)
 /* Whether columns [first, first + n) of st's row are integers: a day
  * rollup whose sum passed 64 bits holds a REAL (sql/schema/005_rollup.sql),
  * and so does a SUM over one; SB_EDATA otherwise. */
-static int exact_sums(sqlite3_stmt *st, int first, int n, sb_err *e)
+static int exact_sums(sb_stmt *st, int first, int n, sb_err *e)
 {
 	for (int c = first; c < first + n; c++)
-		if (sqlite3_column_type(st, c) != SQLITE_INTEGER)
+		if (sb_col_kind(st, c) != SB_COL_INT)
 			return sb_fail(e, SB_EDATA, "a sum of the invoice overflows 64-bit nanodollars");
 	return SB_OK;
 }
@@ -52,7 +52,7 @@ static int exact_sums(sqlite3_stmt *st, int first, int n, sb_err *e)
  * the runs to f->claimed_runs. */
 static int load_claims(sb_db *db, const sb_invoice_opts *o, fresh *f, sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, "invoice_claims_possible", e);
+	sb_stmt *st = sb_db_stmt(db, "invoice_claims_possible", e);
 	size_t cap = 0;
 	int rc;
 	bool any = false;
@@ -61,15 +61,15 @@ static int load_claims(sb_db *db, const sb_invoice_opts *o, fresh *f, sb_err *e)
 		return e->code;
 	sb_bind_i64(db, st, ":from_ms", o->period.from_ms);
 	sb_bind_i64(db, st, ":to_ms", o->period.to_ms);
-	if ((rc = sb_db_step(db, st, e)) == SQLITE_ROW)
-		any = sqlite3_column_int64(st, 0) != 0;
-	sqlite3_reset(st);
+	if ((rc = sb_db_step(db, st, e)) == SB_ROW)
+		any = sb_col_i64(st, 0) != 0;
+	sb_stmt_reset(st);
 	if (rc < 0 || !any)
 		return e->code;
 	if ((st = sb_db_stmt(db, "invoice_claimed", e)) == NULL)
 		return e->code;
 	sb_inv_bind_period_tag(db, st, o);
-	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {
+	while ((rc = sb_db_step(db, st, e)) == SB_ROW) {
 		claim *c;
 		if (exact_sums(st, 5, 5, e) != SB_OK)
 			break;
@@ -90,15 +90,15 @@ static int load_claims(sb_db *db, const sb_invoice_opts *o, fresh *f, sb_err *e)
 		    (c->model = sb_inv_dup(sb_col_text(st, 2), e)) == NULL ||
 		    (c->number = sb_inv_dup(sb_col_text(st, 3), e)) == NULL)
 			break;
-		c->belongs = sqlite3_column_int64(st, 4) != 0;
-		c->runs = sqlite3_column_int64(st, 5);
-		c->exec_ms = sqlite3_column_int64(st, 6);
-		c->computed_nanos = sqlite3_column_int64(st, 7);
-		c->input_tokens = sqlite3_column_int64(st, 8);
-		c->output_tokens = sqlite3_column_int64(st, 9);
+		c->belongs = sb_col_i64(st, 4) != 0;
+		c->runs = sb_col_i64(st, 5);
+		c->exec_ms = sb_col_i64(st, 6);
+		c->computed_nanos = sb_col_i64(st, 7);
+		c->input_tokens = sb_col_i64(st, 8);
+		c->output_tokens = sb_col_i64(st, 9);
 		f->claimed_runs += c->runs;
 	}
-	sqlite3_reset(st);
+	sb_stmt_reset(st);
 	return e->code;
 }
 
@@ -124,13 +124,13 @@ static void claimed(const fresh *f, const char *customer, const char *backend, c
  * without the runs other finalized invoices charged (f->claims). */
 static int read_compute(sb_db *db, const sb_invoice_opts *o, sb_basis basis, fresh *f, sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, "invoice_compute", e);
+	sb_stmt *st = sb_db_stmt(db, "invoice_compute", e);
 	int rc;
 
 	if (st == NULL)
 		return e->code;
 	sb_inv_bind_period_days(db, st, o);
-	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {
+	while ((rc = sb_db_step(db, st, e)) == SB_ROW) {
 		const char *customer = sb_col_text(st, 0), *backend = sb_col_text(st, 1);
 		size_t i;
 		sb_invoice_line *l;
@@ -140,18 +140,18 @@ static int read_compute(sb_db *db, const sb_invoice_opts *o, sb_basis basis, fre
 		f->any_runs = true;
 		f->tag_seen = f->tag_seen || strcmp(customer, UNTAGGED) != 0;
 		claimed(f, customer, backend, NULL, &left);
-		if (sqlite3_column_int64(st, 2) - left.runs <= 0)
+		if (sb_col_i64(st, 2) - left.runs <= 0)
 			continue;
 		if ((i = sb_inv_fresh_customer(f, customer, basis, e)) == (size_t)-1 ||
 		    (l = sb_inv_compute_line(&f->invs[i], backend, e)) == NULL)
 			break;
-		l->runs = sqlite3_column_int64(st, 2) - left.runs;
-		l->exec_ms = sqlite3_column_int64(st, 3) - left.exec_ms;
-		l->computed_nanos = sqlite3_column_int64(st, 4) - left.computed_nanos;
+		l->runs = sb_col_i64(st, 2) - left.runs;
+		l->exec_ms = sb_col_i64(st, 3) - left.exec_ms;
+		l->computed_nanos = sb_col_i64(st, 4) - left.computed_nanos;
 		l->quantity_milli = milli_minutes(l->exec_ms);
 		f->invs[i].runs += l->runs;
 	}
-	sqlite3_reset(st);
+	sb_stmt_reset(st);
 	return e->code;
 }
 
@@ -162,13 +162,13 @@ static int read_compute(sb_db *db, const sb_invoice_opts *o, sb_basis basis, fre
  * NULL).  The runs other finalized invoices charged are left out. */
 static int read_tokens(sb_db *db, const sb_invoice_opts *o, sb_basis basis, fresh *f, sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, "invoice_tokens", e);
+	sb_stmt *st = sb_db_stmt(db, "invoice_tokens", e);
 	int rc;
 
 	if (st == NULL)
 		return e->code;
 	sb_inv_bind_period_days(db, st, o);
-	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {
+	while ((rc = sb_db_step(db, st, e)) == SB_ROW) {
 		const char *customer = sb_col_text(st, 0), *model = sb_col_text(st, 1);
 		bool none = model[0] == '\0';
 		size_t i;
@@ -178,16 +178,16 @@ static int read_tokens(sb_db *db, const sb_invoice_opts *o, sb_basis basis, fres
 		if (exact_sums(st, 2, 2, e) != SB_OK || exact_sums(st, 6, 1, e) != SB_OK)
 			break;
 		claimed(f, customer, NULL, model, &left);
-		if (sqlite3_column_int64(st, 6) - left.runs <= 0 ||
-		    (none && sqlite3_column_int64(st, 2) == left.input_tokens &&
-		     sqlite3_column_int64(st, 3) == left.output_tokens))
+		if (sb_col_i64(st, 6) - left.runs <= 0 ||
+		    (none && sb_col_i64(st, 2) == left.input_tokens &&
+		     sb_col_i64(st, 3) == left.output_tokens))
 			continue;
 		if ((i = sb_inv_fresh_customer(f, customer, basis, e)) == (size_t)-1 || (l = sb_inv_add_line(&f->invs[i], e)) == NULL)
 			break;
 		l->kind = SB_INV_TOKENS;
-		l->runs = sqlite3_column_int64(st, 6) - left.runs;
-		l->input_tokens = sqlite3_column_int64(st, 2) - left.input_tokens;
-		l->output_tokens = sqlite3_column_int64(st, 3) - left.output_tokens;
+		l->runs = sb_col_i64(st, 6) - left.runs;
+		l->input_tokens = sb_col_i64(st, 2) - left.input_tokens;
+		l->output_tokens = sb_col_i64(st, 3) - left.output_tokens;
 		if (none) {
 			/* no model, no price: the amount is unknown, never 0 */
 			l->unknown = true;
@@ -203,8 +203,8 @@ static int read_tokens(sb_db *db, const sb_invoice_opts *o, sb_basis basis, fres
 				break;
 			continue;
 		}
-		l->input_per_m_nanos = sqlite3_column_int64(st, 4);
-		l->output_per_m_nanos = sqlite3_column_int64(st, 5);
+		l->input_per_m_nanos = sb_col_i64(st, 4);
+		l->output_per_m_nanos = sb_col_i64(st, 5);
 		if (sb_div_round_even((__int128)l->input_tokens * l->input_per_m_nanos +
 		                      (__int128)l->output_tokens * l->output_per_m_nanos,
 		                      1000000, &nanos) != SB_MONEY_OK ||
@@ -213,7 +213,7 @@ static int read_tokens(sb_db *db, const sb_invoice_opts *o, sb_basis basis, fres
 			break;
 		}
 	}
-	sqlite3_reset(st);
+	sb_stmt_reset(st);
 	return e->code;
 }
 
@@ -221,7 +221,7 @@ static int read_tokens(sb_db *db, const sb_invoice_opts *o, sb_basis basis, fres
  * their invoices' unknown_runs. */
 static int read_unknown_runs(sb_db *db, const sb_invoice_opts *o, fresh *f, sb_err *e)
 {
-	sqlite3_stmt *st;
+	sb_stmt *st;
 	bool any = false;
 	int rc;
 
@@ -232,13 +232,13 @@ static int read_unknown_runs(sb_db *db, const sb_invoice_opts *o, fresh *f, sb_e
 	if ((st = sb_db_stmt(db, "invoice_unmodelled", e)) == NULL)
 		return e->code;
 	sb_inv_bind_period_tag(db, st, o);
-	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {
+	while ((rc = sb_db_step(db, st, e)) == SB_ROW) {
 		size_t i = sb_inv_fresh_find(f, sb_col_text(st, 0));
 		if (i != (size_t)-1 &&
 		    push_str(&f->invs[i].unknown_runs, &f->invs[i].n_unknown_runs, sb_col_text(st, 1), e) != SB_OK)
 			break;
 	}
-	sqlite3_reset(st);
+	sb_stmt_reset(st);
 	return e->code;
 }
 

@@ -12,13 +12,13 @@
 /* Load the stored lines of a finalized invoice. */
 static int load_lines(sb_db *db, int64_t invoice_id, sb_invoice *inv, sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, "invoice_lines", e);
+	sb_stmt *st = sb_db_stmt(db, "invoice_lines", e);
 	int rc;
 
 	if (st == NULL)
 		return e->code;
 	sb_bind_i64(db, st, ":invoice_id", invoice_id);
-	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {
+	while ((rc = sb_db_step(db, st, e)) == SB_ROW) {
 		sb_invoice_line *l = sb_inv_add_line(inv, e);
 		if (l == NULL)
 			break;
@@ -33,16 +33,16 @@ static int load_lines(sb_db *db, int64_t invoice_id, sb_invoice *inv, sb_err *e)
 			        (long long)invoice_id);
 			break;
 		}
-		l->quantity_milli = sqlite3_column_int64(st, 4);
+		l->quantity_milli = sb_col_i64(st, 4);
 		l->has_rate = !sb_col_is_null(st, 6);
-		l->rate_nanos = sqlite3_column_int64(st, 6);
-		l->input_tokens = sqlite3_column_int64(st, 7);
-		l->output_tokens = sqlite3_column_int64(st, 8);
-		l->input_per_m_nanos = sqlite3_column_int64(st, 9);
-		l->output_per_m_nanos = sqlite3_column_int64(st, 10);
-		l->amount_nanos = sqlite3_column_int64(st, 11);
+		l->rate_nanos = sb_col_i64(st, 6);
+		l->input_tokens = sb_col_i64(st, 7);
+		l->output_tokens = sb_col_i64(st, 8);
+		l->input_per_m_nanos = sb_col_i64(st, 9);
+		l->output_per_m_nanos = sb_col_i64(st, 10);
+		l->amount_nanos = sb_col_i64(st, 11);
 	}
-	sqlite3_reset(st);
+	sb_stmt_reset(st);
 	return e->code;
 }
 
@@ -61,7 +61,7 @@ static int load_notes(const char *text, sb_invoice *inv, sb_err *e)
 
 int sb_inv_load_stored(sb_db *db, const sb_invoice_opts *o, stored **out, size_t *n_out, sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, "invoice_find", e);
+	sb_stmt *st = sb_db_stmt(db, "invoice_find", e);
 	stored *list = NULL;
 	size_t n = 0;
 	int rc;
@@ -71,7 +71,7 @@ int sb_inv_load_stored(sb_db *db, const sb_invoice_opts *o, stored **out, size_t
 	if (st == NULL)
 		return e->code;
 	sb_inv_bind_period_tag(db, st, o);
-	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {
+	while ((rc = sb_db_step(db, st, e)) == SB_ROW) {
 		stored *l = realloc(list, (n + 1) * sizeof *l);
 		sb_invoice *inv;
 		if (l == NULL) {
@@ -82,20 +82,20 @@ int sb_inv_load_stored(sb_db *db, const sb_invoice_opts *o, stored **out, size_t
 		memset(&list[n], 0, sizeof list[n]);
 		inv = &list[n].inv;
 		n++;
-		list[n - 1].invoice_id = sqlite3_column_int64(st, 0);
+		list[n - 1].invoice_id = sb_col_i64(st, 0);
 		if ((inv->number = sb_inv_dup(sb_col_text(st, 1), e)) == NULL ||
 		    (inv->customer = sb_inv_dup(sb_col_text(st, 2), e)) == NULL)
 			break;
 		if (sb_basis_parse(sb_col_text(st, 3), &inv->basis, e) != SB_OK)
 			break;
 		snprintf(inv->currency, sizeof inv->currency, "%s", sb_col_text(st, 4));
-		inv->total_nanos = sqlite3_column_int64(st, 5);
-		inv->runs = sqlite3_column_int64(st, 6);
+		inv->total_nanos = sb_col_i64(st, 5);
+		inv->runs = sb_col_i64(st, 6);
 		if (load_notes(sb_col_text(st, 7), inv, e) != SB_OK)
 			break;
-		inv->created_ms = sqlite3_column_int64(st, 8);
+		inv->created_ms = sb_col_i64(st, 8);
 	}
-	sqlite3_reset(st);
+	sb_stmt_reset(st);
 	for (size_t i = 0; i < n && e->code == SB_OK; i++)
 		load_lines(db, list[i].invoice_id, &list[i].inv, e);
 	*out = list;
@@ -163,7 +163,7 @@ const char *sb_adjust_kind_name(sb_adjust_kind kind)
 static int changed_runs(sb_db *db, const sb_invoice_opts *o, const stored *s, sb_invoice_adjust *a,
                         sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, "invoice_changed_runs", e);
+	sb_stmt *st = sb_db_stmt(db, "invoice_changed_runs", e);
 	size_t cap = 0;
 	int rc;
 
@@ -172,8 +172,8 @@ static int changed_runs(sb_db *db, const sb_invoice_opts *o, const stored *s, sb
 	sb_inv_bind_period_tag(db, st, o);
 	sb_bind_text(db, st, ":customer", s->inv.customer);
 	sb_bind_i64(db, st, ":invoice_id", s->invoice_id);
-	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {
-		int64_t kind = sqlite3_column_int64(st, 0);
+	while ((rc = sb_db_step(db, st, e)) == SB_ROW) {
+		int64_t kind = sb_col_i64(st, 0);
 		sb_adjust_run *r;
 		if (a->n_runs == cap) {
 			size_t ncap = cap ? 2 * cap : 16;
@@ -201,7 +201,7 @@ static int changed_runs(sb_db *db, const sb_invoice_opts *o, const stored *s, sb
 		if (e->code != SB_OK)
 			break;
 	}
-	sqlite3_reset(st);
+	sb_stmt_reset(st);
 	return e->code;
 }
 

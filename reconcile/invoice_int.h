@@ -121,17 +121,17 @@ void sb_inv_set_rate(sb_invoice_line *l, __int128 amount);
 int sb_inv_to_cent(__int128 nanos, int64_t *out, const char *what, sb_err *e);
 
 /* Bind the period and the tag of o to st. */
-void sb_inv_bind_period_tag(sb_db *db, sqlite3_stmt *st, const sb_invoice_opts *o);
+void sb_inv_bind_period_tag(sb_db *db, sb_stmt *st, const sb_invoice_opts *o);
 
 /* Bind the period of o to st (invoice_compute.sql, invoice_tokens.sql,
  * invoice_period_tags.sql): the whole UTC days within the period, read
  * from the day rollups, and the parts before and after them, read from
  * run.  A period holding no whole day is all "before" (head_end_ms =
  * to_ms) and reads no rollup. */
-void sb_inv_bind_days(sb_db *db, sqlite3_stmt *st, const sb_invoice_opts *o);
+void sb_inv_bind_days(sb_db *db, sb_stmt *st, const sb_invoice_opts *o);
 
 /* sb_inv_bind_days and the tag of o. */
-void sb_inv_bind_period_days(sb_db *db, sqlite3_stmt *st, const sb_invoice_opts *o);
+void sb_inv_bind_period_days(sb_db *db, sb_stmt *st, const sb_invoice_opts *o);
 
 /* Price the compute lines on a billed basis (see invoice.h). */
 int sb_inv_apply_billed(sb_db *db, const sb_invoice_opts *o, fresh *f, sb_err *e);

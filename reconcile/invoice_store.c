@@ -60,21 +60,21 @@ static char *join_notes(const sb_invoice *inv)
  * overlaps the period. */
 static int refuse_overlap(sb_db *db, const sb_invoice_opts *o, const sb_invoice *inv, sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, "invoice_overlap", e);
+	sb_stmt *st = sb_db_stmt(db, "invoice_overlap", e);
 	int rc;
 
 	if (st == NULL)
 		return e->code;
 	sb_inv_bind_period_tag(db, st, o);
 	sb_bind_text(db, st, ":customer", inv->customer);
-	if ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {
-		sb_period p = {sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2)};
+	if ((rc = sb_db_step(db, st, e)) == SB_ROW) {
+		sb_period p = {sb_col_i64(st, 1), sb_col_i64(st, 2)};
 		char name[96];
 		sb_fail(e, SB_EDATA,
 		        "%s already has finalized invoice %s for %s, which overlaps this period: refused (a finalized invoice never changes)",
 		        QUOTE(inv->customer), sb_col_text(st, 0), sb_period_name(&p, name));
 	}
-	sqlite3_reset(st);
+	sb_stmt_reset(st);
 	return e->code;
 }
 
@@ -83,7 +83,7 @@ static int refuse_overlap(sb_db *db, const sb_invoice_opts *o, const sb_invoice 
 static int store(sb_db *db, const sb_invoice_opts *o, const sb_invoice *inv, int64_t now_ms, sb_err *e)
 {
 	char period[96], pslug[64], cslug[64], prefix[160], number[180];
-	sqlite3_stmt *st;
+	sb_stmt *st;
 	int64_t seq = 1, invoice_id, charged;
 	char *notes_text = join_notes(inv);
 	int rc;
@@ -96,9 +96,9 @@ static int store(sb_db *db, const sb_invoice_opts *o, const sb_invoice *inv, int
 	if ((st = sb_db_stmt(db, "invoice_next_seq", e)) == NULL)
 		goto out;
 	sb_bind_text(db, st, ":prefix", prefix);
-	if ((rc = sb_db_step(db, st, e)) == SQLITE_ROW)
-		seq = sqlite3_column_int64(st, 0);
-	sqlite3_reset(st);
+	if ((rc = sb_db_step(db, st, e)) == SB_ROW)
+		seq = sb_col_i64(st, 0);
+	sb_stmt_reset(st);
 	if (rc < 0)
 		goto out;
 	snprintf(number, sizeof number, "%s-%03lld", prefix, (long long)seq);
@@ -119,7 +119,7 @@ static int store(sb_db *db, const sb_invoice_opts *o, const sb_invoice *inv, int
 	sb_bind_i64(db, st, ":created_ms", now_ms);
 	if (sb_db_run(db, st, e) != SB_OK)
 		goto out;
-	invoice_id = sqlite3_last_insert_rowid(sb_db_handle(db));
+	invoice_id = sb_db_last_id(db);
 	for (size_t k = 0; k < inv->n_lines; k++) {
 		const sb_invoice_line *l = &inv->lines[k];
 		bool compute = l->kind == SB_INV_COMPUTE;
@@ -149,7 +149,7 @@ static int store(sb_db *db, const sb_invoice_opts *o, const sb_invoice *inv, int
 	sb_bind_text(db, st, ":customer", inv->customer);
 	if (sb_db_run(db, st, e) != SB_OK)
 		goto out;
-	charged = sqlite3_changes(sb_db_handle(db));
+	charged = sb_db_changes(db);
 	if (charged != inv->runs)
 		sb_fail(e, SB_EINTERNAL, "invoice %s: %lld runs recorded, %lld charged", number,
 		        (long long)charged, (long long)inv->runs);

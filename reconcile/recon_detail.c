@@ -145,7 +145,7 @@ static bool trend_add(sb_trend *t, size_t *cap_series, size_t *cap_points, const
 
 int sb_trend_load(sb_db *db, const sb_period *p, sb_trend **out, sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, "recon_trend", e);
+	sb_stmt *st = sb_db_stmt(db, "recon_trend", e);
 	sb_trend *t = NULL;
 	size_t cap_series = 0, cap_points = 0;
 	int rc;
@@ -158,26 +158,26 @@ int sb_trend_load(sb_db *db, const sb_period *p, sb_trend **out, sb_err *e)
 	t->period = *p;
 	sb_bind_i64(db, st, ":from_ms", p->from_ms);
 	sb_bind_i64(db, st, ":to_ms", p->to_ms);
-	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {
+	while ((rc = sb_db_step(db, st, e)) == SB_ROW) {
 		sb_trend_point pt;
 		memset(&pt, 0, sizeof pt);
-		pt.from_ms = sqlite3_column_int64(st, 1);
-		pt.to_ms = sqlite3_column_int64(st, 2);
+		pt.from_ms = sb_col_i64(st, 1);
+		pt.to_ms = sb_col_i64(st, 2);
 		if (sb_recon_status_parse(sb_col_text(st, 3), &pt.status, e) != SB_OK)
 			break;
-		pt.flagged = sqlite3_column_int(st, 4) != 0;
-		pt.computed_nanos = sqlite3_column_int64(st, 5);
+		pt.flagged = sb_col_int(st, 4) != 0;
+		pt.computed_nanos = sb_col_i64(st, 5);
 		pt.has_billed = !sb_col_is_null(st, 6);
-		pt.billed_nanos = sqlite3_column_int64(st, 6);
+		pt.billed_nanos = sb_col_i64(st, 6);
 		pt.has_drift = !sb_col_is_null(st, 7);
-		pt.drift_nanos = sqlite3_column_int64(st, 7);
-		pt.recon_id = sqlite3_column_int64(st, 8);
+		pt.drift_nanos = sb_col_i64(st, 7);
+		pt.recon_id = sb_col_i64(st, 8);
 		if (!trend_add(t, &cap_series, &cap_points, sb_col_text(st, 0), &pt)) {
 			sb_fail(e, SB_EINTERNAL, "out of memory");
 			break;
 		}
 	}
-	sqlite3_reset(st);
+	sb_stmt_reset(st);
 	if (e->code != SB_OK) {
 		sb_trend_free(t);
 		return e->code;
@@ -214,7 +214,7 @@ static int worst_first(const void *pa, const void *pb)
 
 /* Bind what names a session's runs: its backend, session (NULL: none)
  * and r's period. */
-static void bind_session(sb_db *db, sqlite3_stmt *st, const sb_recon *r, const sb_recon_session *s)
+static void bind_session(sb_db *db, sb_stmt *st, const sb_recon *r, const sb_recon_session *s)
 {
 	sb_bind_text(db, st, ":backend", s->backend);
 	sb_bind_text_opt(db, st, ":session_id", s->session_id);
@@ -225,25 +225,25 @@ static void bind_session(sb_db *db, sqlite3_stmt *st, const sb_recon *r, const s
 /* Read the runs and the costliest commands of d's session. */
 static int load_session(sb_db *db, const sb_recon *r, sb_detail_session *d, sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, "recon_session_runs", e);
+	sb_stmt *st = sb_db_stmt(db, "recon_session_runs", e);
 	int rc;
 
 	if (st == NULL)
 		return e->code;
 	bind_session(db, st, r, d->session);
-	if ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {
-		d->runs = sqlite3_column_int64(st, 0);
-		d->exec_ms = sqlite3_column_int64(st, 1);
-		d->ended = sqlite3_column_int64(st, 2);
-		d->lifetime_ms = sqlite3_column_int64(st, 3);
+	if ((rc = sb_db_step(db, st, e)) == SB_ROW) {
+		d->runs = sb_col_i64(st, 0);
+		d->exec_ms = sb_col_i64(st, 1);
+		d->ended = sb_col_i64(st, 2);
+		d->lifetime_ms = sb_col_i64(st, 3);
 	}
-	sqlite3_reset(st);
+	sb_stmt_reset(st);
 	if (rc < 0 || (st = sb_db_stmt(db, "recon_session_commands", e)) == NULL)
 		return e->code;
 	bind_session(db, st, r, d->session);
 	sb_bind_i64(db, st, ":chars", SB_DETAIL_COMMAND_CHARS);
 	sb_bind_i64(db, st, ":limit", SB_DETAIL_COMMANDS);
-	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW && d->n_commands < SB_DETAIL_COMMANDS) {
+	while ((rc = sb_db_step(db, st, e)) == SB_ROW && d->n_commands < SB_DETAIL_COMMANDS) {
 		sb_detail_command *c = &d->commands[d->n_commands];
 		const char *text = sb_col_text(st, 0);
 		memset(c, 0, sizeof *c);
@@ -252,13 +252,13 @@ static int load_session(sb_db *db, const sb_recon *r, sb_detail_session *d, sb_e
 			break;
 		}
 		d->n_commands++;
-		c->cut = sqlite3_column_int(st, 1) != 0;
-		c->execs = sqlite3_column_int64(st, 2);
-		c->duration_ms = sqlite3_column_int64(st, 3);
-		c->has_cost = sqlite3_column_int64(st, 5) == c->execs;
-		c->cost_nanos = sqlite3_column_int64(st, 4);
+		c->cut = sb_col_int(st, 1) != 0;
+		c->execs = sb_col_i64(st, 2);
+		c->duration_ms = sb_col_i64(st, 3);
+		c->has_cost = sb_col_i64(st, 5) == c->execs;
+		c->cost_nanos = sb_col_i64(st, 4);
 	}
-	sqlite3_reset(st);
+	sb_stmt_reset(st);
 	return e->code;
 }
 
@@ -321,15 +321,15 @@ fail:
 
 int sb_batch_last_id(sb_db *db, int64_t *id, sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, "batch_last_id", e);
+	sb_stmt *st = sb_db_stmt(db, "batch_last_id", e);
 	int rc;
 
 	*id = 0;
 	if (st == NULL)
 		return e->code;
-	if ((rc = sb_db_step(db, st, e)) == SQLITE_ROW)
-		*id = sqlite3_column_int64(st, 0);
-	sqlite3_reset(st);
+	if ((rc = sb_db_step(db, st, e)) == SB_ROW)
+		*id = sb_col_i64(st, 0);
+	sb_stmt_reset(st);
 	return rc < 0 ? e->code : SB_OK;
 }
 
@@ -349,7 +349,7 @@ void sb_night_imports_free(sb_night_imports *n)
 
 /* A copy of the text of column col ("" for NULL), or NULL when memory ran
  * out. */
-static char *col_dup(sqlite3_stmt *st, int col)
+static char *col_dup(sb_stmt *st, int col)
 {
 	const char *text = sb_col_text(st, col);
 
@@ -358,7 +358,7 @@ static char *col_dup(sqlite3_stmt *st, int col)
 
 int sb_night_imports_load(sb_db *db, int64_t after_id, sb_night_imports **out, sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, "batch_since", e);
+	sb_stmt *st = sb_db_stmt(db, "batch_since", e);
 	sb_night_imports *n = NULL;
 	size_t cap = 0;
 	int rc;
@@ -369,7 +369,7 @@ int sb_night_imports_load(sb_db *db, int64_t after_id, sb_night_imports **out, s
 	if ((n = calloc(1, sizeof *n)) == NULL)
 		return sb_fail(e, SB_EINTERNAL, "out of memory");
 	sb_bind_i64(db, st, ":after_id", after_id);
-	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {
+	while ((rc = sb_db_step(db, st, e)) == SB_ROW) {
 		sb_night_batch *b;
 		if (n->n_batches == cap) {
 			size_t ncap = cap ? 2 * cap : 16;
@@ -383,14 +383,14 @@ int sb_night_imports_load(sb_db *db, int64_t after_id, sb_night_imports **out, s
 		}
 		b = &n->batches[n->n_batches++];
 		memset(b, 0, sizeof *b);
-		b->batch_id = sqlite3_column_int64(st, 0);
+		b->batch_id = sb_col_i64(st, 0);
 		b->kind = col_dup(st, 1);
 		b->format = col_dup(st, 2);
 		b->source = col_dup(st, 3);
 		b->status = col_dup(st, 4);
-		b->accepted = sqlite3_column_int64(st, 5);
-		b->duplicates = sqlite3_column_int64(st, 6);
-		b->rejected = sqlite3_column_int64(st, 7);
+		b->accepted = sb_col_i64(st, 5);
+		b->duplicates = sb_col_i64(st, 6);
+		b->rejected = sb_col_i64(st, 7);
 		if (b->kind == NULL || b->format == NULL || b->source == NULL || b->status == NULL) {
 			sb_fail(e, SB_EINTERNAL, "out of memory");
 			break;
@@ -402,7 +402,7 @@ int sb_night_imports_load(sb_db *db, int64_t after_id, sb_night_imports **out, s
 			break;
 		}
 	}
-	sqlite3_reset(st);
+	sb_stmt_reset(st);
 	if (e->code != SB_OK) {
 		sb_night_imports_free(n);
 		return e->code;

@@ -6,7 +6,7 @@
 /* Store one backend's result. */
 static int store_backend(sb_db *db, int64_t id, const sb_recon_backend *b, sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, "recon_backend_insert", e);
+	sb_stmt *st = sb_db_stmt(db, "recon_backend_insert", e);
 
 	if (st == NULL)
 		return e->code;
@@ -30,7 +30,7 @@ static int store_backend(sb_db *db, int64_t id, const sb_recon_backend *b, sb_er
 /* Store one listed session's result. */
 static int store_session(sb_db *db, int64_t id, const sb_recon_session *s, sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, "recon_session_insert", e);
+	sb_stmt *st = sb_db_stmt(db, "recon_session_insert", e);
 	int64_t drift = 0;
 	bool has_drift = s->has_billed && sb_money_sub(s->billed_nanos, s->computed_nanos, &drift) == SB_MONEY_OK;
 
@@ -49,7 +49,7 @@ static int store_session(sb_db *db, int64_t id, const sb_recon_session *s, sb_er
 
 int sb_recon_store(sb_db *db, sb_recon *r, const char *result_json, sb_err *e)
 {
-	sqlite3_stmt *st;
+	sb_stmt *st;
 	int64_t id;
 
 	if (result_json == NULL)
@@ -70,7 +70,7 @@ int sb_recon_store(sb_db *db, sb_recon *r, const char *result_json, sb_err *e)
 	sb_bind_i64(db, st, ":flagged_sessions", r->flagged_sessions);
 	if (sb_db_run(db, st, e) != SB_OK)
 		goto fail;
-	id = sqlite3_last_insert_rowid(sb_db_handle(db));
+	id = sb_db_last_id(db);
 	for (size_t i = 0; i < r->n_backends; i++)
 		if (store_backend(db, id, &r->backends[i], e) != SB_OK)
 			goto fail;

@@ -265,24 +265,24 @@ static bool add(recon_ctx *c, int64_t *acc, int64_t v)
 /* Load the tolerances and the rate cards. */
 static int load_tables(recon_ctx *c)
 {
-	sqlite3_stmt *st;
+	sb_stmt *st;
 	int rc;
 
 	if ((st = sb_db_stmt(c->db, "tolerance_all", c->e)) == NULL)
 		return c->e->code;
-	while ((rc = sb_db_step(c->db, st, c->e)) == SQLITE_ROW) {
+	while ((rc = sb_db_step(c->db, st, c->e)) == SB_ROW) {
 		tol *t = realloc(c->tols, (c->n_tols + 1) * sizeof *t);
 		if (t == NULL) {
-			sqlite3_reset(st);
+			sb_stmt_reset(st);
 			return sb_fail(c->e, SB_EINTERNAL, "out of memory");
 		}
 		c->tols = t;
 		t = &c->tols[c->n_tols++];
 		snprintf(t->backend, sizeof t->backend, "%s", sb_col_text(st, 0));
-		t->abs_nanos = sqlite3_column_int64(st, 1);
-		t->rel_ppb = sqlite3_column_int64(st, 2);
+		t->abs_nanos = sb_col_i64(st, 1);
+		t->rel_ppb = sb_col_i64(st, 2);
 	}
-	sqlite3_reset(st);
+	sb_stmt_reset(st);
 	return rc < 0 ? c->e->code : sb_rates_load(c->db, &c->rates, c->e);
 }
 
@@ -432,7 +432,7 @@ static bool scan_done(recon_ctx *c, const grid_scan *g)
 static int read_grids(recon_ctx *c)
 {
 	const sb_period *p = &c->o->period;
-	sqlite3_stmt *st = sb_db_stmt(c->db, "recon_grid", c->e);
+	sb_stmt *st = sb_db_stmt(c->db, "recon_grid", c->e);
 	grid_scan g;
 	bool open = false;
 	int rc;
@@ -441,7 +441,7 @@ static int read_grids(recon_ctx *c)
 		return c->e->code;
 	sb_bind_i64(c->db, st, ":lo_ms", p->from_ms - GRID_MARGIN_MS);
 	sb_bind_i64(c->db, st, ":hi_ms", p->to_ms + GRID_MARGIN_MS);
-	while ((rc = sb_db_step(c->db, st, c->e)) == SQLITE_ROW) {
+	while ((rc = sb_db_step(c->db, st, c->e)) == SB_ROW) {
 		const char *backend = sb_col_text(st, 0);
 		if (!open || strcmp(g.backend, backend) != 0) {
 			if (open && !scan_done(c, &g))
@@ -451,11 +451,11 @@ static int read_grids(recon_ctx *c)
 			g.one = true;
 			open = true;
 		}
-		scan_line(&g, p, sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2));
+		scan_line(&g, p, sb_col_i64(st, 1), sb_col_i64(st, 2));
 	}
-	if (rc == SQLITE_DONE && open)
+	if (rc == SB_DONE && open)
 		scan_done(c, &g);
-	sqlite3_reset(st);
+	sb_stmt_reset(st);
 	return c->e->code;
 }
 
@@ -593,15 +593,15 @@ static void note_no_rate(sb_recon_backend *b, int64_t start_ms, int64_t vcpu_ms,
  * it makes the sums partial; NULL for a session's line, which belongs to
  * the period holding its start whatever its end).  b, when not NULL, is
  * the backend's result, which keeps what the words need. */
-static bool add_line(recon_ctx *c, sqlite3_stmt *st, line_sums *s, const int64_t *span_to,
+static bool add_line(recon_ctx *c, sb_stmt *st, line_sums *s, const int64_t *span_to,
                      sb_recon_backend *b)
 {
 	const char *backend = sb_col_text(st, 0);
 	sb_line_kind kind = SB_LINE_BILLED;
 	const char *currency = sb_col_text(st, 4);
 	const char *category = sb_col_text(st, 5);
-	int64_t start_ms = sqlite3_column_int64(st, 6);
-	int64_t end_ms = sqlite3_column_int64(st, 7);
+	int64_t start_ms = sb_col_i64(st, 6);
+	int64_t end_ms = sb_col_i64(st, 7);
 	int64_t usd = 0;
 
 	if (sb_line_kind_parse(sb_col_text(st, 2), &kind, c->e) != SB_OK)
@@ -613,7 +613,7 @@ static bool add_line(recon_ctx *c, sqlite3_stmt *st, line_sums *s, const int64_t
 	}
 	if (kind == SB_LINE_METERED) {
 		const sb_card *card = NULL;
-		int64_t vcpu_ms = sqlite3_column_int64(st, 8), memory_mb_ms = sqlite3_column_int64(st, 9);
+		int64_t vcpu_ms = sb_col_i64(st, 8), memory_mb_ms = sb_col_i64(st, 9);
 		if (!price_metered(c, backend, start_ms, vcpu_ms, memory_mb_ms, &usd, &card)) {
 			s->no_rate = true;
 			if (b != NULL)
@@ -625,7 +625,7 @@ static bool add_line(recon_ctx *c, sqlite3_stmt *st, line_sums *s, const int64_t
 	}
 	if (currency == NULL)
 		currency = "USD";
-	if (!to_usd(c, currency, sqlite3_column_int64(st, 3), start_ms, &usd)) {
+	if (!to_usd(c, currency, sb_col_i64(st, 3), start_ms, &usd)) {
 		s->currency = true;
 		if (b != NULL && b->currency_lines++ == 0)
 			snprintf(b->currency, sizeof b->currency, "%s", currency);
@@ -673,7 +673,7 @@ static bool inside(const sb_period *p, int64_t t)
 static int read_lines(recon_ctx *c)
 {
 	const sb_period *p = &c->o->period;
-	sqlite3_stmt *st = sb_db_stmt(c->db, "recon_lines", c->e);
+	sb_stmt *st = sb_db_stmt(c->db, "recon_lines", c->e);
 	int64_t to_ms = p->to_ms;
 	int rc;
 
@@ -684,9 +684,9 @@ static int read_lines(recon_ctx *c)
 			to_ms = c->windows[i].window.to_ms;
 	sb_bind_i64(c->db, st, ":from_ms", p->from_ms);
 	sb_bind_i64(c->db, st, ":to_ms", to_ms);
-	while ((rc = sb_db_step(c->db, st, c->e)) == SQLITE_ROW) {
+	while ((rc = sb_db_step(c->db, st, c->e)) == SB_ROW) {
 		const char *backend = sb_col_text(st, 0);
-		int64_t start_ms = sqlite3_column_int64(st, 6);
+		int64_t start_ms = sb_col_i64(st, 6);
 		backend_acc *a;
 		if (!sb_col_is_null(st, 1)) {
 			grid_window *w;
@@ -707,35 +707,35 @@ static int read_lines(recon_ctx *c)
 				break;
 		}
 	}
-	sqlite3_reset(st);
+	sb_stmt_reset(st);
 	return c->e->code;
 }
 
 /* ---- runs --------------------------------------------------------------- */
 
 /* Fill a backend from the current row of recon_runs. */
-static void take_runs(backend_acc *a, sqlite3_stmt *st)
+static void take_runs(backend_acc *a, sb_stmt *st)
 {
 	sb_explain *x = &a->out.explain;
-	int64_t ended = sqlite3_column_int64(st, 8);
+	int64_t ended = sb_col_i64(st, 8);
 
-	a->out.runs = sqlite3_column_int64(st, 1);
-	a->out.sessions = sqlite3_column_int64(st, 2);
-	a->out.exec_count = sqlite3_column_int64(st, 3);
-	a->out.computed_nanos = sqlite3_column_int64(st, 4);
+	a->out.runs = sb_col_i64(st, 1);
+	a->out.sessions = sb_col_i64(st, 2);
+	a->out.exec_count = sb_col_i64(st, 3);
+	a->out.computed_nanos = sb_col_i64(st, 4);
 	a->has_own_billed = !sb_col_is_null(st, 5);
-	a->own_billed_nanos = sqlite3_column_int64(st, 5);
+	a->own_billed_nanos = sb_col_i64(st, 5);
 	a->has_fill_billed = !sb_col_is_null(st, 6);
-	a->fill_billed_nanos = sqlite3_column_int64(st, 6);
+	a->fill_billed_nanos = sb_col_i64(st, 6);
 	a->has_fill_metered = !sb_col_is_null(st, 7);
-	a->fill_metered_nanos = sqlite3_column_int64(st, 7);
+	a->fill_metered_nanos = sb_col_i64(st, 7);
 	x->has = ended > 0;
-	x->exec_ms = sqlite3_column_int64(st, 9);
-	x->lifetime_ms = sqlite3_column_int64(st, 10);
-	x->has_lifetime_cost = x->has && sqlite3_column_int64(st, 12) == ended;
-	x->lifetime_nanos = sqlite3_column_int64(st, 11);
-	x->has_idle = x->has_lifetime_cost && sqlite3_column_int64(st, 14) == ended &&
-	              sb_money_sub(x->lifetime_nanos, sqlite3_column_int64(st, 13),
+	x->exec_ms = sb_col_i64(st, 9);
+	x->lifetime_ms = sb_col_i64(st, 10);
+	x->has_lifetime_cost = x->has && sb_col_i64(st, 12) == ended;
+	x->lifetime_nanos = sb_col_i64(st, 11);
+	x->has_idle = x->has_lifetime_cost && sb_col_i64(st, 14) == ended &&
+	              sb_money_sub(x->lifetime_nanos, sb_col_i64(st, 13),
 	                           &x->idle_nanos) == SB_MONEY_OK;
 }
 
@@ -743,14 +743,14 @@ static void take_runs(backend_acc *a, sqlite3_stmt *st)
  * (the period, or one grid window). */
 static int read_runs_over(recon_ctx *c, const sb_period *span)
 {
-	sqlite3_stmt *st = sb_db_stmt(c->db, "recon_runs", c->e);
+	sb_stmt *st = sb_db_stmt(c->db, "recon_runs", c->e);
 	int rc;
 
 	if (st == NULL)
 		return c->e->code;
 	sb_bind_i64(c->db, st, ":from_ms", span->from_ms);
 	sb_bind_i64(c->db, st, ":to_ms", span->to_ms);
-	while ((rc = sb_db_step(c->db, st, c->e)) == SQLITE_ROW) {
+	while ((rc = sb_db_step(c->db, st, c->e)) == SB_ROW) {
 		const char *backend = sb_col_text(st, 0);
 		const sb_period *own = span_of(c, backend);
 		backend_acc *a;
@@ -760,7 +760,7 @@ static int read_runs_over(recon_ctx *c, const sb_period *span)
 			break;
 		take_runs(a, st);
 	}
-	sqlite3_reset(st);
+	sb_stmt_reset(st);
 	return c->e->code;
 }
 
@@ -971,7 +971,7 @@ static bool judge_session(recon_ctx *c, backend_acc *a, const char *session_id,
  * session lines (by session) with its runs per session (by session). */
 static int judge_sessions(recon_ctx *c, backend_acc *a)
 {
-	sqlite3_stmt *st = sb_db_stmt(c->db, "recon_sessions", c->e);
+	sb_stmt *st = sb_db_stmt(c->db, "recon_sessions", c->e);
 	size_t next = 0;
 	int rc;
 
@@ -980,7 +980,7 @@ static int judge_sessions(recon_ctx *c, backend_acc *a)
 	sb_bind_text(c->db, st, ":backend", a->out.backend);
 	sb_bind_i64(c->db, st, ":from_ms", c->o->period.from_ms);
 	sb_bind_i64(c->db, st, ":to_ms", c->o->period.to_ms);
-	while ((rc = sb_db_step(c->db, st, c->e)) == SQLITE_ROW) {
+	while ((rc = sb_db_step(c->db, st, c->e)) == SB_ROW) {
 		const char *sid = sb_col_text(st, 0);
 		const session_lines *sl = NULL;
 		/* sessions with lines but no runs, before this one */
@@ -991,16 +991,16 @@ static int judge_sessions(recon_ctx *c, backend_acc *a)
 		}
 		if (sid != NULL && next < a->n_sessions && strcmp(a->sessions[next].session_id, sid) == 0)
 			sl = &a->sessions[next++];
-		if (!judge_session(c, a, sid, sl, sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2),
-		                   !sb_col_is_null(st, 3), sqlite3_column_int64(st, 3),
-		                   sqlite3_column_int(st, 4) != 0))
+		if (!judge_session(c, a, sid, sl, sb_col_i64(st, 1), sb_col_i64(st, 2),
+		                   !sb_col_is_null(st, 3), sb_col_i64(st, 3),
+		                   sb_col_int(st, 4) != 0))
 			goto out;
 	}
-	for (; rc == SQLITE_DONE && next < a->n_sessions; next++)
+	for (; rc == SB_DONE && next < a->n_sessions; next++)
 		if (!judge_session(c, a, a->sessions[next].session_id, &a->sessions[next], 0, 0, false, 0, true))
 			break;
 out:
-	sqlite3_reset(st);
+	sb_stmt_reset(st);
 	return c->e->code;
 }
 
@@ -1086,7 +1086,7 @@ fail:
 int sb_tolerance_set(sb_db *db, const char *backend, int64_t abs_nanos, int64_t rel_ppb,
                      sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, "tolerance_set", e);
+	sb_stmt *st = sb_db_stmt(db, "tolerance_set", e);
 
 	if (st == NULL)
 		return e->code;

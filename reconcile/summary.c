@@ -51,7 +51,7 @@ static bool note_unpriced(sb_summary *s, const char *model)
 static int token_cost(sb_db *db, sb_summary *s, const char *model, int64_t in_tokens,
                       int64_t out_tokens, sb_usage *u, sb_err *e)
 {
-	sqlite3_stmt *st;
+	sb_stmt *st;
 	int rc;
 
 	u->has_token = true;
@@ -67,15 +67,15 @@ static int token_cost(sb_db *db, sb_summary *s, const char *model, int64_t in_to
 		return e->code;
 	sb_bind_text(db, st, ":model", model);
 	rc = sb_db_step(db, st, e);
-	if (rc == SQLITE_ROW) {
-		u->token_raw = (__int128)in_tokens * sqlite3_column_int64(st, 0) +
-		               (__int128)out_tokens * sqlite3_column_int64(st, 1);
-	} else if (rc == SQLITE_DONE) {
+	if (rc == SB_ROW) {
+		u->token_raw = (__int128)in_tokens * sb_col_i64(st, 0) +
+		               (__int128)out_tokens * sb_col_i64(st, 1);
+	} else if (rc == SB_DONE) {
 		u->has_token = false;
 		if (!note_unpriced(s, model))
 			sb_fail(e, SB_EINTERNAL, "out of memory");
 	}
-	sqlite3_reset(st);
+	sb_stmt_reset(st);
 	return e->code;
 }
 
@@ -83,7 +83,7 @@ static int token_cost(sb_db *db, sb_summary *s, const char *model, int64_t in_to
  * the first SB_SUMMARY_NAMED of them by run_id. */
 static int name_no_model_runs(sb_db *db, sb_summary *s, sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, "summary_no_model", e);
+	sb_stmt *st = sb_db_stmt(db, "summary_no_model", e);
 	int rc;
 
 	if (st == NULL)
@@ -91,16 +91,16 @@ static int name_no_model_runs(sb_db *db, sb_summary *s, sb_err *e)
 	sb_bind_i64(db, st, ":from_ms", s->period.from_ms);
 	sb_bind_i64(db, st, ":to_ms", s->period.to_ms);
 	sb_bind_i64(db, st, ":limit", SB_SUMMARY_NAMED);
-	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW && s->n_no_model_named < SB_SUMMARY_NAMED) {
+	while ((rc = sb_db_step(db, st, e)) == SB_ROW && s->n_no_model_named < SB_SUMMARY_NAMED) {
 		char *id = strdup(sb_col_text(st, 0));
 		if (id == NULL) {
 			sb_fail(e, SB_EINTERNAL, "out of memory");
 			break;
 		}
 		s->no_model_named[s->n_no_model_named++] = id;
-		s->no_model_runs = sqlite3_column_int64(st, 1);
+		s->no_model_runs = sb_col_i64(st, 1);
 	}
-	sqlite3_reset(st);
+	sb_stmt_reset(st);
 	return e->code;
 }
 
@@ -129,7 +129,7 @@ static sb_summary_row *add_row(sb_summary *s, const char *key, size_t *cap)
  * whole UTC days within it, read from the day rollups, and the parts
  * before and after them, read from run.  A period holding no whole day is
  * all "before" (head_end_ms = to_ms) and reads no rollup. */
-static void bind_days(sb_db *db, sqlite3_stmt *st, const sb_period *p)
+static void bind_days(sb_db *db, sb_stmt *st, const sb_period *p)
 {
 	int64_t first = sb_day_start(p->from_ms) == p->from_ms ? p->from_ms
 	                                                         : sb_day_start(p->from_ms) + SB_MS_PER_DAY;
@@ -153,16 +153,16 @@ static void bind_days(sb_db *db, sqlite3_stmt *st, const sb_period *p)
  * rollups with every run untagged (no run has NAME), -1 from the runs. */
 static int tag_tracked(sb_db *db, const char *tag, int *tracked, sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, "summary_tag_tracked", e);
+	sb_stmt *st = sb_db_stmt(db, "summary_tag_tracked", e);
 	int rc;
 
 	*tracked = -1;
 	if (st == NULL)
 		return e->code;
 	sb_bind_text(db, st, ":tag", tag);
-	if ((rc = sb_db_step(db, st, e)) == SQLITE_ROW)
-		*tracked = sqlite3_column_int(st, 0);
-	sqlite3_reset(st);
+	if ((rc = sb_db_step(db, st, e)) == SB_ROW)
+		*tracked = sb_col_int(st, 0);
+	sb_stmt_reset(st);
 	return rc < 0 ? e->code : SB_OK;
 }
 
@@ -170,7 +170,7 @@ int sb_summary_build(sb_db *db, const sb_period *period, const char *by,
                      sb_summary **out, sb_err *e)
 {
 	sb_summary *s = calloc(1, sizeof *s);
-	sqlite3_stmt *st = NULL;
+	sb_stmt *st = NULL;
 	sb_summary_row *row = NULL;
 	size_t cap = 0;
 	int rc;
@@ -205,13 +205,13 @@ int sb_summary_build(sb_db *db, const sb_period *period, const char *by,
 	}
 	sb_bind_i64(db, st, ":from_ms", period->from_ms);
 	sb_bind_i64(db, st, ":to_ms", period->to_ms);
-	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {
+	while ((rc = sb_db_step(db, st, e)) == SB_ROW) {
 		const char *key = sb_col_text(st, 0);
 		sb_usage u;
 		/* a rollup whose sum passed 64 bits holds a REAL
 		 * (sql/schema/005_rollup.sql), and so does a sum over it */
 		for (int col = 2; col <= 14; col++)
-			if (sqlite3_column_type(st, col) == SQLITE_FLOAT) {
+			if (sb_col_kind(st, col) == SB_COL_REAL) {
 				sb_fail(e, SB_EDATA, "a sum of the summary overflows 64 bits");
 				goto fail;
 			}
@@ -222,20 +222,20 @@ int sb_summary_build(sb_db *db, const sb_period *period, const char *by,
 			}
 		}
 		sb_usage_zero(&u);
-		u.runs = sqlite3_column_int64(st, 2);
-		u.exec_count = sqlite3_column_int64(st, 3);
-		u.total_duration_ms = sqlite3_column_int64(st, 4);
-		u.cpu_ms = sqlite3_column_int64(st, 5);
-		u.memory_peak_mb = sqlite3_column_int64(st, 6);
-		u.bytes_read = sqlite3_column_int64(st, 7);
-		u.bytes_written = sqlite3_column_int64(st, 8);
-		u.computed_nanos = sqlite3_column_int64(st, 9);
+		u.runs = sb_col_i64(st, 2);
+		u.exec_count = sb_col_i64(st, 3);
+		u.total_duration_ms = sb_col_i64(st, 4);
+		u.cpu_ms = sb_col_i64(st, 5);
+		u.memory_peak_mb = sb_col_i64(st, 6);
+		u.bytes_read = sb_col_i64(st, 7);
+		u.bytes_written = sb_col_i64(st, 8);
+		u.computed_nanos = sb_col_i64(st, 9);
 		u.has_billed = !sb_col_is_null(st, 10);
-		u.billed_nanos = sqlite3_column_int64(st, 10);
-		u.has_card = sqlite3_column_int64(st, 12) == u.runs;
-		u.card_nanos = sqlite3_column_int64(st, 11);
-		if (token_cost(db, s, sb_col_text(st, 1), sqlite3_column_int64(st, 13),
-		               sqlite3_column_int64(st, 14), &u, e) != SB_OK)
+		u.billed_nanos = sb_col_i64(st, 10);
+		u.has_card = sb_col_i64(st, 12) == u.runs;
+		u.card_nanos = sb_col_i64(st, 11);
+		if (token_cost(db, s, sb_col_text(st, 1), sb_col_i64(st, 13),
+		               sb_col_i64(st, 14), &u, e) != SB_OK)
 			goto fail;
 		if (!sb_usage_add(&row->u, &u) || !sb_usage_add(&s->total, &u)) {
 			sb_fail(e, SB_EDATA, "a sum of the summary overflows 64 bits");
@@ -244,7 +244,7 @@ int sb_summary_build(sb_db *db, const sb_period *period, const char *by,
 	}
 	if (rc < 0)
 		goto fail;
-	sqlite3_reset(st);
+	sb_stmt_reset(st);
 	st = NULL;
 	if (s->unpriced_no_model && name_no_model_runs(db, s, e) != SB_OK)
 		goto fail;
@@ -252,7 +252,7 @@ int sb_summary_build(sb_db *db, const sb_period *period, const char *by,
 	return SB_OK;
 fail:
 	if (st != NULL)
-		sqlite3_reset(st);
+		sb_stmt_reset(st);
 	sb_summary_free(s);
 	return e->code;
 }

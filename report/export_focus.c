@@ -124,7 +124,7 @@ static void row_clear(focus_row *r)
 }
 
 /* True when the current statement row belongs to row r. */
-static bool same_row(const focus_row *r, sqlite3_stmt *st)
+static bool same_row(const focus_row *r, sb_stmt *st)
 {
 	const char *session = sb_col_text(st, 2);
 
@@ -134,7 +134,7 @@ static bool same_row(const focus_row *r, sqlite3_stmt *st)
 
 int sb_export_focus(sb_db *db, const sb_period *period, bool raw, FILE *out, sb_err *e)
 {
-	sqlite3_stmt *st = sb_db_stmt(db, "export_focus_runs", e);
+	sb_stmt *st = sb_db_stmt(db, "export_focus_runs", e);
 	focus_row r;
 	sb_csv_out w;
 	int rc;
@@ -146,7 +146,7 @@ int sb_export_focus(sb_db *db, const sb_period *period, bool raw, FILE *out, sb_
 	sb_bind_i64(db, st, ":from_ms", period->from_ms);
 	sb_bind_i64(db, st, ":to_ms", period->to_ms);
 	fputs(focus_header, out);
-	while ((rc = sb_db_step(db, st, e)) == SQLITE_ROW) {
+	while ((rc = sb_db_step(db, st, e)) == SB_ROW) {
 		int64_t charged;
 		if (!same_row(&r, st)) {
 			if (r.runs > 0)
@@ -160,10 +160,10 @@ int sb_export_focus(sb_db *db, const sb_period *period, bool raw, FILE *out, sb_
 			}
 		}
 		r.runs++;
-		charged = sb_col_is_null(st, 5) ? sqlite3_column_int64(st, 4) : sqlite3_column_int64(st, 5);
+		charged = sb_col_is_null(st, 5) ? sb_col_i64(st, 4) : sb_col_i64(st, 5);
 		r.with_billed += sb_col_is_null(st, 5) ? 0 : 1;
-		if (sb_money_add(r.exec_ms, sqlite3_column_int64(st, 3), &r.exec_ms) != SB_MONEY_OK ||
-		    sb_money_add(r.computed_nanos, sqlite3_column_int64(st, 4), &r.computed_nanos) != SB_MONEY_OK ||
+		if (sb_money_add(r.exec_ms, sb_col_i64(st, 3), &r.exec_ms) != SB_MONEY_OK ||
+		    sb_money_add(r.computed_nanos, sb_col_i64(st, 4), &r.computed_nanos) != SB_MONEY_OK ||
 		    sb_money_add(r.billed_nanos, charged, &r.billed_nanos) != SB_MONEY_OK) {
 			sb_fail(e, SB_EDATA, "a sum of session %s overflows 64 bits",
 			        r.session_id != NULL ? sb_quote(r.session_id, SB_QUOTE_IF_NEEDED, (char[SB_QUOTE_BUFSZ]){0}, SB_QUOTE_BUFSZ) : "(none)");
@@ -171,7 +171,7 @@ int sb_export_focus(sb_db *db, const sb_period *period, bool raw, FILE *out, sb_
 		}
 		merge_tags(&r, sb_col_text(st, 6));
 	}
-	sqlite3_reset(st);
+	sb_stmt_reset(st);
 	if (e->code == SB_OK && r.runs > 0)
 		write_row(&w, period, &r);
 	row_clear(&r);

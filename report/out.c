@@ -358,37 +358,37 @@ void sb_out_row(sb_out *o)
 	}
 }
 
-void sb_out_stmt(sb_out *o, sqlite3_stmt *st)
+void sb_out_stmt(sb_out *o, sb_stmt *st)
 {
 	if (o == NULL)
 		return;
 	for (size_t i = 0; i < o->n_cols; i++) {
 		int c = (int)i;
-		if (sqlite3_column_type(st, c) == SQLITE_NULL) {
+		if (sb_col_is_null(st, c)) {
 			sb_out_null(o);
 			continue;
 		}
 		switch (o->cols[i].type) {
 		case COL_INT:
-		case COL_COUNT: sb_out_int(o, sqlite3_column_int64(st, c)); break;
+		case COL_COUNT: sb_out_int(o, sb_col_i64(st, c)); break;
 		case COL_MONEY:
-		case COL_RATE: sb_out_money(o, sqlite3_column_int64(st, c)); break;
-		case COL_TIME: sb_out_time(o, sqlite3_column_int64(st, c)); break;
-		case COL_BOOL: sb_out_bool(o, sqlite3_column_int64(st, c) != 0); break;
+		case COL_RATE: sb_out_money(o, sb_col_i64(st, c)); break;
+		case COL_TIME: sb_out_time(o, sb_col_i64(st, c)); break;
+		case COL_BOOL: sb_out_bool(o, sb_col_i64(st, c) != 0); break;
 		case COL_TEXT:
 		case COL_NUMBER:
-			sb_out_textn(o, sqlite3_column_blob(st, c), (size_t)sqlite3_column_bytes(st, c));
+			sb_out_textn(o, sb_col_text(st, c), sb_col_bytes(st, c));
 			break;
 		}
 	}
 	sb_out_row(o);
 }
 
-int sb_out_rows(sb_out *o, sb_db *db, sqlite3_stmt *st, sb_err *e)
+int sb_out_rows(sb_out *o, sb_db *db, sb_stmt *st, sb_err *e)
 {
-	while (sb_db_step(db, st, e) == SQLITE_ROW)
+	while (sb_db_step(db, st, e) == SB_ROW)
 		sb_out_stmt(o, st);
-	sqlite3_reset(st);
+	sb_stmt_reset(st);
 	return e->code;
 }
 

@@ -100,11 +100,11 @@ int sb_out_end(sb_out *o, sb_err *e);
 /* Print the current row of st as one row of o: column i of st in column
  * i of the listing, printed by the listing column's type (NULL as null, a
  * BLOB in a text column as its bytes). */
-void sb_out_stmt(sb_out *o, sqlite3_stmt *st);
+void sb_out_stmt(sb_out *o, sb_stmt *st);
 
 /* Print every row of st (a statement of db, its parameters bound) with
  * sb_out_stmt, then reset st.  Returns e->code (a failed step is in e). */
-int sb_out_rows(sb_out *o, sb_db *db, sqlite3_stmt *st, sb_err *e);
+int sb_out_rows(sb_out *o, sb_db *db, sb_stmt *st, sb_err *e);
 
 /* s with invalid UTF-8 replaced by U+FFFD and control characters other
  * than tab kept; allocated, the caller frees it (NULL when out of

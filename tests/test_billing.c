@@ -50,8 +50,8 @@ static void assert_checks_pass(sb_db *db)
 		int rc;
 		if (strncmp(f->name, "checks/", 7) != 0)
 			continue;
-		rc = sqlite3_prepare_v2(sb_db_handle(db), f->text, -1, &st, NULL);
-		assert_sqlite_ok(sb_db_handle(db), rc);
+		rc = sqlite3_prepare_v2(sb_db_sqlite(db), f->text, -1, &st, NULL);
+		assert_sqlite_ok(sb_db_sqlite(db), rc);
 		rc = sqlite3_step(st);
 		if (rc == SQLITE_ROW)
 			print_error("%s: %s\n", f->name, sqlite3_column_text(st, 0));

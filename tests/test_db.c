@@ -471,20 +471,20 @@ static int mem_teardown(void **state)
 static void test_statement_cache(void **state)
 {
 	sb_db *db = *state;
-	sqlite3_stmt *a, *b;
+	sb_stmt *a, *b;
 	sb_err e;
 
 	sb_err_clear(&e);
 	a = sb_db_stmt(db, "model_price_get", &e);
 	assert_non_null(a);
 	sb_bind_text(db, a, ":model", "m");
-	assert_ptr_equal(strstr(sb_sql("queries/model_price_get"), sqlite3_sql(a)),
+	assert_ptr_equal(strstr(sb_sql("queries/model_price_get"), sqlite3_sql(sb_stmt_sqlite(a))),
 	                 sb_sql("queries/model_price_get"));
 	b = sb_db_stmt(db, "model_price_get", &e);
 	assert_ptr_equal(a, b);
 	/* handed out again with its bindings cleared */
 	{
-		char *expanded = sqlite3_expanded_sql(b);
+		char *expanded = sqlite3_expanded_sql(sb_stmt_sqlite(b));
 		assert_non_null(strstr(expanded, "model = NULL"));
 		sqlite3_free(expanded);
 	}
@@ -498,7 +498,7 @@ static void test_statement_cache(void **state)
 static void test_bind_unknown_name_is_an_error(void **state)
 {
 	sb_db *db = *state;
-	sqlite3_stmt *st;
+	sb_stmt *st;
 	sb_err e;
 	int rc;
 
@@ -546,7 +546,7 @@ static void test_error_mapping(void **state)
 	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
 		sb_err e;
 		sb_err_clear(&e);
-		assert_int_equal(sb_db_error(db, map[i].rc, "testing", &e), map[i].code);
+		assert_int_equal(sb_db_sqlite_error(db, map[i].rc, "testing", &e), map[i].code);
 		assert_int_equal(e.code, map[i].code);
 	}
 }

@@ -457,9 +457,9 @@ static void test_rejects_verbatim(void **state)
 	rc = import(c, path, NULL, &r, &e);
 	assert_sb_fails(&e, rc, SB_EDATA, "4 lines rejected");
 	assert_int_equal(r.batch.accepted, 1);
-	rc = sqlite3_prepare_v2(sb_db_handle(c->db),
+	rc = sqlite3_prepare_v2(sb_db_sqlite(c->db),
 		"SELECT line_no, content, full_length, typeof(content) FROM reject ORDER BY line_no", -1, &st, NULL);
-	assert_sqlite_ok(sb_db_handle(c->db), rc);
+	assert_sqlite_ok(sb_db_sqlite(c->db), rc);
 	{
 #define LINE(n, text) {n, text, sizeof text - 1}
 		static const struct {

@@ -125,8 +125,8 @@ static char *contents(sb_db *db)
 	assert_non_null(out);
 	for (size_t q = 0; q < sizeof queries / sizeof queries[0]; q++) {
 		sqlite3_stmt *st = NULL;
-		int rc = sqlite3_prepare_v2(sb_db_handle(db), queries[q], -1, &st, NULL);
-		assert_sqlite_ok(sb_db_handle(db), rc);
+		int rc = sqlite3_prepare_v2(sb_db_sqlite(db), queries[q], -1, &st, NULL);
+		assert_sqlite_ok(sb_db_sqlite(db), rc);
 		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 			for (int i = 0; i < sqlite3_column_count(st); i++) {
 				const unsigned char *v = sqlite3_column_text(st, i);

@@ -618,11 +618,11 @@ static void test_finalize(void **state)
 	sb_invoice_set_free(set);
 
 	/* the stored rows never change */
-	assert_int_equal(sqlite3_exec(sb_db_handle(db), "UPDATE invoice SET total_nanos = 0", NULL, NULL, NULL) & 0xff,
+	assert_int_equal(sqlite3_exec(sb_db_sqlite(db), "UPDATE invoice SET total_nanos = 0", NULL, NULL, NULL) & 0xff,
 	                 SQLITE_CONSTRAINT);
-	assert_int_equal(sqlite3_exec(sb_db_handle(db), "DELETE FROM invoice_line", NULL, NULL, NULL) & 0xff,
+	assert_int_equal(sqlite3_exec(sb_db_sqlite(db), "DELETE FROM invoice_line", NULL, NULL, NULL) & 0xff,
 	                 SQLITE_CONSTRAINT);
-	assert_int_equal(sqlite3_exec(sb_db_handle(db), "DELETE FROM invoice_run", NULL, NULL, NULL) & 0xff,
+	assert_int_equal(sqlite3_exec(sb_db_sqlite(db), "DELETE FROM invoice_run", NULL, NULL, NULL) & 0xff,
 	                 SQLITE_CONSTRAINT);
 }
 
@@ -919,9 +919,9 @@ static void test_one_invoice_per_run(void **state)
 	assert_null(set->invoices[0].adjust);
 	sb_invoice_set_free(set);
 	/* no path around it */
-	assert_int_equal(sqlite3_exec(sb_db_handle(db), "INSERT INTO invoice_run (invoice_id, run_id) VALUES (1, 'late-1')",
+	assert_int_equal(sqlite3_exec(sb_db_sqlite(db), "INSERT INTO invoice_run (invoice_id, run_id) VALUES (1, 'late-1')",
 	                              NULL, NULL, NULL) & 0xff, SQLITE_CONSTRAINT);
-	assert_int_equal(sqlite3_exec(sb_db_handle(db), "INSERT INTO invoice_run (invoice_id, run_id, duplicate)"
+	assert_int_equal(sqlite3_exec(sb_db_sqlite(db), "INSERT INTO invoice_run (invoice_id, run_id, duplicate)"
 	                              " VALUES (1, 'late-1', 1)", NULL, NULL, NULL) & 0xff, SQLITE_CONSTRAINT);
 	assert_int_equal(charged_twice(db), 0);
 }

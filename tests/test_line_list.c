@@ -72,7 +72,7 @@ static int list_checked(sb_db *db, const sb_line_filter *f)
 {
 	sb_err e;
 	sb_line_row r;
-	sqlite3_stmt *st;
+	sb_stmt *st;
 	int n = 0, rc;
 
 	sb_err_clear(&e);

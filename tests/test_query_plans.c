@@ -106,9 +106,9 @@ static char *plan_of(const char *name)
 		fail_msg("no sql/%s.sql in this binary", full);
 	sql = sqlite3_mprintf("EXPLAIN QUERY PLAN %s", text);
 	assert_non_null(sql);
-	rc = sqlite3_prepare_v2(sb_db_handle(db), sql, -1, &st, NULL);
+	rc = sqlite3_prepare_v2(sb_db_sqlite(db), sql, -1, &st, NULL);
 	sqlite3_free(sql);
-	assert_sqlite_ok(sb_db_handle(db), rc);
+	assert_sqlite_ok(sb_db_sqlite(db), rc);
 	out = open_memstream(&plan, &len);
 	assert_non_null(out);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)

@@ -136,8 +136,8 @@ static int64_t check_rows(sb_db *db, const char *name)
 	while (f->name != NULL && strcmp(f->name, name) != 0)
 		f++;
 	assert_non_null(f->name);
-	rc = sqlite3_prepare_v2(sb_db_handle(db), f->text, -1, &st, NULL);
-	assert_sqlite_ok(sb_db_handle(db), rc);
+	rc = sqlite3_prepare_v2(sb_db_sqlite(db), f->text, -1, &st, NULL);
+	assert_sqlite_ok(sb_db_sqlite(db), rc);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		print_error("%s\n", (const char *)sqlite3_column_text(st, 0));
 		n++;
@@ -216,8 +216,8 @@ static void direct_text(sb_db *db, const char *period, const char *tag, FILE *ou
 
 	sb_err_clear(&e);
 	assert_sb_ok(&e, sb_period_parse(period, 0, &p, &e));
-	rc = sqlite3_prepare_v2(sb_db_handle(db), sql, -1, &st, NULL);
-	assert_sqlite_ok(sb_db_handle(db), rc);
+	rc = sqlite3_prepare_v2(sb_db_sqlite(db), sql, -1, &st, NULL);
+	assert_sqlite_ok(sb_db_sqlite(db), rc);
 	sqlite3_bind_text(st, 1, tag, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, p.from_ms);
 	sqlite3_bind_int64(st, 3, p.to_ms);
@@ -320,8 +320,8 @@ static void summary_direct(sb_db *db, const char *period, const char *by, FILE *
 
 	sb_err_clear(&e);
 	assert_sb_ok(&e, sb_period_parse(period, 0, &p, &e));
-	rc = sqlite3_prepare_v2(sb_db_handle(db), sql, -1, &st, NULL);
-	assert_sqlite_ok(sb_db_handle(db), rc);
+	rc = sqlite3_prepare_v2(sb_db_sqlite(db), sql, -1, &st, NULL);
+	assert_sqlite_ok(sb_db_sqlite(db), rc);
 	sqlite3_bind_text(st, 1, tag ? by + 4 : "", -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, p.from_ms);
 	sqlite3_bind_int64(st, 3, p.to_ms);

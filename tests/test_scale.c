@@ -77,8 +77,8 @@ static int64_t check_rows(sb_db *db, const char *name)
 	while (f->name != NULL && strcmp(f->name, name) != 0)
 		f++;
 	assert_non_null(f->name);
-	rc = sqlite3_prepare_v2(sb_db_handle(db), f->text, -1, &st, NULL);
-	assert_sqlite_ok(sb_db_handle(db), rc);
+	rc = sqlite3_prepare_v2(sb_db_sqlite(db), f->text, -1, &st, NULL);
+	assert_sqlite_ok(sb_db_sqlite(db), rc);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
 		n++;
 	assert_int_equal(rc, SQLITE_DONE);
@@ -116,9 +116,9 @@ static void test_execs_text_is_sqlites(void **state)
 	assert_true(len <= sb_execs_json_max(edge_execs, N_EDGE));
 	support_exec(db, "CREATE TEMP TABLE x (seq, command, exit_code, duration_ms, cpu_ms, memory_peak_mb, "
 	                 "bytes_read, bytes_written, cost_nanos, extra)");
-	rc = sqlite3_prepare_v2(sb_db_handle(db), "INSERT INTO x VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", -1,
+	rc = sqlite3_prepare_v2(sb_db_sqlite(db), "INSERT INTO x VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", -1,
 	                        &st, NULL);
-	assert_sqlite_ok(sb_db_handle(db), rc);
+	assert_sqlite_ok(sb_db_sqlite(db), rc);
 	for (int i = 0; i < N_EDGE; i++) {
 		const sb_exec *x = &edge_execs[i];
 		sqlite3_bind_int(st, 1, i);
@@ -191,10 +191,10 @@ static void test_view_gives_back_every_value(void **state)
 	assert_sb_ok(&e, sb_run_store(w, &run, 1, false, &stored, why, sizeof why, &e));
 	assert_int_equal(stored, SB_STORED);
 	assert_sb_ok(&e, sb_run_writer_flush(w, &e));
-	rc = sqlite3_prepare_v2(sb_db_handle(db), "SELECT seq, command, exit_code, duration_ms, cpu_ms, "
+	rc = sqlite3_prepare_v2(sb_db_sqlite(db), "SELECT seq, command, exit_code, duration_ms, cpu_ms, "
 	                        "memory_peak_mb, bytes_read, bytes_written, cost_nanos, extra FROM execution "
 	                        "ORDER BY seq", -1, &st, NULL);
-	assert_sqlite_ok(sb_db_handle(db), rc);
+	assert_sqlite_ok(sb_db_sqlite(db), rc);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const sb_exec *x = &edge_execs[row];
 		const int64_t ints[5] = {x->duration_ms, x->cpu_ms, x->memory_peak_mb, x->bytes_read,
@@ -417,7 +417,7 @@ static void write_runs(const char *path, int from, int n, int shared_a, int shar
 static void owners(sb_db *db, int64_t *runs, int64_t *exec_ms)
 {
 	sb_err e;
-	sqlite3_stmt *st;
+	sb_stmt *st;
 	int rc;
 
 	*runs = *exec_ms = 0;
@@ -427,12 +427,12 @@ static void owners(sb_db *db, int64_t *runs, int64_t *exec_ms)
 	sb_bind_text(db, st, ":tag", "customer");
 	sb_bind_text(db, st, ":backend", "e2b");
 	sb_bind_text(db, st, ":session_id", "shared0");
-	while ((rc = sb_db_step(db, st, &e)) == SQLITE_ROW) {
-		*runs += sqlite3_column_int64(st, 1);
-		*exec_ms += sqlite3_column_int64(st, 2);
+	while ((rc = sb_db_step(db, st, &e)) == SB_ROW) {
+		*runs += sb_col_i64(st, 1);
+		*exec_ms += sb_col_i64(st, 2);
 	}
-	assert_int_equal(rc, SQLITE_DONE);
-	sqlite3_reset(st);
+	assert_int_equal(rc, SB_DONE);
+	sb_stmt_reset(st);
 }
 
 /* The recent part of the session index: an import into an empty ledger

@@ -21,6 +21,11 @@ set -eu
 build=${1:?usage: tools/rooms.sh BUILD_DIR}
 src=$(cd "$(dirname "$0")/.." && pwd)
 
+# An object may also not name an engine's library (sqlite3_*, libpq's
+# PQ* and lo_*) unless it is that engine's file, ledger/db_sqlite.o or
+# ledger/db_pg.o, nor the tests' way to the SQLite connection
+# (ledger/db_sqlite.h).
+
 # the objects of a room: those whose source is still in the room (an
 # object left behind by a file moved to another room is not read), or
 # every one with ROOMS_ALL_OBJECTS=1 (tests/rooms/selftest.sh's own tree)
@@ -94,6 +99,14 @@ awk -v forbidden="$FORBIDDEN" '
 				printf "rooms: %s/%s calls %s of %s/: %s may call %s\n", from, obj, sym, room[sym], from, m == "" ? "nothing" : m
 				bad = 1
 			}
+		}
+		# an engine is named by its own file only (ledger/db.h is the
+		# storage every other object reaches it through)
+		if (sym ~ /^sqlite3_/ && obj != "db_sqlite.o" ||
+		    sym ~ /^(PQ|lo_)/ && obj != "db_pg.o" ||
+		    sym ~ /^(sb_db_sqlite|sb_stmt_sqlite|sb_db_sqlite_error)$/) {
+			printf "rooms: %s/%s names %s: only the engine'"'"'s own file (ledger/db_sqlite.c, ledger/db_pg.c) reaches its library\n", from, obj, sym
+			bad = 1
 		}
 		if (from != "cli" && sym ~ forbidden) {
 			printf "rooms: %s/%s names %s: the library never prints, reads the environment or exits\n", from, obj, sym

@@ -54,12 +54,11 @@ sb_db *support_memory_ledger(void)
 
 void support_exec(sb_db *db, const char *sql)
 {
-	char *msg = NULL;
-	int rc = sqlite3_exec(sb_db_handle(db), sql, NULL, NULL, &msg);
+	sb_err e;
 
-	if (rc != SQLITE_OK) {
-		print_error("SQL failed: %s\n  %s\n", msg != NULL ? msg : sqlite3_errstr(rc), sql);
-		sqlite3_free(msg);
+	sb_err_clear(&e);
+	if (sb_db_exec(db, sql, &e) != SB_OK) {
+		print_error("SQL failed: %s\n  %s\n", e.msg, sql);
 		fail();
 	}
 }
@@ -99,20 +98,23 @@ void support_undo_010(sb_db *db)
 	free(sql);
 }
 
-/* Prepare the printf-style query and step it to its first row. */
-static sqlite3_stmt *first_row(sb_db *db, const char *fmt, va_list ap)
+/* Prepare the printf-style query (sqlite3_vmprintf: %q and %Q quote)
+ * and step it to its first row, through the ledger's own interface. */
+static sb_stmt *first_row(sb_db *db, const char *fmt, va_list ap)
 {
 	char *sql = sqlite3_vmprintf(fmt, ap);
-	sqlite3_stmt *st = NULL;
-	int rc;
+	const char *text = sql;
+	sb_stmt *st = NULL;
+	sb_err e;
+	int rc = -1;
 
 	assert_non_null(sql);
-	rc = sqlite3_prepare_v2(sb_db_handle(db), sql, -1, &st, NULL);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_step(st);
-	if (rc != SQLITE_ROW) {
-		print_error("query gave no row (%d: %s):\n  %s\n", rc, sqlite3_errmsg(sb_db_handle(db)), sql);
-		sqlite3_finalize(st);
+	sb_err_clear(&e);
+	if (sb_db_prepare(db, &text, "a test's query", &st, &e) == SB_OK && st != NULL)
+		rc = sb_db_step(db, st, &e);
+	if (rc != SB_ROW) {
+		print_error("query gave no row (%d: %s):\n  %s\n", rc, e.msg, sql);
+		sb_stmt_finalize(st);
 		sqlite3_free(sql);
 		fail();
 	}
@@ -123,45 +125,45 @@ static sqlite3_stmt *first_row(sb_db *db, const char *fmt, va_list ap)
 int64_t support_i64(sb_db *db, const char *fmt, ...)
 {
 	va_list ap;
-	sqlite3_stmt *st;
+	sb_stmt *st;
 	int64_t v;
 
 	va_start(ap, fmt);
 	st = first_row(db, fmt, ap);
 	va_end(ap);
-	v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
+	v = sb_col_i64(st, 0);
+	sb_stmt_finalize(st);
 	return v;
 }
 
 bool support_is_null(sb_db *db, const char *fmt, ...)
 {
 	va_list ap;
-	sqlite3_stmt *st;
+	sb_stmt *st;
 	bool null;
 
 	va_start(ap, fmt);
 	st = first_row(db, fmt, ap);
 	va_end(ap);
-	null = sqlite3_column_type(st, 0) == SQLITE_NULL;
-	sqlite3_finalize(st);
+	null = sb_col_is_null(st, 0);
+	sb_stmt_finalize(st);
 	return null;
 }
 
 char *support_text(sb_db *db, const char *fmt, ...)
 {
 	va_list ap;
-	sqlite3_stmt *st;
+	sb_stmt *st;
 	char *text = NULL;
 
 	va_start(ap, fmt);
 	st = first_row(db, fmt, ap);
 	va_end(ap);
-	if (sqlite3_column_type(st, 0) != SQLITE_NULL) {
-		text = strdup((const char *)sqlite3_column_text(st, 0));
+	if (!sb_col_is_null(st, 0)) {
+		text = strdup(sb_col_text(st, 0));
 		assert_non_null(text);
 	}
-	sqlite3_finalize(st);
+	sb_stmt_finalize(st);
 	return text;
 }
 

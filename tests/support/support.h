@@ -18,6 +18,7 @@
 #include <stdbool.h>
 
 #include "ledger/db.h"
+#include "ledger/db_sqlite.h"
 #include "ledger/err.h"
 
 /* Fail at file:line unless rc is SB_OK and e holds no error; prints the

@@ -1,0 +1,879 @@
+/* db_pg.c: the PostgreSQL engine of the ledger (see db.h, db_engine.h).
+ *
+ * A ledger is the tables of one database (in the connection's schema,
+ * search_path as libpq's URL or environment sets it), named by a
+ * postgresql:// or postgres:// URL handed to libpq as it is; a password
+ * written in the URL is refused (libpq's PGPASSWORD and ~/.pgpass serve),
+ * so that it never reaches ps, messages or batch sources.
+ *
+ * The table sbledger_meta holds the ledger's mark and its schema
+ * version; sql/pg/schema/NNN_*.sql are its migrations, applied inside one
+ * transaction under an advisory lock.  Writers take turns as on a SQLite
+ * file: a connection that writes (SB_DB_WRITE) holds the ledger's
+ * advisory lock for its life, and every write transaction of any other
+ * takes it for the transaction; a lock waits lock_timeout = the busy
+ * timeout, then "the ledger is busy" (SB_ETEMP).  Readers never wait.
+ *
+ * Statements: ":name" parameters are rewritten to $1..$n (outside quotes
+ * and comments), prepared on the server on first use, and sent as text
+ * (blobs as binary bytea) with their types left to the server, which
+ * infers them from where they stand.  Rows come back as text: integers
+ * are parsed exactly (a sum past 64 bits is a REAL column, as on SQLite,
+ * which the callers refuse), booleans read 1 and 0.  A statement's rows
+ * are all received when it is first stepped (libpq's result), so that
+ * other statements can run while it is read.  Longer than 600 lines on
+ * purpose: the connection, the rewrite of parameters, the binds, the
+ * rows and the engine's table of calls read and write one struct pg.
+ */
+#include "ledger/db_engine.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libpq-fe.h>
+
+#include "ledger/sqlfiles.h"
+
+/* Type OIDs of the server's catalogue (pg_type.dat; fixed since 7.x). */
+enum {
+	OID_BOOL = 16, OID_BYTEA = 17, OID_INT8 = 20, OID_INT2 = 21, OID_INT4 = 23,
+	OID_FLOAT4 = 700, OID_FLOAT8 = 701, OID_NUMERIC = 1700
+};
+
+/* The advisory lock of the ledger's writers: "SBLG" and 1. */
+#define WRITE_LOCK "1396853831, 1"
+
+/* A connection's own state (db->conn). */
+struct pg {
+	PGconn *conn;
+	bool holds_write_lock;     /* SB_DB_WRITE: the writers' lock, for the session */
+	int64_t changes;           /* rows the last command changed */
+	unsigned next_name;        /* the next server-side statement's number */
+};
+
+/* One parameter of a statement. */
+struct param {
+	char *name;                /* ":from" */
+	const char *value;         /* bound value (text, or bytes for a blob); NULL: NULL */
+	int len;                   /* its length */
+	bool blob;                 /* sent as binary bytea */
+	char *own;                 /* storage of a copied value */
+	size_t own_cap;
+	char num[24];              /* storage of an integer's decimal text */
+};
+
+/* A statement. */
+struct pg_stmt {
+	struct sb_stmt base;
+	char *text;                /* the statement as written (":name") */
+	char *sql;                 /* rewritten ($n) */
+	char server_name[24];      /* its name on the server once prepared, else "" */
+	int n_params;
+	struct param *params;
+	PGresult *res;             /* rows of the current run */
+	int row;                   /* the current row (-1 before the first) */
+	bool ran;                  /* run since the last reset */
+	void **blobs;              /* decoded bytea of the current row, by column */
+	size_t *blob_lens;
+	int n_blobs;
+};
+
+#define PG(db) ((struct pg *)(db)->conn)
+#define PS(s) ((struct pg_stmt *)(s))
+
+static void no_notices(void *arg, const char *message)
+{
+	(void)arg;
+	(void)message;
+}
+
+/* Map the error of res (or of the connection, res NULL) into e: a lock
+ * not had within the busy timeout, a deadlock or a serialization failure
+ * SB_ETEMP ("the ledger is busy"), a lost connection SB_ETEMP, disk full
+ * or I/O SB_EIO, a read-only server SB_EIO, a value out of range (a sum
+ * past 64 bits) SB_EDATA, anything else SB_EINTERNAL; the message says
+ * what was being done (what). */
+static int pg_error(sb_db *db, const PGresult *res, const char *what, sb_err *e)
+{
+	const char *state = res != NULL ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+	const char *msg = res != NULL ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+	char buf[512];
+
+	if (msg == NULL) {
+		/* libpq's own message ends with a newline */
+		snprintf(buf, sizeof buf, "%s", PQerrorMessage(PG(db)->conn));
+		buf[strcspn(buf, "\n")] = '\0';
+		msg = buf;
+	}
+	if (state == NULL)
+		state = "";
+	if (PQstatus(PG(db)->conn) == CONNECTION_BAD || strncmp(state, "08", 2) == 0 || strncmp(state, "57P", 3) == 0)
+		return sb_fail(e, SB_ETEMP, "%s: the connection to the ledger's server was lost while %s: %s; try again later",
+		               db->shown, what, msg);
+	if (strcmp(state, "55P03") == 0 || strcmp(state, "40P01") == 0 || strcmp(state, "40001") == 0)
+		return sb_fail_hint(e, SB_ETEMP, SB_HINT_BUSY, "%s: the ledger is busy (another sbledger is writing) and stayed so past the busy timeout of %d ms while %s; " SB_WORDS_BUSY,
+		                    db->shown, db->busy_ms, what);
+	if (strcmp(state, "53100") == 0)
+		return sb_fail(e, SB_EIO, "%s: disk full while %s", db->shown, what);
+	if (strncmp(state, "53", 2) == 0 || strncmp(state, "58", 2) == 0 || strcmp(state, "XX001") == 0)
+		return sb_fail(e, SB_EIO, "%s: I/O error while %s: %s", db->shown, what, msg);
+	if (strcmp(state, "25006") == 0)
+		return sb_fail(e, SB_EIO, "%s: the ledger is read-only (%s) while %s", db->shown, msg, what);
+	if (strcmp(state, "22003") == 0)
+		return sb_fail(e, SB_EDATA, "%s: a sum overflows 64-bit nanodollars while %s", db->shown, what);
+	return sb_fail(e, SB_EINTERNAL, "%s: PostgreSQL error while %s: %s", db->shown, what, msg);
+}
+
+/* Run sql (no parameters; several statements allowed), its rows dropped. */
+static int pg_exec(sb_db *db, const char *sql, sb_err *e)
+{
+	PGresult *res = PQexec(PG(db)->conn, sql);
+	ExecStatusType s = PQresultStatus(res);
+	int rc = SB_OK;
+
+	if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK)
+		rc = pg_error(db, res, sql, e);
+	else
+		PG(db)->changes = strtoll(PQcmdTuples(res), NULL, 10);
+	PQclear(res);
+	return rc;
+}
+
+/* The one integer sql returns into *out (0 for no row or NULL). */
+static int pg_one(sb_db *db, const char *sql, int64_t *out, sb_err *e)
+{
+	PGresult *res = PQexec(PG(db)->conn, sql);
+	int rc = SB_OK;
+
+	*out = 0;
+	if (PQresultStatus(res) != PGRES_TUPLES_OK)
+		rc = pg_error(db, res, "reading the ledger's header", e);
+	else if (PQntuples(res) > 0 && !PQgetisnull(res, 0, 0))
+		*out = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
+	PQclear(res);
+	return rc;
+}
+
+/* A password written in the URL (user:password@, or password=) is
+ * refused before anything connects. */
+static int refuse_password(sb_db *db, sb_err *e)
+{
+	const char *p = strstr(db->path, "://") + 3;
+	size_t auth = strcspn(p, "@/?");
+	const char *q = strchr(p, '?');
+
+	if ((p[auth] == '@' && memchr(p, ':', auth) != NULL) ||
+	    (q != NULL && (strstr(q, "?password=") != NULL || strstr(q, "&password=") != NULL)))
+		return sb_fail(e, SB_EUSAGE, "the ledger's URL holds a password, which would show in ps, in messages and in batch sources: refused; give it in ~/.pgpass or PGPASSWORD instead");
+	return SB_OK;
+}
+
+/* The version of the ledger in the database: 0 and *is_ledger false when
+ * it holds no sbledger_meta; a database whose schema holds other tables
+ * and no ledger is another program's, refused. */
+static int read_identity(sb_db *db, bool *is_ledger, int *version, sb_err *e)
+{
+	int64_t has = 0, tables = 0, app = 0, v = 0;
+
+	*is_ledger = false;
+	*version = 0;
+	if (pg_one(db, "SELECT CAST(to_regclass('sbledger_meta') IS NOT NULL AS INT)", &has, e) != SB_OK)
+		return e->code;
+	if (!has) {
+		if (pg_one(db, "SELECT COUNT(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema()", &tables, e) != SB_OK)
+			return e->code;
+		if (tables > 0)
+			return sb_fail(e, SB_EDATA, "%s: the database's schema holds tables of another program and no sbledger ledger; left untouched (give the ledger a database or schema of its own)",
+			               db->shown);
+		return SB_OK;
+	}
+	if (pg_one(db, "SELECT application_id FROM sbledger_meta", &app, e) != SB_OK ||
+	    pg_one(db, "SELECT schema_version FROM sbledger_meta", &v, e) != SB_OK)
+		return e->code;
+	if (app != SB_APPLICATION_ID)
+		return sb_fail(e, SB_EDATA, "%s: a table sbledger_meta of another program, not an sbledger ledger; left untouched", db->shown);
+	*is_ledger = true;
+	*version = (int)v;
+	return SB_OK;
+}
+
+/* Apply the migrations of sql/pg/schema newer than the ledger, in one
+ * transaction under the writers' lock (another process may have applied
+ * them while this one waited: read again under it). */
+static int migrate(sb_db *db, int flags, sb_err *e)
+{
+	int latest = sb_db_schema_latest_of("pg/schema/"), version = 0;
+	bool is_ledger = false;
+	char sql[160];
+	const struct sb_sqlfile *f;
+
+	if (read_identity(db, &is_ledger, &version, e) != SB_OK)
+		return e->code;
+	if (!is_ledger && !(flags & SB_DB_CREATE))
+		return sb_fail_hint(e, SB_ENOINPUT, SB_HINT_INIT_MISSING, "%s: no ledger here; " SB_WORDS_INIT_MISSING,
+		                    db->shown, db->shown);
+	if (version > latest)
+		return sb_fail(e, SB_EDATA, "%s: the ledger has schema version %d, newer than this sbledger knows (%d); upgrade sbledger; the ledger was left untouched",
+		               db->shown, version, latest);
+	if (is_ledger && version == latest)
+		return SB_OK;
+	if (pg_exec(db, "BEGIN", e) != SB_OK)
+		return e->code;
+	if (!PG(db)->holds_write_lock && pg_exec(db, "SELECT pg_advisory_xact_lock(" WRITE_LOCK ")", e) != SB_OK)
+		goto fail;
+	if (read_identity(db, &is_ledger, &version, e) != SB_OK)
+		goto fail;
+	if (!is_ledger) {
+		if (pg_exec(db, "CREATE TABLE sbledger_meta ("
+		                " application_id BIGINT NOT NULL,"
+		                " schema_version BIGINT NOT NULL)", e) != SB_OK)
+			goto fail;
+		snprintf(sql, sizeof sql, "INSERT INTO sbledger_meta VALUES (%d, 0)", SB_APPLICATION_ID);
+		if (pg_exec(db, sql, e) != SB_OK)
+			goto fail;
+		db->created = true;
+	}
+	for (f = sb_sqlfiles; f->name != NULL; f++) {
+		if (strncmp(f->name, "pg/schema/", 10) != 0 || atoi(f->name + 10) <= version)
+			continue;
+		if (pg_exec(db, f->text, e) != SB_OK) {
+			sb_err_prefix(e, "sql/%s.sql", f->name);
+			goto fail;
+		}
+	}
+	snprintf(sql, sizeof sql, "UPDATE sbledger_meta SET schema_version = %d", latest);
+	if (pg_exec(db, sql, e) != SB_OK || pg_exec(db, "COMMIT", e) != SB_OK)
+		goto fail;
+	return SB_OK;
+fail:
+	PQclear(PQexec(PG(db)->conn, "ROLLBACK"));
+	return e->code;
+}
+
+static int pg_open(sb_db *db, int flags, sb_err *e)
+{
+	struct pg *p = calloc(1, sizeof *p);
+	char sql[160];
+
+	if ((db->conn = p) == NULL)
+		return sb_fail(e, SB_EINTERNAL, "out of memory");
+	if (refuse_password(db, e) != SB_OK)
+		return e->code;
+	p->conn = PQconnectdb(db->path);
+	if (p->conn == NULL)
+		return sb_fail(e, SB_EINTERNAL, "out of memory");
+	if (PQstatus(p->conn) != CONNECTION_OK) {
+		char msg[512];
+		snprintf(msg, sizeof msg, "%s", PQerrorMessage(p->conn));
+		msg[strcspn(msg, "\n")] = '\0';
+		/* a server that is not there (yet) may be there later; a
+		 * refusal of the role or database is the ledger missing */
+		if (strstr(msg, "does not exist") != NULL || strstr(msg, "authentication") != NULL ||
+		    strstr(msg, "password") != NULL || strstr(msg, "permission") != NULL)
+			return sb_fail(e, SB_ENOINPUT, "%s: cannot open the ledger: %s", db->shown, msg);
+		return sb_fail(e, SB_ETEMP, "%s: cannot reach the ledger's server: %s; try again later", db->shown, msg);
+	}
+	PQsetNoticeProcessor(p->conn, no_notices, NULL);
+	/* times are UTC ms integers everywhere; what the server's own
+	 * settings say about zones and messages must not matter */
+	snprintf(sql, sizeof sql, "SET lock_timeout = %d; SET TIME ZONE 'UTC'; SET client_min_messages = warning",
+	         db->busy_ms > 0 ? db->busy_ms : 1);
+	if (pg_exec(db, sql, e) != SB_OK)
+		return e->code;
+	if ((flags & SB_DB_WRITE) && pg_exec(db, "SELECT pg_advisory_lock(" WRITE_LOCK ")", e) != SB_OK)
+		return e->code;
+	p->holds_write_lock = (flags & SB_DB_WRITE) != 0;
+	return migrate(db, flags, e);
+}
+
+static void pg_close(sb_db *db)
+{
+	struct pg *p = PG(db);
+
+	if (p == NULL)
+		return;
+	PQfinish(p->conn);   /* the session's locks go with it */
+	free(p);
+	db->conn = NULL;
+}
+
+/* Whether c may start a parameter's name. */
+static bool name_start(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static bool name_char(char c)
+{
+	return name_start(c) || (c >= '0' && c <= '9');
+}
+
+/* The length of the first statement of sql (through its ';' or the
+ * end), skipping quotes and comments. */
+static size_t statement_len(const char *sql)
+{
+	const char *p = sql;
+
+	while (*p != '\0' && *p != ';') {
+		if (*p == '\'' || *p == '"') {
+			char q = *p++;
+			while (*p != '\0' && !(*p == q && p[1] != q))
+				p += *p == q ? 2 : 1;
+			if (*p != '\0')
+				p++;
+		} else if (p[0] == '-' && p[1] == '-') {
+			p += strcspn(p, "\n");
+		} else if (p[0] == '/' && p[1] == '*') {
+			const char *end = strstr(p + 2, "*/");
+			p = end != NULL ? end + 2 : p + strlen(p);
+		} else {
+			p++;
+		}
+	}
+	return (size_t)(p - sql);
+}
+
+/* The index of the parameter name (":from", n bytes) in st, adding it
+ * when add; 0 when absent. */
+static int find_param(struct pg_stmt *st, const char *name, size_t n, bool add)
+{
+	struct param *grown;
+
+	for (int i = 0; i < st->n_params; i++)
+		if (strlen(st->params[i].name) == n && memcmp(st->params[i].name, name, n) == 0)
+			return i + 1;
+	if (!add || (grown = realloc(st->params, (size_t)(st->n_params + 1) * sizeof *grown)) == NULL)
+		return 0;
+	st->params = grown;
+	memset(&st->params[st->n_params], 0, sizeof *grown);
+	if ((st->params[st->n_params].name = strndup(name, n)) == NULL)
+		return 0;
+	return ++st->n_params;
+}
+
+/* st->sql from st->text: each ":name" outside quotes and comments
+ * becomes "$n" (a "::" cast is left alone). */
+static int rewrite(struct pg_stmt *st)
+{
+	const char *p = st->text;
+	size_t cap = strlen(p) * 2 + 16, o = 0;
+	char *out = malloc(cap);
+
+	if (out == NULL)
+		return -1;
+	while (*p != '\0') {
+		size_t n = 1;
+		if (*p == '\'' || *p == '"' || (p[0] == '-' && p[1] == '-') || (p[0] == '/' && p[1] == '*')) {
+			/* a quote or comment: copied as it is */
+			const char *q = p;
+			if (*p == '\'' || *p == '"') {
+				char c = *q++;
+				while (*q != '\0' && !(*q == c && q[1] != c))
+					q += *q == c ? 2 : 1;
+				if (*q != '\0')
+					q++;
+			} else if (*p == '-') {
+				q += strcspn(q, "\n");
+			} else {
+				const char *end = strstr(q + 2, "*/");
+				q = end != NULL ? end + 2 : q + strlen(q);
+			}
+			n = (size_t)(q - p);
+		} else if (*p == ':' && p[1] == ':') {
+			n = 2;
+		} else if (*p == ':' && name_start(p[1])) {
+			size_t len = 1;
+			int i;
+			while (name_char(p[len]))
+				len++;
+			if ((i = find_param(st, p, len, true)) == 0) {
+				free(out);
+				return -1;
+			}
+			o += (size_t)snprintf(out + o, cap - o, "$%d", i);
+			p += len;
+			continue;
+		}
+		memcpy(out + o, p, n);
+		o += n;
+		p += n;
+	}
+	out[o] = '\0';
+	st->sql = out;
+	return 0;
+}
+
+static int pg_prepare(sb_db *db, const char *sql, const char **tail, const char *what, sb_stmt **out, sb_err *e)
+{
+	struct pg_stmt *st;
+	const char *p = sql;
+	size_t len;
+
+	*out = NULL;
+	for (;;) {
+		/* white space and comments before the statement */
+		p += strspn(p, " \t\r\n");
+		if (p[0] == '-' && p[1] == '-')
+			p += strcspn(p, "\n");
+		else if (p[0] == '/' && p[1] == '*' && strstr(p, "*/") != NULL)
+			p = strstr(p, "*/") + 2;
+		else
+			break;
+	}
+	len = statement_len(p);
+	*tail = p + len + (p[len] == ';');
+	if (len == 0)
+		return *p == '\0' ? SB_OK : pg_prepare(db, *tail, tail, what, out, e);
+	if ((st = calloc(1, sizeof *st)) == NULL || (st->text = strndup(p, len)) == NULL || rewrite(st) != 0) {
+		if (st != NULL) {
+			free(st->text);
+			free(st);
+		}
+		return sb_fail(e, SB_EINTERNAL, "out of memory preparing sql/%s.sql", what);
+	}
+	st->base.db = db;
+	st->row = -1;
+	*out = &st->base;
+	return SB_OK;
+}
+
+static void drop_blobs(struct pg_stmt *st)
+{
+	for (int i = 0; i < st->n_blobs; i++) {
+		PQfreemem(st->blobs[i]);
+		st->blobs[i] = NULL;
+	}
+}
+
+static void pg_reset(sb_stmt *s)
+{
+	struct pg_stmt *st = PS(s);
+
+	drop_blobs(st);
+	PQclear(st->res);
+	st->res = NULL;
+	st->row = -1;
+	st->ran = false;
+}
+
+static void pg_clear(sb_stmt *s)
+{
+	struct pg_stmt *st = PS(s);
+
+	for (int i = 0; i < st->n_params; i++) {
+		st->params[i].value = NULL;
+		st->params[i].len = 0;
+	}
+}
+
+static void pg_finalize(sb_stmt *s)
+{
+	struct pg_stmt *st = PS(s);
+
+	pg_reset(s);
+	for (int i = 0; i < st->n_params; i++) {
+		free(st->params[i].name);
+		free(st->params[i].own);
+	}
+	free(st->params);
+	free(st->blobs);
+	free(st->blob_lens);
+	free(st->text);
+	free(st->sql);
+	free(st);
+}
+
+static const char *pg_sql(sb_stmt *s)
+{
+	return PS(s)->text;
+}
+
+static int pg_param(sb_stmt *s, const char *name)
+{
+	return find_param(PS(s), name, strlen(name), false);
+}
+
+static const char *pg_param_name(sb_stmt *s, int i)
+{
+	return i >= 1 && i <= PS(s)->n_params ? PS(s)->params[i - 1].name : NULL;
+}
+
+/* Parameter i of st, or NULL with *why. */
+static struct param *param_at(sb_stmt *s, int i, const char **why)
+{
+	if (i < 1 || i > PS(s)->n_params) {
+		*why = "no such parameter";
+		return NULL;
+	}
+	return &PS(s)->params[i - 1];
+}
+
+static int pg_bind_i64(sb_stmt *s, int i, int64_t v, const char **why)
+{
+	struct param *p = param_at(s, i, why);
+
+	if (p == NULL)
+		return 1;
+	p->len = snprintf(p->num, sizeof p->num, "%" PRId64, v);
+	p->value = p->num;
+	p->blob = false;
+	return 0;
+}
+
+/* Keep a copy of v (len bytes, and a NUL) in p's own storage. */
+static int keep(struct param *p, const void *v, size_t len, const char **why)
+{
+	if (len > (size_t)INT32_MAX - 1) {
+		*why = "value too large";
+		return 1;
+	}
+	if (p->own_cap < len + 1) {
+		char *grown = realloc(p->own, len + 1);
+		if (grown == NULL) {
+			*why = "out of memory";
+			return 1;
+		}
+		p->own = grown;
+		p->own_cap = len + 1;
+	}
+	memcpy(p->own, v, len);
+	p->own[len] = '\0';
+	p->value = p->own;
+	p->len = (int)len;
+	return 0;
+}
+
+static int pg_bind_text(sb_stmt *s, int i, const char *v, size_t len, bool copy, const char **why)
+{
+	struct param *p = param_at(s, i, why);
+
+	if (p == NULL)
+		return 1;
+	(void)copy;   /* libpq reads a text parameter up to a NUL: always copied */
+	p->blob = false;
+	return keep(p, v, len, why);
+}
+
+static int pg_bind_blob(sb_stmt *s, int i, const void *v, size_t len, const char **why)
+{
+	struct param *p = param_at(s, i, why);
+
+	if (p == NULL)
+		return 1;
+	p->blob = true;
+	return keep(p, v, len, why);
+}
+
+static int pg_bind_null(sb_stmt *s, int i, const char **why)
+{
+	struct param *p = param_at(s, i, why);
+
+	if (p == NULL)
+		return 1;
+	p->value = NULL;
+	p->len = 0;
+	return 0;
+}
+
+/* Prepare st on the server (its first run on this connection). */
+static int server_prepare(struct pg_stmt *st, sb_err *e)
+{
+	sb_db *db = st->base.db;
+	Oid types[st->n_params > 0 ? st->n_params : 1];
+	PGresult *res;
+	int rc = SB_OK;
+
+	for (int i = 0; i < st->n_params; i++)
+		types[i] = st->params[i].blob ? OID_BYTEA : 0;
+	snprintf(st->server_name, sizeof st->server_name, "sb%u", PG(db)->next_name++);
+	res = PQprepare(PG(db)->conn, st->server_name, st->sql, st->n_params, types);
+	if (PQresultStatus(res) != PGRES_COMMAND_OK) {
+		rc = pg_error(db, res, "preparing a query", e);
+		sb_err_prefix(e, "%s", st->text);
+		st->server_name[0] = '\0';
+	}
+	PQclear(res);
+	return rc;
+}
+
+/* Run st with its binds; its rows into st->res. */
+static int run(struct pg_stmt *st, sb_err *e)
+{
+	sb_db *db = st->base.db;
+	int n = st->n_params > 0 ? st->n_params : 1;
+	const char *values[n];
+	int lens[n], formats[n];
+	ExecStatusType s;
+
+	if (st->server_name[0] == '\0' && server_prepare(st, e) != SB_OK)
+		return e->code;
+	for (int i = 0; i < st->n_params; i++) {
+		values[i] = st->params[i].value;
+		lens[i] = st->params[i].len;
+		formats[i] = st->params[i].blob ? 1 : 0;
+	}
+	st->res = PQexecPrepared(PG(db)->conn, st->server_name, st->n_params, values, lens, formats, 0);
+	s = PQresultStatus(st->res);
+	if (s != PGRES_TUPLES_OK && s != PGRES_COMMAND_OK) {
+		pg_error(db, st->res, "running a query", e);
+		PQclear(st->res);
+		st->res = NULL;
+		return e->code;
+	}
+	PG(db)->changes = strtoll(PQcmdTuples(st->res), NULL, 10);
+	if (st->n_blobs < PQnfields(st->res)) {
+		int cols = PQnfields(st->res);
+		void **b = realloc(st->blobs, (size_t)cols * sizeof *b);
+		size_t *l = b != NULL ? realloc(st->blob_lens, (size_t)cols * sizeof *l) : NULL;
+		if (b != NULL)
+			st->blobs = b;
+		if (l == NULL)
+			return sb_fail(e, SB_EINTERNAL, "out of memory");
+		st->blob_lens = l;
+		for (int i = st->n_blobs; i < cols; i++)
+			st->blobs[i] = NULL;
+		st->n_blobs = cols;
+	}
+	return SB_OK;
+}
+
+static int pg_step(sb_stmt *s, sb_err *e)
+{
+	struct pg_stmt *st = PS(s);
+
+	/* a statement stepped past its end runs again, as SQLite's does */
+	if (st->ran && (st->res == NULL || st->row >= PQntuples(st->res)))
+		pg_reset(s);
+	if (!st->ran) {
+		st->ran = true;
+		if (run(st, e) != SB_OK) {
+			pg_reset(s);
+			return -1;
+		}
+	}
+	drop_blobs(st);
+	if (++st->row < PQntuples(st->res))
+		return SB_ROW;
+	return SB_DONE;
+}
+
+static int pg_col_count(sb_stmt *s)
+{
+	return PS(s)->res != NULL ? PQnfields(PS(s)->res) : 0;
+}
+
+/* Whether st has a current row with column c. */
+static bool has_col(const struct pg_stmt *st, int c)
+{
+	return st->res != NULL && st->row >= 0 && st->row < PQntuples(st->res) && c >= 0 && c < PQnfields(st->res);
+}
+
+/* Parse the integer text v exactly into *out: false when it is not a
+ * whole number or does not fit 64 bits ("12.000" is 12). */
+static bool whole(const char *v, int64_t *out)
+{
+	char *end;
+	int64_t n;
+
+	errno = 0;
+	n = strtoll(v, &end, 10);
+	if (errno == ERANGE || end == v)
+		return false;
+	if (*end == '.') {
+		for (end++; *end == '0'; end++)
+			;
+	}
+	if (*end != '\0')
+		return false;
+	*out = n;
+	return true;
+}
+
+static sb_col_kind_t pg_col_kind(sb_stmt *s, int c)
+{
+	struct pg_stmt *st = PS(s);
+	int64_t n;
+
+	if (!has_col(st, c) || PQgetisnull(st->res, st->row, c))
+		return SB_COL_NULL;
+	switch (PQftype(st->res, c)) {
+	case OID_BOOL:
+	case OID_INT2:
+	case OID_INT4:
+	case OID_INT8:
+		return SB_COL_INT;
+	case OID_NUMERIC:
+		/* a sum past 64 bits is no integer, as on SQLite */
+		return whole(PQgetvalue(st->res, st->row, c), &n) ? SB_COL_INT : SB_COL_REAL;
+	case OID_FLOAT4:
+	case OID_FLOAT8:
+		return SB_COL_REAL;
+	case OID_BYTEA:
+		return SB_COL_BLOB;
+	default:
+		return SB_COL_TEXT;
+	}
+}
+
+static int64_t pg_col_i64(sb_stmt *s, int c)
+{
+	struct pg_stmt *st = PS(s);
+	const char *v;
+	int64_t n = 0;
+
+	if (!has_col(st, c) || PQgetisnull(st->res, st->row, c))
+		return 0;
+	v = PQgetvalue(st->res, st->row, c);
+	if (PQftype(st->res, c) == OID_BOOL)
+		return v[0] == 't';
+	if (!whole(v, &n)) {
+		/* as SQLite reads a REAL or a text: its integer part, clamped */
+		errno = 0;
+		n = strtoll(v, NULL, 10);
+	}
+	return n;
+}
+
+static const char *pg_col_text(sb_stmt *s, int c)
+{
+	struct pg_stmt *st = PS(s);
+
+	if (!has_col(st, c) || PQgetisnull(st->res, st->row, c))
+		return NULL;
+	if (PQftype(st->res, c) == OID_BOOL)
+		return PQgetvalue(st->res, st->row, c)[0] == 't' ? "1" : "0";
+	return PQgetvalue(st->res, st->row, c);
+}
+
+static size_t pg_col_bytes(sb_stmt *s, int c)
+{
+	const char *t = pg_col_text(s, c);
+
+	return t != NULL ? strlen(t) : 0;
+}
+
+static const void *pg_col_blob(sb_stmt *s, int c, size_t *len)
+{
+	struct pg_stmt *st = PS(s);
+
+	*len = 0;
+	if (!has_col(st, c) || PQgetisnull(st->res, st->row, c))
+		return NULL;
+	if (PQftype(st->res, c) != OID_BYTEA) {
+		*len = (size_t)PQgetlength(st->res, st->row, c);
+		return PQgetvalue(st->res, st->row, c);
+	}
+	if (st->blobs[c] == NULL)
+		st->blobs[c] = PQunescapeBytea((const unsigned char *)PQgetvalue(st->res, st->row, c), &st->blob_lens[c]);
+	*len = st->blobs[c] != NULL ? st->blob_lens[c] : 0;
+	return st->blobs[c];
+}
+
+/* A write transaction: the writers' lock for its while, unless the
+ * connection holds it already. */
+static int pg_begin(sb_db *db, sb_err *e)
+{
+	if (pg_exec(db, "BEGIN", e) != SB_OK)
+		return e->code;
+	if (!PG(db)->holds_write_lock && pg_exec(db, "SELECT pg_advisory_xact_lock(" WRITE_LOCK ")", e) != SB_OK) {
+		PQclear(PQexec(PG(db)->conn, "ROLLBACK"));
+		return e->code;
+	}
+	return SB_OK;
+}
+
+static void pg_rollback(sb_db *db)
+{
+	PQclear(PQexec(PG(db)->conn, "ROLLBACK"));
+}
+
+static bool pg_in_tx(sb_db *db)
+{
+	return PG(db)->conn != NULL && PQtransactionStatus(PG(db)->conn) != PQTRANS_IDLE;
+}
+
+static int64_t pg_last_id(sb_db *db)
+{
+	sb_err e;
+	int64_t id = 0;
+
+	sb_err_clear(&e);
+	pg_one(db, "SELECT lastval()", &id, &e);
+	return id;
+}
+
+static int64_t pg_changes(sb_db *db)
+{
+	return PG(db)->changes;
+}
+
+static int pg_schema_version(sb_db *db)
+{
+	sb_err e;
+	int64_t v = -1;
+
+	sb_err_clear(&e);
+	return pg_one(db, "SELECT schema_version FROM sbledger_meta", &v, &e) == SB_OK ? (int)v : -1;
+}
+
+/* PostgreSQL checks every foreign key always (turning them off is the
+ * superuser's session_replication_role, which would silence the
+ * triggers too): asked to leave them to the caller, it checks them
+ * still. */
+static int pg_foreign_keys(sb_db *db, bool on, sb_err *e)
+{
+	(void)db;
+	(void)on;
+	(void)e;
+	return SB_OK;
+}
+
+/* A bulk import never drops the indexes of a shared server's ledger:
+ * readers are never shut out. */
+static bool pg_readers_shut_out(sb_db *db)
+{
+	(void)db;
+	return false;
+}
+
+static void pg_readers_let_in(sb_db *db)
+{
+	(void)db;
+}
+
+const struct sb_engine sb_engine_pg = {
+	.name = "PostgreSQL",
+	.open = pg_open,
+	.close = pg_close,
+	.prepare = pg_prepare,
+	.finalize = pg_finalize,
+	.reset = pg_reset,
+	.clear = pg_clear,
+	.sql = pg_sql,
+	.param = pg_param,
+	.param_name = pg_param_name,
+	.bind_i64 = pg_bind_i64,
+	.bind_text = pg_bind_text,
+	.bind_blob = pg_bind_blob,
+	.bind_null = pg_bind_null,
+	.step = pg_step,
+	.col_count = pg_col_count,
+	.col_kind = pg_col_kind,
+	.col_i64 = pg_col_i64,
+	.col_text = pg_col_text,
+	.col_bytes = pg_col_bytes,
+	.col_blob = pg_col_blob,
+	.exec = pg_exec,
+	.begin = pg_begin,
+	.rollback = pg_rollback,
+	.in_tx = pg_in_tx,
+	.last_id = pg_last_id,
+	.changes = pg_changes,
+	.schema_version = pg_schema_version,
+	.foreign_keys = pg_foreign_keys,
+	.readers_shut_out = pg_readers_shut_out,
+	.readers_let_in = pg_readers_let_in,
+};
