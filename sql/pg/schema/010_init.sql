@@ -571,6 +571,60 @@ $$;
 CREATE TRIGGER invoice_run_replaced_add AFTER INSERT ON run_history
     FOR EACH ROW EXECUTE FUNCTION sbledger_invoice_run_replaced_add();
 
+-- Two functions of sbledger check on PostgreSQL (sql/pg/checks), where
+-- SQLite has what they do built in.  Neither changes anything.
+
+-- SQLite's json_valid(): whether doc is JSON text (the json type's
+-- syntax, RFC 8259's, which the execution view's cast accepts), without
+-- the error that cast raises; NULL for NULL.
+CREATE FUNCTION sbledger_json_valid(doc TEXT) RETURNS boolean LANGUAGE plpgsql IMMUTABLE STRICT AS $$
+BEGIN
+    PERFORM CAST(doc AS json);
+    RETURN true;
+EXCEPTION WHEN data_exception THEN
+    RETURN false;
+END
+$$;
+
+-- SQLite's PRAGMA foreign_key_check: the rows of the current schema's tables whose
+-- foreign key (every column of it not NULL) names no row of its parent,
+-- as the table, the row's id (its identity column, as SQLite's rowid;
+-- 0 in a table without one) and the parent.  PostgreSQL enforces every
+-- foreign key, so this finds rows only when enforcement was stepped
+-- around (triggers disabled, session_replication_role = replica, a
+-- data-only restore with --disable-triggers).
+CREATE FUNCTION sbledger_foreign_key_check() RETURNS TABLE (tbl TEXT, row_no BIGINT, parent_tbl TEXT)
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+    fk record;
+BEGIN
+    FOR fk IN
+        SELECT ch.relname AS child, pa.relname AS parent,
+               COALESCE((SELECT 'x.' || quote_ident(a.attname) FROM pg_attribute a
+                          WHERE a.attrelid = c.conrelid AND a.attidentity <> '' AND NOT a.attisdropped
+                          LIMIT 1), '0') AS id_expr,
+               (SELECT string_agg(format('x.%I IS NOT NULL', a.attname), ' AND ')
+                  FROM unnest(c.conkey) AS k (attnum)
+                  JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.attnum) AS present,
+               (SELECT string_agg(format('p.%I = x.%I', pa_col.attname, ch_col.attname), ' AND ')
+                  FROM unnest(c.conkey, c.confkey) AS k (ch_num, pa_num)
+                  JOIN pg_attribute ch_col ON ch_col.attrelid = c.conrelid AND ch_col.attnum = k.ch_num
+                  JOIN pg_attribute pa_col ON pa_col.attrelid = c.confrelid AND pa_col.attnum = k.pa_num) AS matches
+          FROM pg_constraint c
+          JOIN pg_class ch ON ch.oid = c.conrelid
+          JOIN pg_class pa ON pa.oid = c.confrelid
+          JOIN pg_namespace n ON n.oid = ch.relnamespace
+         WHERE c.contype = 'f' AND n.nspname = current_schema()
+         ORDER BY ch.relname, c.conname
+    LOOP
+        RETURN QUERY EXECUTE format(
+            'SELECT CAST(%L AS TEXT), CAST(%s AS BIGINT), CAST(%L AS TEXT) FROM %I x'
+            ' WHERE %s AND NOT EXISTS (SELECT 1 FROM %I p WHERE %s)',
+            fk.child, fk.id_expr, fk.parent, fk.child, fk.present, fk.parent, fk.matches);
+    END LOOP;
+END
+$$;
+
 -- The seeded rate card (docs/rules.md), in force from the epoch, and
 -- what the known backends can do: the rows 001_init.sql inserts, in its
 -- order (card_id 1 to 10).
