@@ -38,6 +38,11 @@
 #       column or <expr>, " desc" and " collate X" when not ascending byte
 #       order; the predicate lowercased, without parentheses, SQLite's
 #       "not X" and "X" on an integer written "x = 0" and "x <> 0".
+#       A PostgreSQL table's last column named rowid, a BIGINT identity,
+#       is SQLite's implicit rowid made a column where a query reads it
+#       (reject: reject_list.sql orders by rowid): it is left out when the
+#       SQLite table of that name has an implicit rowid (a rowid table
+#       without an INTEGER PRIMARY KEY), and reported otherwise.
 #   view NAME (COLUMNS)
 #   trigger NAME on TABLE TIMING EVENT row   one line per event
 #   row TABLE VALUES                         every row, '|' between values
@@ -287,6 +292,27 @@ pq <"$work/pg.sql" >"$work/pg.facts" || {
 	echo "schema_match: cannot read the PostgreSQL database ($pg)" >&2
 	exit 2
 }
+# SQLite's tables with an implicit rowid, and PostgreSQL's column lines
+# without the rowid columns that stand for one (see the header).
+printf '%s\n' "SELECT m.name FROM sqlite_schema m
+                 WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite\_%' ESCAPE '\'
+                   AND NOT EXISTS (SELECT 1 FROM pragma_index_list(m.name) i WHERE i.origin = 'pk')
+                   AND NOT EXISTS (SELECT 1 FROM pragma_table_info(m.name) p
+                                    WHERE p.pk = 1 AND upper(p.type) = 'INTEGER'
+                                      AND (SELECT COUNT(*) FROM pragma_table_info(m.name) q WHERE q.pk > 0) = 1);" |
+	sq >"$work/sqlite_rowid" || exit 2
+awk 'NR == FNR { implicit[$1] = 1; next }
+     $1 == "column" { last[$2] = ($3 + 0 > last[$2] + 0) ? $3 + 0 : last[$2] }
+     { line[++n] = $0 }
+     END {
+	for (i = 1; i <= n; i++) {
+		split(line[i], f, " ")
+		if (f[1] == "column" && f[4] == "rowid" && f[3] + 0 == last[f[2]] && f[2] in implicit &&
+		    f[5] == "int" && f[9] == "identity=1")
+			continue
+		print line[i]
+	}
+     }' "$work/sqlite_rowid" "$work/pg.facts" >"$work/pg.facts2" && mv "$work/pg.facts2" "$work/pg.facts"
 LC_ALL=C sort "$work/pg.facts" | rows_sql pg >"$work/pg_rows.sql"
 pq <"$work/pg_rows.sql" >>"$work/pg.facts" || {
 	echo "schema_match: cannot read the rows of the PostgreSQL database ($pg)" >&2
