@@ -1,0 +1,45 @@
+-- Every run's stored executions are a JSON array of executions of the right shape (sql/schema/010_scale.sql).
+-- The query lists what breaks it.
+-- As sql/checks/07_run_executions_shape.sql, over the text as the
+-- execution view reads it (CAST AS json): a non-empty array whose every
+-- element is an array of nine values, the text ones (0 and 8) strings
+-- or null, the counters (2 to 6) integers, exit_code and cost_nanos (1,
+-- 7) integers or null.  An integer is a JSON number without fraction or
+-- exponent within 64 bits (what the view's CAST AS BIGINT takes; SQLite
+-- calls a longer one an integer too, and reads it as a real).  Validity
+-- is sbledger_json_valid (sql/pg/schema/010_init.sql), so that a bad row
+-- is listed rather than ending the query; each cast is guarded by a
+-- CASE, which PostgreSQL evaluates in order.
+SELECT 'run ' || COALESCE(r.run_id, '(rid ' || x.rid || ')') || ': its stored executions are '
+       || CASE WHEN NOT sbledger_json_valid(x.execs) THEN 'not valid JSON'
+               WHEN json_typeof(CAST(x.execs AS json)) <> 'array' THEN 'not a JSON array'
+               ELSE 'an empty array' END
+  FROM run_execs x LEFT JOIN run r ON r.rid = x.rid
+ WHERE CASE WHEN NOT sbledger_json_valid(x.execs) THEN true
+            WHEN json_typeof(CAST(x.execs AS json)) <> 'array' THEN true
+            ELSE json_array_length(CAST(x.execs AS json)) = 0 END
+UNION ALL
+SELECT 'run ' || COALESCE(r.run_id, '(rid ' || x.rid || ')') || ': its execution ' || (e.ord - 1)
+       || ' is not [command, exit_code, duration_ms, cpu_ms, memory_peak_mb, bytes_read, bytes_written, cost_nanos, extra]'
+  FROM run_execs x
+  LEFT JOIN run r ON r.rid = x.rid
+ CROSS JOIN LATERAL json_array_elements(
+           CASE WHEN sbledger_json_valid(x.execs) AND json_typeof(CAST(x.execs AS json)) = 'array'
+                THEN CAST(x.execs AS json) ELSE CAST('[]' AS json) END) WITH ORDINALITY AS e (value, ord)
+ WHERE CASE WHEN json_typeof(e.value) <> 'array' THEN true
+            WHEN json_array_length(e.value) <> 9 THEN true
+            ELSE EXISTS (SELECT 1
+                           FROM (VALUES (0, 'text', true), (1, 'int', true), (2, 'int', false),
+                                        (3, 'int', false), (4, 'int', false), (5, 'int', false),
+                                        (6, 'int', false), (7, 'int', true), (8, 'text', true)) AS p (i, kind, nullable)
+                          WHERE NOT CASE json_typeof(e.value -> p.i)
+                                         WHEN 'null' THEN p.nullable
+                                         WHEN 'string' THEN p.kind = 'text'
+                                         WHEN 'number' THEN
+                                              p.kind = 'int'
+                                              AND CASE WHEN (e.value ->> p.i) ~ '^-?[0-9]{1,19}$'
+                                                       THEN CAST(e.value ->> p.i AS numeric)
+                                                            BETWEEN -9223372036854775808 AND 9223372036854775807
+                                                       ELSE false END
+                                         ELSE false END)
+       END;
