@@ -9,8 +9,8 @@
 static int run_one(sb_db *db, const struct sb_sqlfile *f, const sb_check_events *ev,
                    int64_t *problems, sb_err *e)
 {
-	const char *what = f->text + (strncmp(f->text, "-- ", 3) == 0 ? 3 : 0);
-	const char *sql = f->text;
+	const char *sql = sb_db_sql(db, f->name);
+	const char *what = sql + (strncmp(sql, "-- ", 3) == 0 ? 3 : 0);
 	sb_stmt *st = NULL;
 	int64_t n = 0;
 	int rc = -1;

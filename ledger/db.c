@@ -48,6 +48,11 @@ const char *sb_db_sql_for(const sb_db *db, const char *name, const char **full)
 	return f != NULL ? f->text : NULL;
 }
 
+const char *sb_db_sql(const sb_db *db, const char *name)
+{
+	return sb_db_sql_for(db, name, NULL);
+}
+
 int sb_db_schema_latest_of(const char *prefix)
 {
 	size_t len = strlen(prefix);

@@ -100,6 +100,11 @@ bool sb_stmt_has_param(sb_stmt *st, const char *name);
 int64_t sb_db_last_id(sb_db *db);
 int64_t sb_db_changes(sb_db *db);
 
+/* The text of sql/NAME.sql ("checks/00_integrity") as db's engine reads
+ * it: sql/pg/NAME.sql on PostgreSQL when there is one; NULL when there
+ * is no such file. */
+const char *sb_db_sql(const sb_db *db, const char *name);
+
 /* Run every statement of sql/NAME.sql (no parameters, no rows kept). */
 int sb_db_exec_file(sb_db *db, const char *name, sb_err *e);
 

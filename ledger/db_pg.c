@@ -69,6 +69,7 @@ struct param {
 struct pg_stmt {
 	struct sb_stmt base;
 	char *text;                /* the statement as written (":name") */
+	const char *what;          /* the file it is from, for messages (static storage) */
 	char *sql;                 /* rewritten ($n) */
 	char server_name[24];      /* its name on the server once prepared, else "" */
 	int n_params;
@@ -435,6 +436,7 @@ static int pg_prepare(sb_db *db, const char *sql, const char **tail, const char 
 		return sb_fail(e, SB_EINTERNAL, "out of memory preparing sql/%s.sql", what);
 	}
 	st->base.db = db;
+	st->what = what;
 	st->row = -1;
 	*out = &st->base;
 	return SB_OK;
@@ -591,8 +593,14 @@ static int server_prepare(struct pg_stmt *st, sb_err *e)
 	snprintf(st->server_name, sizeof st->server_name, "sb%u", PG(db)->next_name++);
 	res = PQprepare(PG(db)->conn, st->server_name, st->sql, st->n_params, types);
 	if (PQresultStatus(res) != PGRES_COMMAND_OK) {
-		rc = pg_error(db, res, "preparing a query", e);
-		sb_err_prefix(e, "%s", st->text);
+		const char *msg = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
+		/* a lost connection or a full disk is what it is; anything
+		 * else is this statement's fault, named by its file */
+		if (PQstatus(PG(db)->conn) == CONNECTION_BAD)
+			rc = pg_error(db, res, "preparing a query", e);
+		else
+			rc = sb_fail(e, SB_EINTERNAL, "sql/%s.sql does not prepare on PostgreSQL: %s", st->what,
+			             msg != NULL ? msg : "no message");
 		st->server_name[0] = '\0';
 	}
 	PQclear(res);
@@ -618,7 +626,9 @@ static int run(struct pg_stmt *st, sb_err *e)
 	st->res = PQexecPrepared(PG(db)->conn, st->server_name, st->n_params, values, lens, formats, 0);
 	s = PQresultStatus(st->res);
 	if (s != PGRES_TUPLES_OK && s != PGRES_COMMAND_OK) {
-		pg_error(db, st->res, "running a query", e);
+		char what[160];
+		snprintf(what, sizeof what, "running sql/%s.sql", st->what);
+		pg_error(db, st->res, what, e);
 		PQclear(st->res);
 		st->res = NULL;
 		return e->code;

@@ -1,4 +1,5 @@
--- PostgreSQL's own state of the ledger's tables is sound: indexes valid, constraints validated, triggers enabled, no checksum failure.
+-- The ledger's storage passes its own integrity check.
+-- On PostgreSQL: the ledger's tables' indexes valid, constraints validated, triggers enabled, no checksum failure.
 -- The query lists what breaks it.
 -- SQLite's check (PRAGMA integrity_check) reads every page of the file.
 -- PostgreSQL has no such statement: reading every page and index entry
