@@ -7,6 +7,7 @@
 #include "cli/cli.h"
 #include "cli/out.h"
 #include "ledger/check.h"
+#include "ledger/copy.h"
 
 /* Options shared by the listing commands. */
 typedef struct list_opts {
@@ -63,6 +64,71 @@ static int no_operands(sb_cli *cli, int argc, char **argv, const struct option *
 	return 0;
 }
 
+/* check's options. */
+typedef struct check_opts {
+	bool fingerprint;     /* --fingerprint */
+} check_opts;
+
+static const struct option check_options[] = {
+	{"fingerprint", no_argument, NULL, 'p'},
+	{NULL, 0, NULL, 0},
+};
+
+static int on_check_opt(sb_cli *cli, void *ctx, int val, const char *arg)
+{
+	(void)cli;
+	(void)arg;
+	if (val != 'p')
+		return SB_EUSAGE;
+	((check_opts *)ctx)->fingerprint = true;
+	return 0;
+}
+
+static int parse_check(sb_cli *cli, int argc, char **argv, void *opts)
+{
+	return no_operands(cli, argc, argv, check_options, on_check_opt, opts);
+}
+
+/* copy's options. */
+typedef struct copy_opts {
+	const char *from;     /* --from LEDGER */
+	const char *to;       /* --to LEDGER */
+} copy_opts;
+
+static const struct option copy_options[] = {
+	{"from", required_argument, NULL, 'f'},
+	{"to", required_argument, NULL, 't'},
+	{NULL, 0, NULL, 0},
+};
+
+static int on_copy_opt(sb_cli *cli, void *ctx, int val, const char *arg)
+{
+	copy_opts *co = ctx;
+
+	(void)cli;
+	if (val == 'f')
+		co->from = arg;
+	else if (val == 't')
+		co->to = arg;
+	else
+		return SB_EUSAGE;
+	return 0;
+}
+
+static int parse_copy(sb_cli *cli, int argc, char **argv, void *opts)
+{
+	copy_opts *co = opts;
+	int rc = no_operands(cli, argc, argv, copy_options, on_copy_opt, co);
+
+	if (rc != 0)
+		return rc;
+	if (co->from == NULL || co->to == NULL)
+		return cli_usage(cli, "needs both --from LEDGER and --to LEDGER");
+	if (strcmp(co->from, co->to) == 0)
+		return cli_usage(cli, "--from and --to name the same ledger");
+	return 0;
+}
+
 /* init and check: no options, no operands. */
 static int parse_none(sb_cli *cli, int argc, char **argv, void *opts)
 {
@@ -101,13 +167,26 @@ static void on_check(void *ctx, const char *what, size_t what_len, int64_t probl
 		cli_info(cli, "ok   %.*s", (int)what_len, what);
 }
 
-/* check: integrity_check and the ledger's own invariants (ledger/check.h). */
+/* One line of check --fingerprint: the file, its rows, its sum. */
+static void on_print(void *ctx, const char *name, const char *what, size_t what_len, int64_t rows,
+                     const char hex[65])
+{
+	(void)ctx;
+	(void)what;
+	(void)what_len;
+	printf("%-32s %12lld  %s\n", name + strlen("fingerprint/"), (long long)rows, hex);
+}
+
+/* check: integrity_check and the ledger's own invariants (ledger/check.h),
+ * or with --fingerprint what the ledger holds (ledger/copy.h). */
 static int run_check(sb_cli *cli, sb_db *db, void *opts)
 {
 	sb_check_events ev = {on_problem, on_check, cli};
+	const check_opts *co = opts;
 	int64_t problems = 0;
 
-	(void)opts;
+	if (co->fingerprint)
+		return sb_ledger_fingerprint(db, on_print, NULL, &cli->err) == SB_OK ? 0 : cli_report(&cli->err);
 	if (sb_ledger_check(db, &ev, &problems, &cli->err) != SB_OK)
 		return cli_report(&cli->err);
 	if (problems > 0) {
@@ -116,6 +195,33 @@ static int run_check(sb_cli *cli, sb_db *db, void *opts)
 		return SB_EDATA;
 	}
 	return 0;
+}
+
+/* copy: every row of --from into --to (made when missing), checked by
+ * their fingerprints before it is committed. */
+static int run_copy(sb_cli *cli, sb_db *db, void *opts)
+{
+	const copy_opts *co = opts;
+	sb_db *from = NULL, *to = NULL;
+	sb_copy_counts n;
+	int status = 0;
+
+	(void)db;
+	if (sb_db_open(co->from, 0, cli->busy_ms, &from, &cli->err) != SB_OK ||
+	    sb_db_open(co->to, SB_DB_CREATE | SB_DB_WRITE, cli->busy_ms, &to, &cli->err) != SB_OK)
+		status = cli_report(&cli->err);
+	if (status == 0) {
+		sb_db_set_clock(from, cli_clock());
+		sb_db_set_clock(to, cli_clock());
+		if (sb_ledger_copy(from, to, &n, &cli->err) != SB_OK)
+			status = cli_report(&cli->err);
+		else
+			cli_info(cli, "copied %s to %s: %lld tables, %lld rows; %lld fingerprints equal", sb_db_shown(from),
+			         sb_db_shown(to), (long long)n.tables, (long long)n.rows, (long long)n.checked);
+	}
+	sb_db_close(to);
+	sb_db_close(from);
+	return status;
 }
 
 /* The columns of batches. */
@@ -183,16 +289,35 @@ const sb_command sb_ledger_commands[] = {
 	 "create the ledger, or check and migrate an existing one", NULL,
 	 "sbledger init\n"
 	 "sbledger --db /srv/sbledger/ledger.db init\n"},
-	{"check", parse_none, run_check, 0, CMD_READS, "",
-	 "Check the ledger: SQLite's integrity check, foreign keys, and the ledger's\n"
-	 "invariants (each run's aggregates agree with its executions, every batch\n"
-	 "keeps as many rejected lines as it counts, no two live billing lines share\n"
-	 "a key, the day rollups hold the sums of the runs, ...).  Prints 'ok' and\n"
-	 "the name of each check that holds, 'FAIL' and up to 20 offending rows of\n"
-	 "each that does not.  Exit 0 when all hold, 65 when one does not.\n",
-	 "check the ledger's integrity and invariants", NULL,
+	{"check", parse_check, run_check, sizeof(check_opts), CMD_READS, "[--fingerprint]",
+	 "Check the ledger: the storage's own integrity check (SQLite's\n"
+	 "integrity_check; on PostgreSQL the state of its indexes, constraints and\n"
+	 "triggers), foreign keys, and the ledger's invariants (each run's\n"
+	 "aggregates agree with its executions, every batch keeps as many rejected\n"
+	 "lines as it counts, no two live billing lines share a key, the day rollups\n"
+	 "hold the sums of the runs, ...).  Prints 'ok' and the name of each check\n"
+	 "that holds, 'FAIL' and up to 20 offending rows of each that does not.\n"
+	 "Exit 0 when all hold, 65 when one does not.\n"
+	 "  --fingerprint  check nothing: print what the ledger holds, one line per\n"
+	 "                 table (its rows and a SHA-256 sum over them, whatever their\n"
+	 "                 order and ids), equal for two ledgers that hold the same\n"
+	 "                 runs, bills, reconciliations and invoices\n",
+	 "check the ledger's integrity and invariants", check_options,
 	 "sbledger check\n"
-	 "sbledger --quiet check     # prints only what fails\n"},
+	 "sbledger --quiet check     # prints only what fails\n"
+	 "sbledger check --fingerprint\n"},
+	{"copy", parse_copy, run_copy, sizeof(copy_opts), CMD_OWN_LEDGER, "--from LEDGER --to LEDGER",
+	 "Copy a ledger, exactly (its ids too), into another of either engine: a\n"
+	 "SQLite file into a PostgreSQL database or back.  The ledger copied into is\n"
+	 "made when missing, and must hold no batch, reconciliation or invoice yet\n"
+	 "(65 otherwise); what init seeded there is replaced.  The copy is one\n"
+	 "transaction, committed only when every table's fingerprint (check\n"
+	 "--fingerprint) equals the original's.  --db is not read.\n"
+	 "  --from LEDGER  the ledger to copy (a file, or a postgresql:// URL)\n"
+	 "  --to LEDGER    the ledger to copy into\n",
+	 "copy a ledger into another, SQLite or PostgreSQL", copy_options,
+	 "sbledger copy --from ledger.db --to postgresql://sbledger@db.internal/sbledger\n"
+	 "sbledger copy --from postgresql://sbledger@db.internal/sbledger --to back.db\n"},
 	{"batches", parse_list, run_batches, sizeof(list_opts), CMD_READS | CMD_CSV,
 	 "[--format table|csv|json] [--raw]",
 	 "List the import batches, oldest first: each file, standard input or\n"

@@ -22,13 +22,16 @@ const sb_command_group sb_command_groups[] = {
 static const char about[] =
 	"sbledger brings what AI-agent code sandboxes report they cost (the\n"
 	"agent SDK's SandboxUsage: computed) and what the providers bill (billed)\n"
-	"into one SQLite ledger, reconciles them per backend and per session,\n"
+	"into one ledger (a SQLite file, or a PostgreSQL database for a team),\n"
+	"reconciles them per backend and per session,\n"
 	"explains the drift, and makes summaries, budgets and invoices.\n";
 
 /* The global options, for --help and the man page. */
 static const char global_options[] =
-	"  --db PATH          the ledger (else $SBLEDGER_DB, else ./sbledger.db);\n"
-	"                     'sbledger init' creates it\n"
+	"  --db LEDGER        the ledger (else $SBLEDGER_DB, else ./sbledger.db): a\n"
+	"                     SQLite file, or postgresql://USER@HOST:PORT/DBNAME (no\n"
+	"                     password in it: ~/.pgpass or PGPASSWORD); 'sbledger\n"
+	"                     init' creates it\n"
 	"  --busy-timeout MS  wait up to MS milliseconds for another command that\n"
 	"                     writes the ledger (default 30000), then exit 75\n"
 	"  -q, --quiet        print nothing but what needs a look: warnings,\n"
@@ -355,8 +358,8 @@ void cli_help_man(FILE *f)
 	      "the ledger when neither \\-\\-db nor SBLEDGER_DB names one; beside it\n"
 	      "its \\-wal, \\-shm and \\-lock files (all mode 0600)\n"
 	      ".SH SEE ALSO\n"
-	      "\\fBsqlite3\\fR(1), and the project's docs: docs/rules.md (money, time, periods,\n"
+	      "\\fBsqlite3\\fR(1), \\fBpsql\\fR(1), and the project's docs: docs/rules.md (money, time, periods,\n"
 	      "the ledger), docs/formats\\-runs.md and docs/formats\\-billing.md (what is\n"
 	      "imported), docs/reconcile.md, docs/reports.md, docs/providers.md (the APIs and\n"
-	      "the nightly job).\n", f);
+	      "the nightly job), docs/postgresql.md (a PostgreSQL ledger).\n", f);
 }
