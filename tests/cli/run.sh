@@ -34,8 +34,8 @@
 # database of its own (cli_NAME, dropped after it) named by SBLEDGER_DB
 # instead of ./sbledger.db.  So that a case reads the same on both engines:
 #
-#   - the database's URL in the output is replaced by ./sbledger.db (the
-#     name the default ledger has in messages);
+#   - the database's URL in the output, quoted ('URL') or not, is replaced
+#     by ./sbledger.db (the name the default ledger has in messages);
 #   - the function sqlite3 runs SQL given for sbledger.db or ./sbledger.db
 #     (its second argument, else its standard input) through psql on the
 #     case's database, printing rows as sqlite3 does (a|b, NULL empty) and
@@ -194,15 +194,20 @@ if [ "${1:-}" = "--case" ]; then
 		echo "[case exited $status]" >>"$work/actual"
 	fi
 	if [ "${CLI_ENGINE:-sqlite}" = pg ]; then
-		# the database's URL reads as the default ledger's name
-		awk -v url="$CLI_PG_URL" '{
+		# the database's URL reads as the default ledger's name; messages
+		# quote it ('URL': ? & = are not plain in a shell word), the
+		# name ./sbledger.db they do not
+		awk -v url="$CLI_PG_URL" '
+		function swap(s, from,    out, i) {
 			out = ""
-			while ((i = index($0, url)) > 0) {
-				out = out substr($0, 1, i - 1) "./sbledger.db"
-				$0 = substr($0, i + length(url))
+			while ((i = index(s, from)) > 0) {
+				out = out substr(s, 1, i - 1) "./sbledger.db"
+				s = substr(s, i + length(from))
 			}
-			print out $0
-		}' "$work/actual" >"$work/actual.pg" && mv "$work/actual.pg" "$work/actual"
+			return out s
+		}
+		{ print swap(swap($0, "\047" url "\047"), url) }' "$work/actual" >"$work/actual.pg" &&
+			mv "$work/actual.pg" "$work/actual"
 		sh "$repo/tools/pg_cluster.sh" dropdb "$CLI_PG_DIR" "$CLI_PG_NAME" >>"$work/actual" 2>&1
 	fi
 	exit 0
