@@ -190,6 +190,15 @@ unit: $(TEST_DEPS) $(TESTS)
 cli-tests: $(TEST_DEPS) $(BUILD)/san/sbledger sbledger
 	@SBLEDGER=$(abspath $(BUILD)/san/sbledger) sh tests/cli/run.sh
 
+# The same cases on the PostgreSQL ledger: each in a fresh database of a
+# throwaway cluster (tools/pg_cluster.sh) in a temporary directory, which
+# is stopped and removed however the tests end.
+cli-tests-pg: $(TEST_DEPS) $(BUILD)/deps-pg.ok $(BUILD)/san/sbledger sbledger
+	@dir=$$(mktemp -d /tmp/sbpg.XXXXXX) || exit 70; \
+	  trap 'sh tools/pg_cluster.sh stop "$$dir"; rm -rf "$$dir"' EXIT; trap 'exit 130' INT TERM; \
+	  sh tools/pg_cluster.sh start "$$dir" >/dev/null || exit 70; \
+	  CLI_ENGINE=pg CLI_PG_DIR="$$dir" SBLEDGER=$(abspath $(BUILD)/san/sbledger) sh tests/cli/run.sh
+
 http-tests: $(TEST_DEPS) $(BUILD)/san/sbledger
 	@SBLEDGER=$(abspath $(BUILD)/san/sbledger) sh tests/http/run.sh
 

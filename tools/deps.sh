@@ -9,6 +9,9 @@
 #   valgrind  the command-line tests under valgrind
 #   html      the HTML pages rendered by headless Chromium
 #   tsan      the compiler's ThreadSanitizer runtime (make tsan)
+#   pg        the PostgreSQL server (initdb, pg_ctl, postgres, with
+#             amcheck) and the psql shell: the tests of the PostgreSQL
+#             ledger on a throwaway cluster (tools/pg_cluster.sh)
 #   check     all of the above (what 'make check' needs)
 #
 # On Debian as root it installs what is missing with apt-get; elsewhere it
@@ -17,7 +20,7 @@
 set -u
 what=${*:-build}
 case " $what " in
-*" check "*) what="build test fuzz valgrind html tsan" ;;
+*" check "*) what="build test fuzz valgrind html tsan pg" ;;
 esac
 
 pkgs=""
@@ -32,6 +35,7 @@ need_pc jansson libjansson-dev
 need_pc libcurl libcurl4-openssl-dev
 need_pc libcrypto libssl-dev
 need_pc zlib zlib1g-dev
+need_pc libpq libpq-dev
 for w in $what; do
 	case $w in
 	build) ;;
@@ -42,6 +46,17 @@ for w in $what; do
 		need_cmd openssl openssl
 		[ -x /usr/bin/time ] || pkgs="$pkgs time"
 		;;
+	pg)
+		# the server binaries are off PATH on Debian (/usr/lib/postgresql/N/bin):
+		# pg_cluster.sh finds them; amcheck is among its extensions
+		if bindir=$(sh "$(dirname "$0")/pg_cluster.sh" bindir 2>/dev/null); then
+			[ -f "$("$bindir/pg_config" --sharedir 2>/dev/null)/extension/amcheck.control" ] ||
+				pkgs="$pkgs postgresql-contrib"
+		else
+			pkgs="$pkgs postgresql postgresql-contrib"
+		fi
+		need_cmd psql postgresql-client
+		;;
 	fuzz) need_cmd clang clang ;;
 	valgrind) need_cmd valgrind valgrind ;;
 	html) need_cmd chromium chromium ;;
@@ -51,7 +66,7 @@ for w in $what; do
 			>/dev/null 2>&1 || pkgs="$pkgs libtsan2"
 		;;
 	*)
-		echo "deps: '$w' is not one of build, test, fuzz, valgrind, html, tsan, check" >&2
+		echo "deps: '$w' is not one of build, test, fuzz, valgrind, html, tsan, pg, check" >&2
 		exit 64
 		;;
 	esac
@@ -69,7 +84,8 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 	exit 1
 fi
 echo "deps: install them, e.g. 'sudo apt-get install$pkgs'" >&2
-echo "deps: (elsewhere: SQLite 3, jansson, libcurl with OpenSSL, libcrypto, zlib, pkg-config;" >&2
-echo "deps: for the tests cmocka, Python 3, the sqlite3 and openssl shells, GNU time," >&2
-echo "deps: clang, valgrind, Chromium, the compiler's ThreadSanitizer runtime)" >&2
+echo "deps: (elsewhere: SQLite 3, jansson, libcurl with OpenSSL, libcrypto, zlib, libpq," >&2
+echo "deps: pkg-config; for the tests cmocka, Python 3, the sqlite3 and openssl shells," >&2
+echo "deps: GNU time, clang, valgrind, Chromium, the compiler's ThreadSanitizer runtime," >&2
+echo "deps: the PostgreSQL server with amcheck and psql)" >&2
 exit 1

@@ -1,6 +1,7 @@
 # Finance data is private whatever the umask: the ledger init creates is
 # 0600, and so are the files SQLite makes beside it (-wal, -shm), the write
 # lock (-lock), and the reports nightly writes.
+# cli-tests: sqlite (the modes of the ledger file and of its -wal, -shm and -lock files)
 umask 000
 cp "$SAMPLES/runs.jsonl" runs.jsonl
 mkdir -p inbox/runs

@@ -8,6 +8,7 @@
 # them by a kill gets them back when a reader next opens it, before it
 # reads; and each ledger reads as one clean import of the file.
 # cli-tests: alone (it kills or waits on another process: no other case beside it)
+# cli-tests: sqlite (SQLite's indexes (sqlite_schema), a reader's lock on the -lock file)
 . "$REPO/tests/cli/pause.sh"
 python3 - <<'PY'
 import json

@@ -1,6 +1,7 @@
 # A ledger whose write lock another process holds past the busy timeout:
 # exit 75, nothing written; readers are not blocked; later it works.
 # cli-tests: alone (it kills or waits on another process: no other case beside it)
+# cli-tests: sqlite (another process holds the ledger's -lock file)
 cp "$SAMPLES/runs.jsonl" runs.jsonl
 sb init >/dev/null
 flock sbledger.db-lock sleep 3 &

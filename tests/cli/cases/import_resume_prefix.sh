@@ -11,6 +11,7 @@
 # older sbledger (no prefix kept) resumes on its SHA-256 as before.  Each
 # ledger is compared with one clean import of the file as it is at the
 # end, and 'check' passes.
+# cli-tests: sqlite (Python's sqlite3 module opens the ledger file)
 . "$REPO/tests/cli/pause.sh"
 cat >gen.py <<'PY'
 import json, random, sys

@@ -1,5 +1,6 @@
 # The same file twice changes nothing ('already imported'), whatever its
 # name; --force reads it again, every record a duplicate.
+# cli-tests: sqlite (sqlite3 .dump of the ledger file)
 cp "$SAMPLES/runs.jsonl" runs.jsonl
 cp runs.jsonl copy.jsonl
 sb init >/dev/null

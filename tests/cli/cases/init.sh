@@ -1,5 +1,6 @@
 # init creates the ledger (mode 0600), seeded; running it again changes
 # nothing.  The schema version is normalized: it grows with each migration.
+# cli-tests: sqlite (the ledger file's mode, PRAGMA journal_mode and application_id)
 version() { sed 's/schema version [0-9]*/schema version N/'; }
 sb init | version
 stat -c '%a %F' sbledger.db

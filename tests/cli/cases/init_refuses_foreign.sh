@@ -1,5 +1,6 @@
 # A SQLite database of another program is refused, byte for byte untouched
 # (not even switched to WAL), by init and by every other command.
+# cli-tests: sqlite (another program's SQLite file, left byte for byte, PRAGMA journal_mode)
 sqlite3 other.db "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine')"
 cp other.db before
 sb --db other.db init

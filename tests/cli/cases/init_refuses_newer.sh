@@ -1,4 +1,5 @@
 # A ledger whose schema is newer than this binary is refused, untouched.
+# cli-tests: sqlite (a SQLite file's PRAGMA user_version)
 sqlite3 newer.db 'PRAGMA application_id=1396853831; PRAGMA user_version=99;'
 cp newer.db before
 known() { sed 's/this sbledger knows ([0-9]*)/this sbledger knows (N)/'; }

@@ -8,6 +8,7 @@
 # through either name, and leaves the file as it was.  An empty (0-byte)
 # file is not a ledger: every command but init refuses it (66) and leaves
 # it alone; init makes a ledger of it, mode 0600.
+# cli-tests: sqlite (symlinks and hard links of the ledger file, its -lock file)
 . "$REPO/tests/cli/pause.sh"
 python3 - <<'PY'
 import json

@@ -6,6 +6,7 @@
 # a file that is not SQLite, another program's database and a newer
 # ledger.  Root writes any file whatever its mode, so as root the
 # commands run as nobody (setpriv), in a directory of their own.
+# cli-tests: sqlite (read-only, damaged and truncated SQLite files, the -wal and -lock files)
 cp "$SAMPLES/runs.jsonl" runs.jsonl
 printf '{"run_id": "new-1", "backend": "e2b", "started_at": "2026-11-02T10:00:00Z", "sandbox_usage": {}}\n' > new.jsonl
 "$SB" --db good.db init >/dev/null

@@ -3,6 +3,7 @@
 # closes it after: so a usage error (64) or --help (0) of any command
 # touches nothing, creates no ledger and no lock file, and a writer's usage
 # error does not wait for the write lock another process holds.
+# cli-tests: sqlite (no -lock file made; another process holds the -lock file)
 for cmd in check batches rejects "import runs" "import billing" lines fx "fx set" rates \
            "rates set" "rates import" backends prices "prices set" reconcile reconciliations \
            "report drift" tolerance "tolerance set" "report summary" "report budget" invoice \

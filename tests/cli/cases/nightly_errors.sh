@@ -1,6 +1,7 @@
 # nightly: usage errors, a missing inbox, a directory that is no billing
 # format, a symlink out of the inbox (not followed), rejected lines (65),
 # and a second nightly while the first holds the ledger's write lock (75).
+# cli-tests: sqlite (another process holds the ledger's -lock file)
 sb init >/dev/null
 sb nightly --period 2026-11
 sb nightly --inbox nowhere --period 2026-11

@@ -5,6 +5,7 @@
 # real file's runs are all in the ledger under its own SHA-256, and the
 # next nightly, with the real file back, finds it in the ledger rightly.
 # The same for a billing file.
+# cli-tests: sqlite (sqlite3 .dump of the ledger file)
 . "$REPO/tests/cli/pause.sh"
 mkdir -p inbox/runs inbox2/billing/focus outside
 for i in 1 2 3; do

@@ -3,6 +3,7 @@
 # reports, nightly; a full device and a closed standard output alike.
 # Whatever the command stored stays stored (an import's batch is
 # complete: running it again finds the file already imported).
+# cli-tests: sqlite (the bytes in the ledger's -lock file)
 cp "$SAMPLES/runs.jsonl" runs.jsonl
 cp "$SAMPLES/billing-focus.csv" focus.csv
 mkdir -p inbox/runs

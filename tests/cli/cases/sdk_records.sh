@@ -25,6 +25,7 @@
 #   bad-time       started_at 1e300: rejected
 # fixtures/sdk/expect.py recomputes every stored figure and the summary's
 # totals (the SDK's __add__) with decimal.
+# cli-tests: sqlite (Python's sqlite3 module, sqlite3 -header and json_set on the ledger file)
 cp "$FIX/sdk/records.jsonl" records.jsonl
 sb init >/dev/null
 sb import runs records.jsonl

@@ -2,6 +2,7 @@
 # before the command or after it, as --db= too; no '-lock' file is made
 # in the current directory, and nothing is taken for a ledger with hard
 # links (the directory).  An empty $SBLEDGER_DB stands for no setting.
+# cli-tests: sqlite (an empty $SBLEDGER_DB falls back to the file ./sbledger.db; no -lock file made)
 sb --db '' init
 sb batches --db ''
 sb --db= batches
