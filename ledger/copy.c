@@ -50,12 +50,9 @@ static void hash_column(EVP_MD_CTX *ctx, sb_stmt *st, int c)
 		EVP_DigestUpdate(ctx, "N", 1);
 		return;
 	}
-	if (sb_col_kind(st, c) == SB_COL_BLOB) {
-		v = sb_col_blob(st, c, &len);
-	} else {
-		v = sb_col_text(st, c);
-		len = v != NULL ? strlen(v) : 0;
-	}
+	/* the bytes of the column whatever its type: a blob's (bytea
+	 * decoded), a text's, an integer's decimal digits */
+	v = sb_col_blob(st, c, &len);
 	for (int b = 0; b < 8; b++)
 		len_be[b] = (unsigned char)((uint64_t)len >> (56 - 8 * b));
 	EVP_DigestUpdate(ctx, "V", 1);

@@ -127,13 +127,16 @@ static void check_row(const sb_command *cmd)
 
 	if (cmd->parse == NULL || cmd->run == NULL || cmd->usage == NULL || cmd->help == NULL)
 		row_fails(cmd, "a parse and a run, usage and help are required", NULL);
-	/* what it needs of the ledger (main opens it): every command of today
-	 * opens the one ledger --db names (CMD_OWN_LEDGER is for a command of
-	 * two ledgers, which none is yet) */
+	/* what it needs of the ledger (main opens it): the one ledger --db
+	 * names, or, for copy alone, the two it names itself */
 	switch (cmd->flags & CMD_LEDGER) {
 	case CMD_READS:
 	case CMD_WRITES:
 	case CMD_CREATES:
+		break;
+	case CMD_OWN_LEDGER:
+		if (strcmp(cmd->name, "copy") != 0)
+			row_fails(cmd, "only copy opens its own ledgers (CMD_OWN_LEDGER)", NULL);
 		break;
 	default:
 		row_fails(cmd, "the row must say what it needs of the ledger: CMD_READS, CMD_WRITES or CMD_CREATES",
