@@ -60,7 +60,8 @@ FUZZ_DEPS     := $(BUILD)/deps-fuzz.ok
 VALGRIND_DEPS := $(BUILD)/deps-valgrind.ok
 HTML_DEPS     := $(BUILD)/deps-html.ok
 TSAN_DEPS     := $(BUILD)/deps-tsan.ok
-ALL_DEPS      := $(DEPS_OK) $(TEST_DEPS) $(FUZZ_DEPS) $(VALGRIND_DEPS) $(HTML_DEPS) $(TSAN_DEPS)
+PG_DEPS       := $(BUILD)/deps-pg.ok
+ALL_DEPS      := $(DEPS_OK) $(TEST_DEPS) $(FUZZ_DEPS) $(VALGRIND_DEPS) $(HTML_DEPS) $(TSAN_DEPS) $(PG_DEPS)
 
 # The command layer without its main(), for the help test and the man page.
 OPT_CLI_LIB := $(filter-out $(BUILD)/opt/cli/main.o,$(OPT_CLI))
@@ -68,7 +69,7 @@ SAN_CLI_LIB := $(filter-out $(BUILD)/san/cli/main.o,$(SAN_CLI))
 
 .PHONY: all deps check-deps test check check-build check-run check-long rooms-check unit cli-tests http-tests \
         html-tests fuzz-check failmalloc failmalloc-check reliability-tests valgrind-tests tsan demo \
-        bench fuzz install clean model-check model-check-long mutants
+        bench fuzz install clean model-check model-check-long mutants pg-tests cli-tests-pg
 .SECONDARY: $(OPT_LIB) $(OPT_CLI) $(SAN_LIB) $(SAN_CLI) $(SAN_SUP) $(TESTS:%=%.o) \
             $(BUILD)/opt/tools/mkman.o
 
@@ -154,7 +155,7 @@ check: check-deps
 	@$(MAKE) --no-print-directory -j1 check-run
 
 CHECK_SUITES := rooms-check unit cli-tests http-tests html-tests fuzz-check failmalloc-check reliability-tests \
-                valgrind-tests tsan model-check
+                valgrind-tests tsan model-check pg-tests
 # each suite in turn, with the seconds it took (the ten-minute budget)
 check-run:
 	@for suite in $(CHECK_SUITES); do start=$$(date +%s); \
@@ -189,6 +190,26 @@ unit: $(TEST_DEPS) $(TESTS)
 # (the hostile-input cases measure the optimised ./sbledger's memory)
 cli-tests: $(TEST_DEPS) $(BUILD)/san/sbledger sbledger
 	@SBLEDGER=$(abspath $(BUILD)/san/sbledger) sh tests/cli/run.sh
+
+# The PostgreSQL ledger against a real server (docs/postgresql.md): one
+# throwaway cluster (tools/pg_cluster.sh, in a temporary directory,
+# stopped and removed however the tests end) for the schema's match with
+# SQLite's, every query prepared, the engine's unit test, the CLI suite
+# (each case in a fresh database) and the concurrency and copy test.
+PG_ENGINE_TEST := $(BUILD)/san/tests/pg/test_pg_engine
+$(PG_ENGINE_TEST).o: $(TEST_DEPS)
+pg-tests: $(TEST_DEPS) $(BUILD)/deps-pg.ok $(BUILD)/san/sbledger sbledger $(PG_ENGINE_TEST)
+	@dir=$$(mktemp -d /tmp/sbpg.XXXXXX) || exit 70; \
+	  trap 'sh tools/pg_cluster.sh stop "$$dir"; rm -rf "$$dir"' EXIT; trap 'exit 130' INT TERM; \
+	  sh tools/pg_cluster.sh start "$$dir" >/dev/null || exit 70; \
+	  set -e; sb=$(abspath $(BUILD)/san/sbledger); \
+	  rm -f "$$dir/schema.db"; $$sb --db "$$dir/schema.db" init >/dev/null; \
+	  url=$$(sh tools/pg_cluster.sh createdb "$$dir" schema_match); $$sb --db "$$url" init >/dev/null; \
+	  sh tests/pg/schema_match.sh "$$dir/schema.db" "$$url" && echo "pg: the schemas of both engines match"; \
+	  sh tests/pg/prepare_all.sh "$$url"; \
+	  SBLEDGER_TEST_PG_DIR="$$dir" $(PG_ENGINE_TEST); \
+	  CLI_ENGINE=pg CLI_PG_DIR="$$dir" SBLEDGER=$$sb sh tests/cli/run.sh; \
+	  PG_DIR="$$dir" SBLEDGER=$$sb sh tests/reliability/pg_concurrency.sh
 
 # The same cases on the PostgreSQL ledger: each in a fresh database of a
 # throwaway cluster (tools/pg_cluster.sh) in a temporary directory, which
@@ -344,7 +365,7 @@ fuzz: $(FUZZ_DEPS) $(FUZZERS)
 # What make check builds before it tests (here, below FUZZERS: a rule's
 # prerequisites are expanded where the rule is read).
 check-build: sbledger sbledger.1 $(TESTS) $(BUILD)/san/sbledger $(FUZZERS) $(BUILD)/reliability/failmalloc.so \
-             $(TSAN_TEST) $(BUILD)/tsan/sbledger
+             $(TSAN_TEST) $(BUILD)/tsan/sbledger $(PG_ENGINE_TEST)
 
 fuzz-check: $(FUZZ_DEPS) $(FUZZERS)
 	@sh tests/fuzz/run.sh --check --seconds $(FUZZ_CHECK_SECONDS) $(FUZZERS)

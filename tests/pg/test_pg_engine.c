@@ -1,0 +1,290 @@
+/* test_pg_engine.c: the PostgreSQL engine (ledger/db_pg.c) against a real
+ * server: the URL's refusals, init and the schema version, another
+ * program's database, parameters rewritten outside quotes and comments,
+ * 64-bit values at their edges, a sum past 64 bits, booleans, NULL,
+ * bytes, the writers' lock, last id and changes, a statement stepped past
+ * its end.
+ *
+ * SBLEDGER_TEST_PG_DIR names a running cluster of tools/pg_cluster.sh
+ * (make pg-tests starts one); each test makes its own database with
+ * tools/pg_cluster.sh createdb.  Without it the test fails: a test that
+ * cannot run is not a test that passed.
+ */
+#include "tests/support/support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ledger/db.h"
+
+/* The URL of a fresh database name (made again when it exists). */
+static char *fresh_db(const char *name)
+{
+	const char *dir = getenv("SBLEDGER_TEST_PG_DIR");
+	char cmd[512];
+	char *url = calloc(1, 512);
+	FILE *p;
+
+	if (dir == NULL || dir[0] == '\0') {
+		print_error("SBLEDGER_TEST_PG_DIR is not set: run this through 'make pg-tests'\n");
+		fail();
+	}
+	assert_non_null(url);
+	snprintf(cmd, sizeof cmd, "sh tools/pg_cluster.sh createdb '%s' %s", dir, name);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	assert_non_null(fgets(url, 512, p));
+	assert_int_equal(pclose(p), 0);
+	url[strcspn(url, "\n")] = '\0';
+	return url;
+}
+
+static sb_db *open_ok(const char *url, int flags)
+{
+	sb_db *db = NULL;
+	sb_err e;
+
+	sb_err_clear(&e);
+	assert_sb_ok(&e, sb_db_open(url, flags, 300, &db, &e));
+	return db;
+}
+
+/* A password in the URL is refused before anything connects (64); a '@'
+ * or ':' elsewhere is no password. */
+static void test_password_refused(void **state)
+{
+	static const char *refused[] = {
+		"postgresql://u:secret@localhost/db",
+		"postgres://u:@localhost/db",
+		"postgresql://u@localhost/db?password=secret",
+		"postgresql://u@localhost/db?sslmode=require&password=secret",
+	};
+	sb_db *db = NULL;
+	sb_err e;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+		sb_err_clear(&e);
+		assert_sb_fails(&e, sb_db_open(refused[i], 0, 100, &db, &e), SB_EUSAGE, "password");
+		assert_null(db);
+		assert_null(strstr(e.msg, "secret"));
+	}
+	assert_true(sb_db_is_url("postgresql://x"));
+	assert_true(sb_db_is_url("postgres://x"));
+	assert_false(sb_db_is_url("postgresql:/x"));
+	assert_false(sb_db_is_url("./postgres://x"));
+}
+
+/* A database without a ledger: "no ledger here" (66) until init, which
+ * makes one at the newest version; init again changes nothing. */
+static void test_init(void **state)
+{
+	char *url = fresh_db("t_init");
+	sb_db *db = NULL;
+	sb_err e;
+
+	(void)state;
+	sb_err_clear(&e);
+	assert_sb_fails(&e, sb_db_open(url, 0, 300, &db, &e), SB_ENOINPUT, "no ledger here");
+	db = open_ok(url, SB_DB_CREATE | SB_DB_WRITE);
+	assert_true(sb_db_created(db));
+	assert_int_equal(sb_db_schema_version(db), sb_db_schema_latest());
+	assert_string_equal(sb_db_engine(db), "PostgreSQL");
+	sb_db_close(db);
+	db = open_ok(url, SB_DB_CREATE | SB_DB_WRITE);
+	assert_false(sb_db_created(db));
+	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM rate_card"), 10);
+	sb_db_close(db);
+	free(url);
+}
+
+/* Another program's tables and no ledger: refused (65), left untouched. */
+static void test_foreign_database(void **state)
+{
+	char *url = fresh_db("t_foreign");
+	sb_db *db = NULL;
+	sb_err e;
+
+	(void)state;
+	db = open_ok(url, SB_DB_CREATE | SB_DB_WRITE);
+	support_exec(db, "CREATE TABLE theirs (x BIGINT); DROP TABLE sbledger_meta CASCADE");
+	sb_db_close(db);
+	sb_err_clear(&e);
+	assert_sb_fails(&e, sb_db_open(url, SB_DB_CREATE | SB_DB_WRITE, 300, &db, &e), SB_EDATA, "another program");
+	free(url);
+}
+
+/* :name outside quotes and comments is a parameter; inside them, or a
+ * :: cast, it is text. */
+static void test_parameters(void **state)
+{
+	char *url = fresh_db("t_params");
+	sb_db *db = open_ok(url, SB_DB_CREATE);
+	const char *sql = "SELECT CAST(:a AS BIGINT) + 1, ':b', '1'::text, \"x:c\".v, CAST(:a AS BIGINT) -- :d\n"
+	                  "  FROM (SELECT 5 AS v) AS \"x:c\" /* :e */; SELECT 2";
+	sb_stmt *st = NULL;
+	sb_err e;
+
+	(void)state;
+	sb_err_clear(&e);
+	assert_sb_ok(&e, sb_db_prepare(db, &sql, "test", &st, &e));
+	assert_string_equal(sql, " SELECT 2");
+	assert_true(sb_stmt_has_param(st, ":a"));
+	assert_false(sb_stmt_has_param(st, ":b"));
+	assert_false(sb_stmt_has_param(st, ":c"));
+	assert_false(sb_stmt_has_param(st, ":d"));
+	assert_false(sb_stmt_has_param(st, ":e"));
+	sb_bind_i64(db, st, ":a", 41);
+	assert_int_equal(sb_db_step(db, st, &e), SB_ROW);
+	assert_int_equal(sb_col_i64(st, 0), 42);
+	assert_string_equal(sb_col_text(st, 1), ":b");
+	assert_string_equal(sb_col_text(st, 2), "1");
+	assert_int_equal(sb_col_i64(st, 3), 5);
+	assert_int_equal(sb_col_i64(st, 4), 41);
+	assert_int_equal(sb_db_step(db, st, &e), SB_DONE);
+	/* stepped past its end, it runs again, as on SQLite */
+	assert_int_equal(sb_db_step(db, st, &e), SB_ROW);
+	assert_int_equal(sb_col_i64(st, 0), 42);
+	sb_stmt_finalize(st);
+	/* a name the statement lacks is an error at the step */
+	sql = "SELECT CAST(:a AS BIGINT)";
+	assert_sb_ok(&e, sb_db_prepare(db, &sql, "test", &st, &e));
+	sb_bind_i64(db, st, ":nope", 1);
+	assert_int_equal(sb_db_step(db, st, &e), -1);
+	assert_non_null(strstr(e.msg, ":nope"));
+	sb_stmt_finalize(st);
+	sb_db_close(db);
+	free(url);
+}
+
+/* 64-bit values at both ends; a sum exactly at the top is an integer, one
+ * past it is not (a REAL, as SQLite's, which the callers refuse);
+ * booleans read 1 and 0; NULL; bytes with a NUL among them. */
+static void test_values(void **state)
+{
+	char *url = fresh_db("t_values");
+	sb_db *db = open_ok(url, SB_DB_CREATE);
+	const char *sql = "SELECT CAST(:max AS BIGINT), CAST(:min AS BIGINT),"
+	                  " (SELECT SUM(x) FROM (VALUES (CAST(9223372036854775806 AS BIGINT)), (CAST(1 AS BIGINT))) AS t (x)),"
+	                  " (SELECT SUM(x) FROM (VALUES (CAST(9223372036854775807 AS BIGINT)), (CAST(1 AS BIGINT))) AS t (x)),"
+	                  " 1 = 1, 1 = 2, CAST(NULL AS TEXT), CAST(:bytes AS BYTEA), CAST(:text AS TEXT)";
+	static const unsigned char bytes[] = {'a', 0, 'b', 0xff};
+	const void *blob;
+	size_t len;
+	sb_stmt *st = NULL;
+	sb_err e;
+
+	(void)state;
+	sb_err_clear(&e);
+	assert_sb_ok(&e, sb_db_prepare(db, &sql, "test", &st, &e));
+	sb_bind_i64(db, st, ":max", INT64_MAX);
+	sb_bind_i64(db, st, ":min", INT64_MIN);
+	sb_bind_blob(db, st, ":bytes", bytes, sizeof bytes);
+	sb_bind_textn(db, st, ":text", "M\xc3\xbcller-and-more", 7);
+	assert_int_equal(sb_db_step(db, st, &e), SB_ROW);
+	assert_true(sb_col_i64(st, 0) == INT64_MAX);
+	assert_true(sb_col_i64(st, 1) == INT64_MIN);
+	assert_int_equal(sb_col_kind(st, 2), SB_COL_INT);
+	assert_true(sb_col_i64(st, 2) == INT64_MAX);
+	assert_int_equal(sb_col_kind(st, 3), SB_COL_REAL);
+	assert_int_equal(sb_col_i64(st, 4), 1);
+	assert_int_equal(sb_col_i64(st, 5), 0);
+	assert_string_equal(sb_col_text(st, 4), "1");
+	assert_true(sb_col_is_null(st, 6));
+	assert_null(sb_col_text(st, 6));
+	assert_int_equal(sb_col_kind(st, 7), SB_COL_BLOB);
+	blob = sb_col_blob(st, 7, &len);
+	assert_int_equal(len, sizeof bytes);
+	assert_memory_equal(blob, bytes, sizeof bytes);
+	assert_string_equal(sb_col_text(st, 8), "M\xc3\xbcller");
+	sb_stmt_finalize(st);
+	sb_db_close(db);
+	free(url);
+}
+
+/* A bigint that overflows in the server (a rollup's sum) is "a sum
+ * overflows" (65), not an internal error. */
+static void test_overflow_is_data(void **state)
+{
+	char *url = fresh_db("t_overflow");
+	sb_db *db = open_ok(url, SB_DB_CREATE);
+	const char *sql = "SELECT CAST(:a AS BIGINT) + 1";
+	sb_stmt *st = NULL;
+	sb_err e;
+
+	(void)state;
+	sb_err_clear(&e);
+	assert_sb_ok(&e, sb_db_prepare(db, &sql, "test", &st, &e));
+	sb_bind_i64(db, st, ":a", INT64_MAX - 1);
+	assert_int_equal(sb_db_step(db, st, &e), SB_ROW);
+	assert_true(sb_col_i64(st, 0) == INT64_MAX);
+	sb_bind_i64(db, st, ":a", INT64_MAX);
+	assert_int_equal(sb_db_step(db, st, &e), -1);
+	assert_int_equal(e.code, SB_EDATA);
+	assert_non_null(strstr(e.msg, "overflows 64-bit"));
+	sb_stmt_finalize(st);
+	sb_db_close(db);
+	free(url);
+}
+
+/* One writer at a time: a second writer waits the busy timeout, then
+ * "the ledger is busy" (75); a reader never waits; the first writer gone,
+ * the second gets in.  A write transaction of a reader's connection takes
+ * the lock for its while. */
+static void test_write_lock(void **state)
+{
+	char *url = fresh_db("t_lock");
+	sb_db *w1 = open_ok(url, SB_DB_CREATE | SB_DB_WRITE), *w2 = NULL, *r = NULL;
+	sb_err e;
+
+	(void)state;
+	sb_err_clear(&e);
+	assert_sb_fails(&e, sb_db_open(url, SB_DB_WRITE, 200, &w2, &e), SB_ETEMP, "busy");
+	r = open_ok(url, 0);
+	sb_err_clear(&e);
+	assert_sb_fails(&e, sb_db_begin(r, &e), SB_ETEMP, "busy");
+	sb_db_close(w1);
+	sb_err_clear(&e);
+	assert_sb_ok(&e, sb_db_begin(r, &e));
+	sb_db_rollback(r);
+	w2 = open_ok(url, SB_DB_WRITE);
+	sb_db_close(w2);
+	sb_db_close(r);
+	free(url);
+}
+
+/* The id the last INSERT made and the rows a statement changed. */
+static void test_last_id_and_changes(void **state)
+{
+	char *url = fresh_db("t_ids");
+	sb_db *db = open_ok(url, SB_DB_CREATE | SB_DB_WRITE);
+	sb_err e;
+
+	(void)state;
+	sb_err_clear(&e);
+	support_exec(db, "INSERT INTO batch (kind, format, source, status, started_ms) VALUES ('runs', 'jsonl', 'a', 'complete', 1)");
+	assert_int_equal(sb_db_last_id(db), 1);
+	support_exec(db, "INSERT INTO batch (kind, format, source, status, started_ms) VALUES ('runs', 'jsonl', 'b', 'complete', 1)");
+	assert_int_equal(sb_db_last_id(db), 2);
+	assert_sb_ok(&e, sb_db_exec(db, "UPDATE batch SET status = 'failed'", &e));
+	assert_int_equal(sb_db_changes(db), 2);
+	sb_db_close(db);
+	free(url);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_password_refused),
+		cmocka_unit_test(test_init),
+		cmocka_unit_test(test_foreign_database),
+		cmocka_unit_test(test_parameters),
+		cmocka_unit_test(test_values),
+		cmocka_unit_test(test_overflow_is_data),
+		cmocka_unit_test(test_write_lock),
+		cmocka_unit_test(test_last_id_and_changes),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
