@@ -23,4 +23,5 @@ SELECT r.started_day, r.backend, COALESCE(r.model, ''), 1,
        card_nanos = run_day.card_nanos + excluded.card_nanos,
        card_runs = run_day.card_runs + excluded.card_runs,
        memory_peak_mb = CASE WHEN run_day.memory_peak_mb < 0 THEN run_day.memory_peak_mb
-                             ELSE MAX(run_day.memory_peak_mb, excluded.memory_peak_mb) END;
+                             WHEN excluded.memory_peak_mb > run_day.memory_peak_mb THEN excluded.memory_peak_mb
+                             ELSE run_day.memory_peak_mb END;

@@ -18,4 +18,5 @@ VALUES (:name, :day, :value, :backend, :model, :runs, :exec_ms, :computed_nanos,
        card_nanos = run_day_tag.card_nanos + excluded.card_nanos,
        card_runs = run_day_tag.card_runs + excluded.card_runs,
        memory_peak_mb = CASE WHEN run_day_tag.memory_peak_mb < 0 THEN run_day_tag.memory_peak_mb
-                             ELSE MAX(run_day_tag.memory_peak_mb, excluded.memory_peak_mb) END;
+                             WHEN excluded.memory_peak_mb > run_day_tag.memory_peak_mb THEN excluded.memory_peak_mb
+                             ELSE run_day_tag.memory_peak_mb END;
