@@ -33,7 +33,8 @@ UPDATE billing_line
            ON l.format = :format AND l.backend = p.backend AND l.session_id IS NOT DISTINCT FROM p.session_id
           AND l.charge_identity IS NULL AND l.superseded_by IS NULL
           AND l.start_ms >= p.start_ms - r.ms AND l.start_ms < CASE WHEN p.end_ms > p.start_ms THEN p.end_ms ELSE p.start_ms + 1 END
-        WHERE p.batch_id = :batch_id AND p.correction = 0 AND l.correction = 0 AND :loose AND p.charge_identity IS NOT NULL
+        WHERE p.batch_id = :batch_id AND p.correction = 0 AND l.correction = 0
+          AND :loose <> 0 AND p.charge_identity IS NOT NULL
           AND l.batch_id <> :batch_id AND CASE WHEN l.end_ms > l.start_ms THEN l.end_ms ELSE l.start_ms + 1 END > p.start_ms
           AND l.category IS NOT DISTINCT FROM p.category
         UNION ALL
@@ -44,6 +45,7 @@ UPDATE billing_line
            ON l.format = :format AND l.backend = p.backend AND l.session_id IS NOT DISTINCT FROM p.session_id
           AND l.charge_identity IS NOT NULL AND l.superseded_by IS NULL
           AND l.start_ms >= p.start_ms - r.ms AND l.start_ms < CASE WHEN p.end_ms > p.start_ms THEN p.end_ms ELSE p.start_ms + 1 END
-        WHERE p.batch_id = :batch_id AND p.correction = 0 AND l.correction = 0 AND :loose AND p.charge_identity IS NULL
+        WHERE p.batch_id = :batch_id AND p.correction = 0 AND l.correction = 0
+          AND :loose <> 0 AND p.charge_identity IS NULL
           AND l.batch_id <> :batch_id AND CASE WHEN l.end_ms > l.start_ms THEN l.end_ms ELSE l.start_ms + 1 END > p.start_ms
           AND l.category IS NOT DISTINCT FROM p.category);

@@ -6,7 +6,8 @@
 -- runs are found in both parts of the session index (settled, recent:
 -- sql/schema/010_scale.sql).
 SELECT substr(x.command, 1, :chars) AS command,                -- the command line, cut (NULL when the SDK gave none)
-       length(x.command) > :chars AS cut,                       -- 1 when the text was longer
+       CASE WHEN length(x.command) > :chars THEN 1
+            WHEN x.command IS NOT NULL THEN 0 END AS cut,       -- 1 when the text was longer (NULL: no text)
        COUNT(*) AS execs,                                       -- how many times it ran
        SUM(x.duration_ms) AS duration_ms,                       -- its wall time in all
        SUM(x.cost_nanos) AS cost_nanos,                         -- its cost_usd in all (NULL when none had one)

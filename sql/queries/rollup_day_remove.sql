@@ -7,7 +7,8 @@ INSERT INTO run_day (day, backend, model, runs, exec_ms, computed_nanos, input_t
 SELECT r.started_day, r.backend, COALESCE(r.model, ''), -1,
        -r.total_duration_ms, -r.computed_nanos, -r.input_tokens, -r.output_tokens, -r.exec_count,
        -r.cpu_ms, -r.bytes_read, -r.bytes_written, -COALESCE(r.billed_nanos, 0),
-       -(r.billed_nanos IS NOT NULL), -COALESCE(r.card_nanos, 0), -(r.card_nanos IS NOT NULL),
+       CASE WHEN r.billed_nanos IS NULL THEN 0 ELSE -1 END,
+       -COALESCE(r.card_nanos, 0), CASE WHEN r.card_nanos IS NULL THEN 0 ELSE -1 END,
        -1 - r.memory_peak_mb
   FROM run r WHERE r.rid = :rid
     ON CONFLICT (day, backend, model) DO UPDATE

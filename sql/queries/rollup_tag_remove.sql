@@ -4,7 +4,8 @@ INSERT INTO run_day_tag (name, day, value, backend, model, runs, exec_ms, comput
 SELECT t.name, r.started_day, t.value, r.backend, COALESCE(r.model, ''), -1,
        -r.total_duration_ms, -r.computed_nanos, -r.input_tokens, -r.output_tokens, -r.exec_count,
        -r.cpu_ms, -r.bytes_read, -r.bytes_written, -COALESCE(r.billed_nanos, 0),
-       -(r.billed_nanos IS NOT NULL), -COALESCE(r.card_nanos, 0), -(r.card_nanos IS NOT NULL),
+       CASE WHEN r.billed_nanos IS NULL THEN 0 ELSE -1 END,
+       -COALESCE(r.card_nanos, 0), CASE WHEN r.card_nanos IS NULL THEN 0 ELSE -1 END,
        -1 - r.memory_peak_mb
   FROM run r JOIN run_tag t ON t.rid = r.rid
  WHERE r.rid = :rid
