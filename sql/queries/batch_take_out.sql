@@ -61,8 +61,8 @@ SELECT n.name, r.started_day, r.backend, COALESCE(r.model, ''),
        -SUM(r.bytes_written), -COALESCE(SUM(r.billed_nanos), 0), -COUNT(r.billed_nanos),
        -COALESCE(SUM(r.card_nanos), 0), -COUNT(r.card_nanos), -1 - MAX(r.memory_peak_mb)
   FROM run r JOIN run_tag_name n
+         ON NOT EXISTS (SELECT 1 FROM run_tag t WHERE t.rid = r.rid AND t.name = n.name)
  WHERE r.batch_id = :batch_id
-   AND NOT EXISTS (SELECT 1 FROM run_tag t WHERE t.rid = r.rid AND t.name = n.name)
  GROUP BY n.name, r.started_day, r.backend, COALESCE(r.model, '')
     ON CONFLICT (name, day, backend, model) DO UPDATE
    SET runs = run_day_untagged.runs + excluded.runs,

@@ -27,7 +27,7 @@ SELECT MIN(batch_id)
          WHERE :loose <> 0 AND :charge_identity IS NULL
            AND format = :format AND backend = :backend AND session_id IS NOT DISTINCT FROM :session_id
            AND charge_identity IS NOT NULL AND superseded_by IS NULL
-           AND start_ms >= :start_ms - :reach AND start_ms < CASE WHEN :end_ms > :start_ms THEN :end_ms ELSE :start_ms + 1 END)
+           AND start_ms >= :start_ms - :reach AND start_ms < CASE WHEN :end_ms > :start_ms THEN :end_ms ELSE :start_ms + 1 END) c
  WHERE CASE WHEN end_ms > start_ms THEN end_ms ELSE start_ms + 1 END > :start_ms
    AND batch_id <> :batch_id AND category IS NOT DISTINCT FROM :category AND correction = 0
    AND line_key <> :line_key;

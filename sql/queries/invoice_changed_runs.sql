@@ -56,6 +56,6 @@ SELECT kind, run_id, to_customer, from_customer, invoice
            AND (ir.run_id IS NULL
                 OR (ir.invoice_id <> :invoice_id AND i.tag = :tag
                     AND NOT (COALESCE(ti.value, '(untagged)') = i.customer
-                             AND r.started_ms >= i.from_ms AND r.started_ms < i.to_ms))))
+                             AND r.started_ms >= i.from_ms AND r.started_ms < i.to_ms)))) c
  WHERE kind IS NOT NULL
  ORDER BY kind, run_id;

@@ -9,7 +9,8 @@ SELECT n.name, r.started_day, r.backend, COALESCE(r.model, ''), 1,
        COALESCE(r.card_nanos, 0), CASE WHEN r.card_nanos IS NULL THEN 0 ELSE 1 END,
        r.memory_peak_mb
   FROM run r JOIN run_tag_name n
- WHERE r.rid = :rid AND NOT EXISTS (SELECT 1 FROM run_tag t WHERE t.rid = r.rid AND t.name = n.name)
+         ON NOT EXISTS (SELECT 1 FROM run_tag t WHERE t.rid = r.rid AND t.name = n.name)
+ WHERE r.rid = :rid
     ON CONFLICT (name, day, backend, model) DO UPDATE
    SET runs = run_day_untagged.runs + excluded.runs,
        exec_ms = run_day_untagged.exec_ms + excluded.exec_ms,

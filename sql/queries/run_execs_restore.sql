@@ -11,5 +11,5 @@ SELECT :rid, execs
                    OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS execs
           FROM execution_history
          WHERE hid = :hid
-        WINDOW w AS (ORDER BY seq))
+        WINDOW w AS (ORDER BY seq)) h
  WHERE n = 1;
