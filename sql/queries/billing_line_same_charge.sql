@@ -17,14 +17,14 @@ SELECT MIN(batch_id)
         UNION ALL
         SELECT batch_id, end_ms, start_ms, category, correction, line_key
           FROM billing_line
-         WHERE :loose <> 0 AND :charge_identity IS NOT NULL
+         WHERE :loose <> 0 AND CAST(:charge_identity AS TEXT) IS NOT NULL
            AND format = :format AND backend = :backend AND session_id IS NOT DISTINCT FROM :session_id
            AND charge_identity IS NULL AND superseded_by IS NULL
            AND start_ms >= :start_ms - :reach AND start_ms < CASE WHEN :end_ms > :start_ms THEN :end_ms ELSE :start_ms + 1 END
         UNION ALL
         SELECT batch_id, end_ms, start_ms, category, correction, line_key
           FROM billing_line
-         WHERE :loose <> 0 AND :charge_identity IS NULL
+         WHERE :loose <> 0 AND CAST(:charge_identity AS TEXT) IS NULL
            AND format = :format AND backend = :backend AND session_id IS NOT DISTINCT FROM :session_id
            AND charge_identity IS NOT NULL AND superseded_by IS NULL
            AND start_ms >= :start_ms - :reach AND start_ms < CASE WHEN :end_ms > :start_ms THEN :end_ms ELSE :start_ms + 1 END) c
