@@ -8,4 +8,4 @@ SELECT batch_id, line_no, format, line_key, backend, session_id, start_ms, end_m
    AND (CAST(:backend AS TEXT) IS NULL OR backend = :backend)
    AND (CAST(:session_id AS TEXT) IS NULL OR session_id = :session_id)
    AND (CAST(:batch_id AS BIGINT) IS NULL OR batch_id = :batch_id)
- ORDER BY start_ms, backend, session_id, lid;
+ ORDER BY start_ms, backend, session_id NULLS FIRST, lid;

@@ -46,4 +46,4 @@ SELECT r.run_id,
   FROM run r
   LEFT JOIN model_price p ON p.model = r.model
  WHERE r.started_ms >= :from_ms AND r.started_ms < :to_ms
- ORDER BY r.backend, r.session_id, r.started_ms, r.run_id;
+ ORDER BY r.backend, r.session_id NULLS FIRST, r.started_ms, r.run_id;

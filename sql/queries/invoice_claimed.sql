@@ -40,4 +40,4 @@ SELECT c.customer, c.backend, c.model, c.number, c.belongs,
                          WHERE m.tag = :tag AND m.customer = c.customer
                            AND m.from_ms = :from_ms AND m.to_ms = :to_ms))
  GROUP BY c.customer, c.backend, c.model, c.number, c.belongs
- ORDER BY c.customer, c.backend, c.model, c.number;
+ ORDER BY c.customer, c.backend, c.model, c.number, c.belongs;

@@ -21,5 +21,5 @@ SELECT substr(x.command, 1, :chars) AS command,                -- the command li
            AND started_ms >= :from_ms AND started_ms < :to_ms) r
   JOIN execution x ON x.rid = r.rid
  GROUP BY x.command
- ORDER BY SUM(x.cost_nanos) IS NULL, SUM(x.cost_nanos) DESC, SUM(x.duration_ms) DESC, x.command
+ ORDER BY SUM(x.cost_nanos) IS NULL, SUM(x.cost_nanos) DESC, SUM(x.duration_ms) DESC, x.command NULLS FIRST
  LIMIT :limit;

@@ -11,4 +11,4 @@ SELECT r.session_id,
   FROM run r
  WHERE r.backend = :backend AND r.started_ms >= :from_ms AND r.started_ms < :to_ms
  GROUP BY r.backend, r.session_id
- ORDER BY r.session_id;
+ ORDER BY r.session_id NULLS FIRST;

@@ -46,4 +46,4 @@ SELECT group_key,
   FROM parts
  GROUP BY group_key, model
 HAVING SUM(runs) > 0
- ORDER BY group_key, model;
+ ORDER BY group_key, model NULLS FIRST;
