@@ -14,8 +14,8 @@ SELECT b.backend, k.free, k.usd_per_minute_nanos,
                                  AND m.effective_ms <= :at_ms)
  WHERE (:network = 0 OR b.network = 1)
    AND (:persistent = 0 OR b.persistent = 1)
-   AND (:min_cpu IS NULL OR b.max_cpu >= :min_cpu)
-   AND (:min_memory_mb IS NULL OR b.max_memory_mb >= :min_memory_mb)
-   AND (:region IS NULL OR EXISTS (SELECT 1 FROM backend_region g
+   AND (CAST(:min_cpu AS BIGINT) IS NULL OR b.max_cpu >= :min_cpu)
+   AND (CAST(:min_memory_mb AS BIGINT) IS NULL OR b.max_memory_mb >= :min_memory_mb)
+   AND (CAST(:region AS TEXT) IS NULL OR EXISTS (SELECT 1 FROM backend_region g
                                     WHERE g.backend = b.backend AND g.region = :region))
  ORDER BY CASE WHEN k.backend IS NULL THEN 1 ELSE 0 END, rate_key, b.backend;

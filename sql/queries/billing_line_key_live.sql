@@ -1,13 +1,17 @@
 -- The live line of a format holding a line key: its batch, and whether its content is the
 -- line's (same: a duplicate; not: a conflict).
 SELECT batch_id,
-       (backend IS :backend AND session_id IS :session_id AND start_ms = :start_ms
-        AND end_ms = :end_ms AND kind = :kind AND amount_nanos IS :amount_nanos
-        AND currency = :currency AND category IS :category AND correction = :correction
-        AND quantity IS :quantity AND unit IS :unit AND vcpu_ms IS :vcpu_ms
-        AND memory_mb_ms IS :memory_mb_ms AND list_cost_nanos IS :list_cost_nanos
-        AND effective_cost_nanos IS :effective_cost_nanos AND invoice_id IS :invoice_id
-        AND tags IS :tags AND extra IS :extra) AS same,
+       CASE WHEN backend IS NOT DISTINCT FROM :backend AND session_id IS NOT DISTINCT FROM :session_id
+             AND start_ms = :start_ms AND end_ms = :end_ms AND kind = :kind
+             AND amount_nanos IS NOT DISTINCT FROM :amount_nanos AND currency = :currency
+             AND category IS NOT DISTINCT FROM :category AND correction = :correction
+             AND quantity IS NOT DISTINCT FROM :quantity AND unit IS NOT DISTINCT FROM :unit
+             AND vcpu_ms IS NOT DISTINCT FROM :vcpu_ms AND memory_mb_ms IS NOT DISTINCT FROM :memory_mb_ms
+             AND list_cost_nanos IS NOT DISTINCT FROM :list_cost_nanos
+             AND effective_cost_nanos IS NOT DISTINCT FROM :effective_cost_nanos
+             AND invoice_id IS NOT DISTINCT FROM :invoice_id AND tags IS NOT DISTINCT FROM :tags
+             AND extra IS NOT DISTINCT FROM :extra
+            THEN 1 ELSE 0 END AS same,
        line_no
   FROM billing_line
  WHERE format = :format AND line_key = :line_key AND superseded_by IS NULL;

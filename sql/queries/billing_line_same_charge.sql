@@ -11,23 +11,23 @@
 SELECT MIN(batch_id)
   FROM (SELECT batch_id, end_ms, start_ms, category, correction, line_key
           FROM billing_line
-         WHERE format = :format AND backend = :backend AND session_id IS :session_id
-           AND charge_identity IS :charge_identity AND superseded_by IS NULL
-           AND start_ms >= :start_ms - :reach AND start_ms < MAX(:end_ms, :start_ms + 1)
+         WHERE format = :format AND backend = :backend AND session_id IS NOT DISTINCT FROM :session_id
+           AND charge_identity IS NOT DISTINCT FROM :charge_identity AND superseded_by IS NULL
+           AND start_ms >= :start_ms - :reach AND start_ms < CASE WHEN :end_ms > :start_ms THEN :end_ms ELSE :start_ms + 1 END
         UNION ALL
         SELECT batch_id, end_ms, start_ms, category, correction, line_key
           FROM billing_line
-         WHERE :loose AND :charge_identity IS NOT NULL
-           AND format = :format AND backend = :backend AND session_id IS :session_id
+         WHERE :loose <> 0 AND CAST(:charge_identity AS TEXT) IS NOT NULL
+           AND format = :format AND backend = :backend AND session_id IS NOT DISTINCT FROM :session_id
            AND charge_identity IS NULL AND superseded_by IS NULL
-           AND start_ms >= :start_ms - :reach AND start_ms < MAX(:end_ms, :start_ms + 1)
+           AND start_ms >= :start_ms - :reach AND start_ms < CASE WHEN :end_ms > :start_ms THEN :end_ms ELSE :start_ms + 1 END
         UNION ALL
         SELECT batch_id, end_ms, start_ms, category, correction, line_key
           FROM billing_line
-         WHERE :loose AND :charge_identity IS NULL
-           AND format = :format AND backend = :backend AND session_id IS :session_id
+         WHERE :loose <> 0 AND CAST(:charge_identity AS TEXT) IS NULL
+           AND format = :format AND backend = :backend AND session_id IS NOT DISTINCT FROM :session_id
            AND charge_identity IS NOT NULL AND superseded_by IS NULL
-           AND start_ms >= :start_ms - :reach AND start_ms < MAX(:end_ms, :start_ms + 1))
- WHERE MAX(end_ms, start_ms + 1) > :start_ms
-   AND batch_id <> :batch_id AND category IS :category AND correction = 0
+           AND start_ms >= :start_ms - :reach AND start_ms < CASE WHEN :end_ms > :start_ms THEN :end_ms ELSE :start_ms + 1 END) c
+ WHERE CASE WHEN end_ms > start_ms THEN end_ms ELSE start_ms + 1 END > :start_ms
+   AND batch_id <> :batch_id AND category IS NOT DISTINCT FROM :category AND correction = 0
    AND line_key <> :line_key;

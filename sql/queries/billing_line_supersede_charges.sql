@@ -17,33 +17,47 @@ UPDATE billing_line
  WHERE lid IN (
        SELECT l.lid
          FROM billing_line_pending p
-         CROSS JOIN reach r ON r.backend = p.backend
+         CROSS JOIN reach r
          CROSS JOIN billing_line l
-           ON l.format = :format AND l.backend = p.backend AND l.session_id IS p.session_id
-          AND l.charge_identity IS p.charge_identity AND l.superseded_by IS NULL
-          AND l.start_ms >= p.start_ms - r.ms AND l.start_ms < MAX(p.end_ms, p.start_ms + 1)
-        WHERE p.batch_id = :batch_id AND p.correction = 0 AND l.correction = 0
-          AND l.batch_id <> :batch_id AND MAX(l.end_ms, l.start_ms + 1) > p.start_ms
-          AND l.category IS p.category
+        WHERE r.backend = p.backend
+          AND l.format = :format AND l.backend = p.backend
+          AND l.session_id IS NOT DISTINCT FROM p.session_id
+          AND l.charge_identity IS NOT DISTINCT FROM p.charge_identity AND l.superseded_by IS NULL
+          AND l.start_ms >= p.start_ms - r.ms
+          AND l.start_ms < CASE WHEN p.end_ms > p.start_ms THEN p.end_ms ELSE p.start_ms + 1 END
+          AND p.batch_id = :batch_id AND p.correction = 0 AND l.correction = 0
+          AND l.batch_id <> :batch_id
+          AND CASE WHEN l.end_ms > l.start_ms THEN l.end_ms ELSE l.start_ms + 1 END > p.start_ms
+          AND l.category IS NOT DISTINCT FROM p.category
         UNION ALL
        SELECT l.lid
          FROM billing_line_pending p
-         CROSS JOIN reach r ON r.backend = p.backend
+         CROSS JOIN reach r
          CROSS JOIN billing_line l
-           ON l.format = :format AND l.backend = p.backend AND l.session_id IS p.session_id
+        WHERE r.backend = p.backend
+          AND l.format = :format AND l.backend = p.backend
+          AND l.session_id IS NOT DISTINCT FROM p.session_id
           AND l.charge_identity IS NULL AND l.superseded_by IS NULL
-          AND l.start_ms >= p.start_ms - r.ms AND l.start_ms < MAX(p.end_ms, p.start_ms + 1)
-        WHERE p.batch_id = :batch_id AND p.correction = 0 AND l.correction = 0 AND :loose AND p.charge_identity IS NOT NULL
-          AND l.batch_id <> :batch_id AND MAX(l.end_ms, l.start_ms + 1) > p.start_ms
-          AND l.category IS p.category
+          AND l.start_ms >= p.start_ms - r.ms
+          AND l.start_ms < CASE WHEN p.end_ms > p.start_ms THEN p.end_ms ELSE p.start_ms + 1 END
+          AND p.batch_id = :batch_id AND p.correction = 0 AND l.correction = 0
+          AND :loose <> 0 AND p.charge_identity IS NOT NULL
+          AND l.batch_id <> :batch_id
+          AND CASE WHEN l.end_ms > l.start_ms THEN l.end_ms ELSE l.start_ms + 1 END > p.start_ms
+          AND l.category IS NOT DISTINCT FROM p.category
         UNION ALL
        SELECT l.lid
          FROM billing_line_pending p
-         CROSS JOIN reach r ON r.backend = p.backend
+         CROSS JOIN reach r
          CROSS JOIN billing_line l
-           ON l.format = :format AND l.backend = p.backend AND l.session_id IS p.session_id
+        WHERE r.backend = p.backend
+          AND l.format = :format AND l.backend = p.backend
+          AND l.session_id IS NOT DISTINCT FROM p.session_id
           AND l.charge_identity IS NOT NULL AND l.superseded_by IS NULL
-          AND l.start_ms >= p.start_ms - r.ms AND l.start_ms < MAX(p.end_ms, p.start_ms + 1)
-        WHERE p.batch_id = :batch_id AND p.correction = 0 AND l.correction = 0 AND :loose AND p.charge_identity IS NULL
-          AND l.batch_id <> :batch_id AND MAX(l.end_ms, l.start_ms + 1) > p.start_ms
-          AND l.category IS p.category);
+          AND l.start_ms >= p.start_ms - r.ms
+          AND l.start_ms < CASE WHEN p.end_ms > p.start_ms THEN p.end_ms ELSE p.start_ms + 1 END
+          AND p.batch_id = :batch_id AND p.correction = 0 AND l.correction = 0
+          AND :loose <> 0 AND p.charge_identity IS NULL
+          AND l.batch_id <> :batch_id
+          AND CASE WHEN l.end_ms > l.start_ms THEN l.end_ms ELSE l.start_ms + 1 END > p.start_ms
+          AND l.category IS NOT DISTINCT FROM p.category);

@@ -8,7 +8,7 @@ SELECT backend, MIN(len), MAX(len)
                          AND end_ms = 1000 * CAST(strftime('%s', start_ms / 1000, 'unixepoch', '+1 month') AS INTEGER)
                     THEN -1 ELSE end_ms - start_ms END AS len
           FROM billing_line_pending
-         WHERE batch_id = :batch_id)
+         WHERE batch_id = :batch_id) p
  GROUP BY backend
 HAVING COUNT(DISTINCT len) > 1
  ORDER BY backend

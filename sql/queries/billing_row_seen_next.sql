@@ -2,5 +2,5 @@
 -- back (1 for the first such row: its ordinal is the count less one).
 INSERT INTO billing_row_seen (batch_id, row_hash, seen)
 VALUES (:batch_id, :row_hash, 1)
-ON CONFLICT (batch_id, row_hash) DO UPDATE SET seen = seen + 1
+ON CONFLICT (batch_id, row_hash) DO UPDATE SET seen = billing_row_seen.seen + 1
 RETURNING seen;

@@ -37,7 +37,7 @@ SELECT r.run_id,
            UNION ALL
            SELECT COALESCE(o.ended_ms - o.started_ms,
                            CASE WHEN o.total_duration_ms > 0 THEN o.total_duration_ms ELSE 0 END)
-             FROM run o WHERE o.backend = r.backend AND o.session_id = r.session_id AND o.recent))
+             FROM run o WHERE o.backend = r.backend AND o.session_id = r.session_id AND o.recent) s)
            AS session_weight,
        (SELECT COUNT(*) FROM run o
          WHERE o.backend = r.backend AND o.session_id = r.session_id AND NOT o.recent)
@@ -46,4 +46,4 @@ SELECT r.run_id,
   FROM run r
   LEFT JOIN model_price p ON p.model = r.model
  WHERE r.started_ms >= :from_ms AND r.started_ms < :to_ms
- ORDER BY r.backend, r.session_id, r.started_ms, r.run_id;
+ ORDER BY r.backend, r.session_id NULLS FIRST, r.started_ms, r.run_id;

@@ -10,4 +10,4 @@ SELECT r.started_day,
        r.tags
   FROM run r
  WHERE r.started_ms >= :from_ms AND r.started_ms < :to_ms
- ORDER BY r.started_day, r.backend, r.session_id, r.run_id;
+ ORDER BY r.started_day, r.backend, r.session_id NULLS FIRST, r.run_id;

@@ -21,13 +21,15 @@ SELECT kind, run_id, to_customer, from_customer, invoice
   FROM (SELECT CASE WHEN ir.duplicate <> 0 THEN 5
                     WHEN COALESCE(t.value, '(untagged)') <> :customer
                          OR r.started_ms < :from_ms OR r.started_ms >= :to_ms THEN 2
-                    WHEN r.fingerprint IS NOT ir.fingerprint THEN
+                    WHEN r.fingerprint IS DISTINCT FROM ir.fingerprint THEN
                          CASE WHEN EXISTS (SELECT 1 FROM run_history h
                                             WHERE h.run_id = r.run_id AND h.fingerprint = ir.fingerprint
-                                              AND h.backend = r.backend AND h.session_id IS r.session_id
+                                              AND h.backend = r.backend
+                                              AND h.session_id IS NOT DISTINCT FROM r.session_id
                                               AND h.total_duration_ms = r.total_duration_ms
                                               AND h.computed_nanos = r.computed_nanos
-                                              AND h.billed_nanos IS r.billed_nanos AND h.model IS r.model
+                                              AND h.billed_nanos IS NOT DISTINCT FROM r.billed_nanos
+                                              AND h.model IS NOT DISTINCT FROM r.model
                                               AND h.input_tokens = r.input_tokens
                                               AND h.output_tokens = r.output_tokens)
                               THEN 4 ELSE 3 END
@@ -54,6 +56,6 @@ SELECT kind, run_id, to_customer, from_customer, invoice
            AND (ir.run_id IS NULL
                 OR (ir.invoice_id <> :invoice_id AND i.tag = :tag
                     AND NOT (COALESCE(ti.value, '(untagged)') = i.customer
-                             AND r.started_ms >= i.from_ms AND r.started_ms < i.to_ms))))
+                             AND r.started_ms >= i.from_ms AND r.started_ms < i.to_ms)))) c
  WHERE kind IS NOT NULL
  ORDER BY kind, run_id;

@@ -18,8 +18,9 @@ WITH claimed AS (
            r.backend, COALESCE(r.model, '') AS model,
            r.total_duration_ms, r.computed_nanos, r.input_tokens, r.output_tokens,
            i.number, i.tag AS inv_tag, i.from_ms AS inv_from, i.to_ms AS inv_to,
-           (COALESCE(ti.value, '(untagged)') = i.customer
-            AND r.started_ms >= i.from_ms AND r.started_ms < i.to_ms) AS belongs
+           CASE WHEN COALESCE(ti.value, '(untagged)') = i.customer
+                     AND r.started_ms >= i.from_ms AND r.started_ms < i.to_ms
+                THEN 1 ELSE 0 END AS belongs                      -- 1: it still belongs to it
       FROM run r
       JOIN invoice_run ir ON ir.run_id = r.run_id AND ir.duplicate = 0
       JOIN invoice i ON i.invoice_id = ir.invoice_id
@@ -33,10 +34,10 @@ SELECT c.customer, c.backend, c.model, c.number, c.belongs,
        SUM(c.input_tokens) AS input_tokens,
        SUM(c.output_tokens) AS output_tokens
   FROM claimed c
- WHERE NOT (c.inv_tag = :tag AND c.inv_from = :from_ms AND c.inv_to = :to_ms AND c.belongs)
-   AND NOT (c.inv_tag = :tag AND NOT c.belongs
+ WHERE NOT (c.inv_tag = :tag AND c.inv_from = :from_ms AND c.inv_to = :to_ms AND c.belongs = 1)
+   AND NOT (c.inv_tag = :tag AND c.belongs = 0
             AND EXISTS (SELECT 1 FROM invoice m
                          WHERE m.tag = :tag AND m.customer = c.customer
                            AND m.from_ms = :from_ms AND m.to_ms = :to_ms))
  GROUP BY c.customer, c.backend, c.model, c.number, c.belongs
- ORDER BY c.customer, c.backend, c.model, c.number;
+ ORDER BY c.customer, c.backend, c.model, c.number, c.belongs;

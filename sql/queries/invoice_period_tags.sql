@@ -16,8 +16,9 @@ SELECT name FROM names
                 WHERE d.name = names.name AND d.day >= :from_day AND d.day < :to_day)
 UNION
 SELECT t.name
-  FROM run r CROSS JOIN run_tag t ON t.rid = r.rid   -- CROSS: the runs of the period first
- WHERE (r.started_ms >= :from_ms AND r.started_ms < :head_end_ms)
-    OR (r.started_ms >= :tail_start_ms AND r.started_ms < :to_ms)
+  FROM run r CROSS JOIN run_tag t   -- CROSS: the runs of the period first
+ WHERE t.rid = r.rid
+   AND ((r.started_ms >= :from_ms AND r.started_ms < :head_end_ms)
+        OR (r.started_ms >= :tail_start_ms AND r.started_ms < :to_ms))
  ORDER BY 1
  LIMIT 50;

@@ -4,7 +4,7 @@
 -- fingerprint of the version charged.  (The unique index of
 -- sql/schema/009_invoice_once.sql refuses a run charged already.)
 INSERT INTO invoice_run (invoice_id, run_id, fingerprint)
-SELECT :invoice_id, r.run_id, r.fingerprint
+SELECT CAST(:invoice_id AS BIGINT), r.run_id, r.fingerprint
   FROM run r
   LEFT JOIN run_tag t ON t.rid = r.rid AND t.name = :tag
  WHERE r.started_ms >= :from_ms AND r.started_ms < :to_ms

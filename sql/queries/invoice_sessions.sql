@@ -47,4 +47,4 @@ SELECT r.backend,
                 THEN r.billed_nanos END) AS fill_metered
   FROM runs r
  GROUP BY r.backend, r.session_id, r.customer
- ORDER BY r.backend, r.session_id, r.customer;
+ ORDER BY r.backend, r.session_id NULLS FIRST, r.customer NULLS FIRST;

@@ -9,4 +9,4 @@ SELECT l.backend,                  -- backend id
   FROM billing_line l
  WHERE l.session_id IS NULL AND l.superseded_by IS NULL
    AND l.start_ms < :hi_ms AND l.end_ms > :lo_ms
- ORDER BY l.backend, l.start_ms, l.end_ms;
+ ORDER BY l.backend, l.start_ms, l.end_ms, l.lid;

@@ -15,4 +15,4 @@ SELECT l.backend,                  -- backend id
        l.memory_mb_ms              -- metered: MB-milliseconds
   FROM billing_line l
  WHERE l.superseded_by IS NULL AND l.start_ms >= :from_ms AND l.start_ms < :to_ms
- ORDER BY l.backend, l.session_id IS NULL, l.session_id;
+ ORDER BY l.backend, l.session_id IS NULL, l.session_id, l.start_ms, l.lid;   -- a session's lines by start

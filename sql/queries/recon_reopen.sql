@@ -12,18 +12,20 @@ WITH latest AS (
      GROUP BY from_ms, to_ms
 ), open AS (
     SELECT l.from_ms, l.to_ms,
-           EXISTS (SELECT 1 FROM reconciliation_backend b
-                    WHERE b.recon_id = l.recon_id AND b.flagged IS NOT NULL AND b.status = 'pending')
-        OR EXISTS (SELECT 1 FROM reconciliation_session s
-                    WHERE s.recon_id = l.recon_id AND s.flagged IS NOT NULL AND s.status = 'pending')
-           AS pending,
-           EXISTS (SELECT 1 FROM reconciliation_backend b
-                    WHERE b.recon_id = l.recon_id AND b.status = 'unbilled' AND b.flagged = 0
-                      AND :now_ms - b.window_to_ms > :lag_ms)
-        OR EXISTS (SELECT 1 FROM reconciliation_session s
-                    WHERE s.recon_id = l.recon_id AND s.status = 'unbilled' AND s.flagged = 0
-                      AND :now_ms - l.to_ms > :lag_ms)
-           AS lagged
+           CASE WHEN EXISTS (SELECT 1 FROM reconciliation_backend b
+                              WHERE b.recon_id = l.recon_id AND b.flagged IS NOT NULL
+                                AND b.status = 'pending')
+                  OR EXISTS (SELECT 1 FROM reconciliation_session s
+                              WHERE s.recon_id = l.recon_id AND s.flagged IS NOT NULL
+                                AND s.status = 'pending')
+                THEN 1 ELSE 0 END AS pending,
+           CASE WHEN EXISTS (SELECT 1 FROM reconciliation_backend b
+                              WHERE b.recon_id = l.recon_id AND b.status = 'unbilled' AND b.flagged = 0
+                                AND :now_ms - b.window_to_ms > :lag_ms)
+                  OR EXISTS (SELECT 1 FROM reconciliation_session s
+                              WHERE s.recon_id = l.recon_id AND s.status = 'unbilled' AND s.flagged = 0
+                                AND :now_ms - l.to_ms > :lag_ms)
+                THEN 1 ELSE 0 END AS lagged
       FROM latest l
 )
 SELECT from_ms,                    -- the period to judge again
@@ -31,5 +33,5 @@ SELECT from_ms,                    -- the period to judge again
        pending,                    -- 1: something in it was pending
        lagged                      -- 1: a missing bill is now past the billing lag
   FROM open
- WHERE pending OR lagged
+ WHERE pending = 1 OR lagged = 1
  ORDER BY from_ms, to_ms;

@@ -6,19 +6,20 @@
 -- runs are found in both parts of the session index (settled, recent:
 -- sql/schema/010_scale.sql).
 SELECT substr(x.command, 1, :chars) AS command,                -- the command line, cut (NULL when the SDK gave none)
-       length(x.command) > :chars AS cut,                       -- 1 when the text was longer
+       CASE WHEN length(x.command) > :chars THEN 1
+            WHEN x.command IS NOT NULL THEN 0 END AS cut,       -- 1 when the text was longer (NULL: no text)
        COUNT(*) AS execs,                                       -- how many times it ran
        SUM(x.duration_ms) AS duration_ms,                       -- its wall time in all
        SUM(x.cost_nanos) AS cost_nanos,                         -- its cost_usd in all (NULL when none had one)
        COUNT(x.cost_nanos) AS priced                            -- executions of it that had a cost
   FROM (SELECT rid FROM run
-         WHERE backend = :backend AND session_id IS :session_id AND NOT recent
+         WHERE backend = :backend AND session_id IS NOT DISTINCT FROM :session_id AND NOT recent
            AND started_ms >= :from_ms AND started_ms < :to_ms
         UNION ALL
         SELECT rid FROM run
-         WHERE backend = :backend AND session_id IS :session_id AND recent
+         WHERE backend = :backend AND session_id IS NOT DISTINCT FROM :session_id AND recent
            AND started_ms >= :from_ms AND started_ms < :to_ms) r
   JOIN execution x ON x.rid = r.rid
  GROUP BY x.command
- ORDER BY SUM(x.cost_nanos) IS NULL, SUM(x.cost_nanos) DESC, SUM(x.duration_ms) DESC, x.command
+ ORDER BY SUM(x.cost_nanos) IS NULL, SUM(x.cost_nanos) DESC, SUM(x.duration_ms) DESC, x.command NULLS FIRST
  LIMIT :limit;

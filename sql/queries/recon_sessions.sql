@@ -4,10 +4,11 @@ SELECT r.session_id,
        COUNT(*) AS runs,
        SUM(r.computed_nanos),
        SUM(r.billed_nanos),
-       EXISTS (SELECT 1 FROM billing_line l
-                WHERE l.backend = r.backend AND l.session_id = r.session_id
-                  AND l.superseded_by IS NULL) AS has_line
+       CASE WHEN EXISTS (SELECT 1 FROM billing_line l
+                          WHERE l.backend = r.backend AND l.session_id = r.session_id
+                            AND l.superseded_by IS NULL)
+            THEN 1 ELSE 0 END AS has_line
   FROM run r
  WHERE r.backend = :backend AND r.started_ms >= :from_ms AND r.started_ms < :to_ms
  GROUP BY r.backend, r.session_id
- ORDER BY r.session_id;
+ ORDER BY r.session_id NULLS FIRST;

@@ -5,22 +5,24 @@ INSERT INTO run_day (day, backend, model, runs, exec_ms, computed_nanos, input_t
 SELECT r.started_day, r.backend, COALESCE(r.model, ''), 1,
        r.total_duration_ms, r.computed_nanos, r.input_tokens, r.output_tokens, r.exec_count,
        r.cpu_ms, r.bytes_read, r.bytes_written, COALESCE(r.billed_nanos, 0),
-       r.billed_nanos IS NOT NULL, COALESCE(r.card_nanos, 0), r.card_nanos IS NOT NULL,
+       CASE WHEN r.billed_nanos IS NULL THEN 0 ELSE 1 END,
+       COALESCE(r.card_nanos, 0), CASE WHEN r.card_nanos IS NULL THEN 0 ELSE 1 END,
        r.memory_peak_mb
   FROM run r WHERE r.rid = :rid
     ON CONFLICT (day, backend, model) DO UPDATE
-   SET runs = runs + excluded.runs,
-       exec_ms = exec_ms + excluded.exec_ms,
-       computed_nanos = computed_nanos + excluded.computed_nanos,
-       input_tokens = input_tokens + excluded.input_tokens,
-       output_tokens = output_tokens + excluded.output_tokens,
-       exec_count = exec_count + excluded.exec_count,
-       cpu_ms = cpu_ms + excluded.cpu_ms,
-       bytes_read = bytes_read + excluded.bytes_read,
-       bytes_written = bytes_written + excluded.bytes_written,
-       billed_nanos = billed_nanos + excluded.billed_nanos,
-       billed_runs = billed_runs + excluded.billed_runs,
-       card_nanos = card_nanos + excluded.card_nanos,
-       card_runs = card_runs + excluded.card_runs,
-       memory_peak_mb = CASE WHEN memory_peak_mb < 0 THEN memory_peak_mb
-                             ELSE MAX(memory_peak_mb, excluded.memory_peak_mb) END;
+   SET runs = run_day.runs + excluded.runs,
+       exec_ms = run_day.exec_ms + excluded.exec_ms,
+       computed_nanos = run_day.computed_nanos + excluded.computed_nanos,
+       input_tokens = run_day.input_tokens + excluded.input_tokens,
+       output_tokens = run_day.output_tokens + excluded.output_tokens,
+       exec_count = run_day.exec_count + excluded.exec_count,
+       cpu_ms = run_day.cpu_ms + excluded.cpu_ms,
+       bytes_read = run_day.bytes_read + excluded.bytes_read,
+       bytes_written = run_day.bytes_written + excluded.bytes_written,
+       billed_nanos = run_day.billed_nanos + excluded.billed_nanos,
+       billed_runs = run_day.billed_runs + excluded.billed_runs,
+       card_nanos = run_day.card_nanos + excluded.card_nanos,
+       card_runs = run_day.card_runs + excluded.card_runs,
+       memory_peak_mb = CASE WHEN run_day.memory_peak_mb < 0 THEN run_day.memory_peak_mb
+                             WHEN excluded.memory_peak_mb > run_day.memory_peak_mb THEN excluded.memory_peak_mb
+                             ELSE run_day.memory_peak_mb END;

@@ -29,7 +29,7 @@ UPDATE run_day_untagged SET memory_peak_mb = f.peak
           JOIN run r ON r.started_ms >= unixepoch(s.day) * 1000
                     AND r.started_ms < unixepoch(s.day) * 1000 + 86400000
           JOIN run_tag_name n
-         WHERE NOT EXISTS (SELECT 1 FROM run_tag t WHERE t.rid = r.rid AND t.name = n.name)
+            ON NOT EXISTS (SELECT 1 FROM run_tag t WHERE t.rid = r.rid AND t.name = n.name)
          GROUP BY n.name, r.started_day, r.backend, COALESCE(r.model, '')) f
  WHERE run_day_untagged.memory_peak_mb < 0 AND run_day_untagged.name = f.name
    AND run_day_untagged.day = f.day AND run_day_untagged.backend = f.backend

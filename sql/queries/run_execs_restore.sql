@@ -4,12 +4,12 @@
 -- executions in the order of seq (the window's ORDER BY).  No row when
 -- that version listed none.
 INSERT INTO run_execs (rid, execs)
-SELECT :rid, execs
+SELECT CAST(:rid AS BIGINT), execs
   FROM (SELECT ROW_NUMBER() OVER w AS n,
                json_group_array(json_array(command, exit_code, duration_ms, cpu_ms, memory_peak_mb,
                                            bytes_read, bytes_written, cost_nanos, extra))
                    OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS execs
           FROM execution_history
          WHERE hid = :hid
-        WINDOW w AS (ORDER BY seq))
+        WINDOW w AS (ORDER BY seq)) h
  WHERE n = 1;

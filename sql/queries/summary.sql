@@ -27,4 +27,4 @@ SELECT CASE :by
   FROM run r
  WHERE r.started_ms >= :from_ms AND r.started_ms < :to_ms
  GROUP BY group_key, r.model
- ORDER BY group_key, r.model;
+ ORDER BY group_key, r.model NULLS FIRST;

@@ -22,7 +22,8 @@ WITH parts (group_key, model, runs, exec_count, total_duration_ms, cpu_ms, memor
                     ELSE COALESCE(r.model, '(none)') END, r.model,
            1, r.exec_count, r.total_duration_ms, r.cpu_ms, r.memory_peak_mb, r.bytes_read,
            r.bytes_written, r.computed_nanos, COALESCE(r.billed_nanos, 0),
-           r.billed_nanos IS NOT NULL, COALESCE(r.card_nanos, 0), r.card_nanos IS NOT NULL,
+           CASE WHEN r.billed_nanos IS NULL THEN 0 ELSE 1 END,
+           COALESCE(r.card_nanos, 0), CASE WHEN r.card_nanos IS NULL THEN 0 ELSE 1 END,
            r.input_tokens, r.output_tokens
       FROM run r
      WHERE (r.started_ms >= :from_ms AND r.started_ms < :head_end_ms)
@@ -45,4 +46,4 @@ SELECT group_key,
   FROM parts
  GROUP BY group_key, model
 HAVING SUM(runs) > 0
- ORDER BY group_key, model;
+ ORDER BY group_key, model NULLS FIRST;

@@ -20,4 +20,4 @@ SELECT COALESCE(t.value, '(untagged)') AS group_key,
   LEFT JOIN run_tag t ON t.rid = r.rid AND t.name = :tag
  WHERE r.started_ms >= :from_ms AND r.started_ms < :to_ms
  GROUP BY group_key, r.model
- ORDER BY group_key, r.model;
+ ORDER BY group_key, r.model NULLS FIRST;
