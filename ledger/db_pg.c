@@ -15,9 +15,10 @@
  * timeout, then "the ledger is busy" (SB_ETEMP).  Readers never wait.
  *
  * Statements: ":name" parameters are rewritten to $1..$n (outside quotes
- * and comments), prepared on the server on first use, and sent as text
- * (blobs as binary bytea) with their types left to the server, which
- * infers them from where they stand.  Rows come back as text: integers
+ * and comments), prepared on the server on first use with the types of
+ * that run's binds (an integer bigint, a text text, a blob bytea; a NULL
+ * left for the server to infer from where it stands), and sent as text
+ * (blobs as binary bytea).  Rows come back as text: integers
  * are parsed exactly (a sum past 64 bits is a REAL column, as on SQLite,
  * which the callers refuse), booleans read 1 and 0.  A statement's rows
  * are all received when it is first stepped (libpq's result), so that
@@ -39,7 +40,7 @@
 
 /* Type OIDs of the server's catalogue (pg_type.dat; fixed since 7.x). */
 enum {
-	OID_BOOL = 16, OID_BYTEA = 17, OID_INT8 = 20, OID_INT2 = 21, OID_INT4 = 23,
+	OID_BOOL = 16, OID_BYTEA = 17, OID_INT8 = 20, OID_INT2 = 21, OID_INT4 = 23, OID_TEXT = 25,
 	OID_FLOAT4 = 700, OID_FLOAT8 = 701, OID_NUMERIC = 1700
 };
 
@@ -60,6 +61,7 @@ struct param {
 	const char *value;         /* bound value (text, or bytes for a blob); NULL: NULL */
 	int len;                   /* its length */
 	bool blob;                 /* sent as binary bytea */
+	unsigned type;             /* its type as bound: bigint, text, bytea; 0 (NULL) unknown */
 	char *own;                 /* storage of a copied value */
 	size_t own_cap;
 	char num[24];              /* storage of an integer's decimal text */
@@ -522,6 +524,7 @@ static int pg_bind_i64(sb_stmt *s, int i, int64_t v, const char **why)
 	p->len = snprintf(p->num, sizeof p->num, "%" PRId64, v);
 	p->value = p->num;
 	p->blob = false;
+	p->type = OID_INT8;
 	return 0;
 }
 
@@ -556,6 +559,7 @@ static int pg_bind_text(sb_stmt *s, int i, const char *v, size_t len, bool copy,
 		return 1;
 	(void)copy;   /* libpq reads a text parameter up to a NUL: always copied */
 	p->blob = false;
+	p->type = OID_TEXT;
 	return keep(p, v, len, why);
 }
 
@@ -566,6 +570,7 @@ static int pg_bind_blob(sb_stmt *s, int i, const void *v, size_t len, const char
 	if (p == NULL)
 		return 1;
 	p->blob = true;
+	p->type = OID_BYTEA;
 	return keep(p, v, len, why);
 }
 
@@ -589,7 +594,7 @@ static int server_prepare(struct pg_stmt *st, sb_err *e)
 	int rc = SB_OK;
 
 	for (int i = 0; i < st->n_params; i++)
-		types[i] = st->params[i].blob ? OID_BYTEA : 0;
+		types[i] = st->params[i].value != NULL ? st->params[i].type : 0;
 	snprintf(st->server_name, sizeof st->server_name, "sb%u", PG(db)->next_name++);
 	res = PQprepare(PG(db)->conn, st->server_name, st->sql, st->n_params, types);
 	if (PQresultStatus(res) != PGRES_COMMAND_OK) {

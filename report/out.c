@@ -377,8 +377,13 @@ void sb_out_stmt(sb_out *o, sb_stmt *st)
 		case COL_BOOL: sb_out_bool(o, sb_col_i64(st, c) != 0); break;
 		case COL_TEXT:
 		case COL_NUMBER:
-			sb_out_textn(o, sb_col_text(st, c), sb_col_bytes(st, c));
+		{
+			/* its bytes as stored: a rejected line's, a bill's row */
+			size_t len;
+			const void *v = sb_col_blob(st, c, &len);
+			sb_out_textn(o, v, len);
 			break;
+		}
 		}
 	}
 	sb_out_row(o);

@@ -219,6 +219,7 @@ static void test_overflow_is_data(void **state)
 	sb_bind_i64(db, st, ":a", INT64_MAX - 1);
 	assert_int_equal(sb_db_step(db, st, &e), SB_ROW);
 	assert_true(sb_col_i64(st, 0) == INT64_MAX);
+	sb_stmt_reset(st);
 	sb_bind_i64(db, st, ":a", INT64_MAX);
 	assert_int_equal(sb_db_step(db, st, &e), -1);
 	assert_int_equal(e.code, SB_EDATA);
