@@ -52,6 +52,8 @@ struct pg {
 	PGconn *conn;
 	bool holds_write_lock;     /* SB_DB_WRITE: the writers' lock, for the session */
 	int64_t changes;           /* rows the last command changed */
+	bool returned_id;          /* the last INSERT returned its row's id (RETURNING) */
+	int64_t last_id;           /* that id */
 	unsigned next_name;        /* the next server-side statement's number */
 };
 
@@ -639,6 +641,13 @@ static int run(struct pg_stmt *st, sb_err *e)
 		return e->code;
 	}
 	PG(db)->changes = strtoll(PQcmdTuples(st->res), NULL, 10);
+	/* an INSERT ... RETURNING id: its id, which lastval() would not know
+	 * when the statement gave it (MAX + 1) */
+	if (strncmp(PQcmdStatus(st->res), "INSERT", 6) == 0) {
+		PG(db)->returned_id = PQntuples(st->res) == 1 && PQnfields(st->res) >= 1;
+		if (PG(db)->returned_id)
+			PG(db)->last_id = strtoll(PQgetvalue(st->res, 0, 0), NULL, 10);
+	}
 	if (st->n_blobs < PQnfields(st->res)) {
 		int cols = PQnfields(st->res);
 		void **b = realloc(st->blobs, (size_t)cols * sizeof *b);
@@ -815,6 +824,8 @@ static int64_t pg_last_id(sb_db *db)
 	sb_err e;
 	int64_t id = 0;
 
+	if (PG(db)->returned_id)
+		return PG(db)->last_id;
 	sb_err_clear(&e);
 	pg_one(db, "SELECT lastval()", &id, &e);
 	return id;

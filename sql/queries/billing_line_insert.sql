@@ -1,10 +1,12 @@
 -- Store a billing line unless a live line of its format already has its key (a key that is the
 -- line's hash names its content: nothing stored is then a duplicate).
-INSERT INTO billing_line (format, line_key, batch_id, line_no, backend, session_id, start_ms, end_ms,
+-- lid: the largest plus one, on both engines (SQLite's rowid rule; a
+-- PostgreSQL identity would skip the numbers of rolled-back inserts).
+INSERT INTO billing_line (lid, format, line_key, batch_id, line_no, backend, session_id, start_ms, end_ms,
                           kind, amount_nanos, currency, category, correction, quantity, unit,
                           vcpu_ms, memory_mb_ms, list_cost_nanos, effective_cost_nanos, invoice_id,
                           tags, extra, source_row, charge_identity)
-VALUES (:format, :line_key, :batch_id, :line_no, :backend, :session_id, :start_ms, :end_ms,
+VALUES ((SELECT COALESCE(MAX(lid), 0) + 1 FROM billing_line), :format, :line_key, :batch_id, :line_no, :backend, :session_id, :start_ms, :end_ms,
         :kind, :amount_nanos, :currency, :category, :correction, :quantity, :unit,
         :vcpu_ms, :memory_mb_ms, :list_cost_nanos, :effective_cost_nanos, :invoice_id,
         :tags, :extra, :source_row, :charge_identity)

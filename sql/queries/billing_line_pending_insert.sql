@@ -1,10 +1,12 @@
 -- Store a line of a superseding batch as pending (no reader sees it until its batch completes),
 -- unless the batch has a pending line of that key already.
-INSERT INTO billing_line_pending (format, line_key, batch_id, line_no, backend, session_id, start_ms,
+-- pid: the largest plus one, on both engines (SQLite's rowid rule; a
+-- PostgreSQL identity would skip the numbers of rolled-back inserts).
+INSERT INTO billing_line_pending (pid, format, line_key, batch_id, line_no, backend, session_id, start_ms,
                                   end_ms, kind, amount_nanos, currency, category, correction, quantity,
                                   unit, vcpu_ms, memory_mb_ms, list_cost_nanos, effective_cost_nanos,
                                   invoice_id, tags, extra, source_row, charge_identity)
-VALUES (:format, :line_key, :batch_id, :line_no, :backend, :session_id, :start_ms, :end_ms,
+VALUES ((SELECT COALESCE(MAX(pid), 0) + 1 FROM billing_line_pending), :format, :line_key, :batch_id, :line_no, :backend, :session_id, :start_ms, :end_ms,
         :kind, :amount_nanos, :currency, :category, :correction, :quantity, :unit,
         :vcpu_ms, :memory_mb_ms, :list_cost_nanos, :effective_cost_nanos, :invoice_id,
         :tags, :extra, :source_row, :charge_identity)
