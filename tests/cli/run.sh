@@ -35,7 +35,9 @@
 # instead of ./sbledger.db.  So that a case reads the same on both engines:
 #
 #   - the database's URL in the output, quoted ('URL') or not, is replaced
-#     by ./sbledger.db (the name the default ledger has in messages);
+#     by ./sbledger.db (the name the default ledger has in messages), and
+#     "--db URL " in a command line the program suggests is left out (the
+#     default ledger's suggestions have none), in an HTML page too;
 #   - the function sqlite3 runs SQL given for sbledger.db or ./sbledger.db
 #     (its second argument, else its standard input) through psql on the
 #     case's database, printing rows as sqlite3 does (a|b, NULL empty) and
@@ -197,16 +199,26 @@ if [ "${1:-}" = "--case" ]; then
 		# the database's URL reads as the default ledger's name; messages
 		# quote it ('URL': ? & = are not plain in a shell word), the
 		# name ./sbledger.db they do not
+		# name ./sbledger.db they do not; a command line the program
+		# suggests names it with --db, which the default ledger's
+		# suggestion leaves out (an HTML page writes it escaped)
 		awk -v url="$CLI_PG_URL" '
-		function swap(s, from,    out, i) {
+		function swap(s, from, to,    out, i) {
 			out = ""
 			while ((i = index(s, from)) > 0) {
-				out = out substr(s, 1, i - 1) "./sbledger.db"
+				out = out substr(s, 1, i - 1) to
 				s = substr(s, i + length(from))
 			}
 			return out s
 		}
-		{ print swap(swap($0, "\047" url "\047"), url) }' "$work/actual" >"$work/actual.pg" &&
+		BEGIN { html = url; gsub(/&/, "\\&amp;", html) }
+		{
+			s = swap($0, "--db \047" url "\047 ", "")
+			s = swap(s, "--db " url " ", "")
+			s = swap(s, "--db &#39;" html "&#39; ", "")
+			s = swap(s, "&#39;" html "&#39;", "./sbledger.db")
+			print swap(swap(s, "\047" url "\047"), url, "./sbledger.db")
+		}' "$work/actual" >"$work/actual.pg" &&
 			mv "$work/actual.pg" "$work/actual"
 		sh "$repo/tools/pg_cluster.sh" dropdb "$CLI_PG_DIR" "$CLI_PG_NAME" >>"$work/actual" 2>&1
 	fi
