@@ -167,6 +167,13 @@ static void on_check(void *ctx, const char *what, size_t what_len, int64_t probl
 		cli_info(cli, "ok   %.*s", (int)what_len, what);
 }
 
+/* What the check could not look at: a note on stderr. */
+static void on_note(void *ctx, const char *note)
+{
+	(void)ctx;
+	cli_warn("note: %s", note);
+}
+
 /* One line of check --fingerprint: the file, its rows, its sum. */
 static void on_print(void *ctx, const char *name, const char *what, size_t what_len, int64_t rows,
                      const char hex[65])
@@ -181,7 +188,7 @@ static void on_print(void *ctx, const char *name, const char *what, size_t what_
  * or with --fingerprint what the ledger holds (ledger/copy.h). */
 static int run_check(sb_cli *cli, sb_db *db, void *opts)
 {
-	sb_check_events ev = {on_problem, on_check, cli};
+	sb_check_events ev = {on_problem, on_check, on_note, cli};
 	const check_opts *co = opts;
 	int64_t problems = 0;
 

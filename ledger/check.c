@@ -35,9 +35,12 @@ static int run_one(sb_db *db, const struct sb_sqlfile *f, const sb_check_events 
 
 int sb_ledger_check(sb_db *db, const sb_check_events *ev, int64_t *problems, sb_err *e)
 {
-	static const sb_check_events none = {NULL, NULL, NULL};
+	static const sb_check_events none = {NULL, NULL, NULL, NULL};
+	const char *note = sb_db_check_note(db);
 
 	*problems = 0;
+	if (note != NULL && ev != NULL && ev->on_note != NULL)
+		ev->on_note(ev->ctx, note);
 	for (const struct sb_sqlfile *f = sb_sqlfiles; f->name != NULL; f++)
 		if (strncmp(f->name, "checks/", 7) == 0 && run_one(db, f, ev != NULL ? ev : &none, problems, e) != SB_OK)
 			return e->code;

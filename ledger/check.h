@@ -23,6 +23,8 @@ typedef struct sb_check_events {
 	/* a check ran: what it holds (what_len bytes of what, not
 	 * NUL-terminated) and how many rows broke it */
 	void (*on_check)(void *ctx, const char *what, size_t what_len, int64_t problems);
+	/* what the storage's check could not look at (sb_db_check_note) */
+	void (*on_note)(void *ctx, const char *note);
 	void *ctx;                /* passed back to each */
 } sb_check_events;
 

@@ -269,6 +269,11 @@ int sb_db_indexes_create(sb_db *db, sb_err *e)
 	return sb_db_exec_file(db, "indexes/create", e);
 }
 
+const char *sb_db_check_note(sb_db *db)
+{
+	return db->eng->check_note(db);
+}
+
 bool sb_db_readers_shut_out(sb_db *db)
 {
 	return db->eng->readers_shut_out(db);

@@ -193,6 +193,12 @@ size_t sb_col_bytes(sb_stmt *st, int col);
 const void *sb_col_blob(sb_stmt *st, int col, size_t *len);
 bool sb_col_is_null(sb_stmt *st, int col);
 
+/* What the storage's integrity check could not look at on db, said for
+ * 'sbledger check' (static text), or NULL when it looked at everything:
+ * on PostgreSQL, the indexes page by page when amcheck is not installed
+ * in the database or the role may not run it. */
+const char *sb_db_check_note(sb_db *db);
+
 /* The ledger's schema version and the newest this binary knows. */
 int sb_db_schema_version(sb_db *db);
 int sb_db_schema_latest(void);

@@ -61,6 +61,8 @@ struct sb_engine {
 	int64_t (*changes)(sb_db *db);
 	int (*schema_version)(sb_db *db);
 	int (*foreign_keys)(sb_db *db, bool on, sb_err *e);
+	/* what 'check' could not look at on this ledger, or NULL */
+	const char *(*check_note)(sb_db *db);
 	bool (*readers_shut_out)(sb_db *db);
 	void (*readers_let_in)(sb_db *db);
 };

@@ -240,6 +240,17 @@ static int migrate(sb_db *db, int flags, sb_err *e)
 		if (pg_exec(db, sql, e) != SB_OK)
 			goto fail;
 		db->created = true;
+		/* amcheck for 'check', where this role may install it: a
+		 * refusal is no failure (check then says what it did not read) */
+		if (pg_exec(db, "SAVEPOINT amcheck", e) != SB_OK)
+			goto fail;
+		if (pg_exec(db, "CREATE EXTENSION IF NOT EXISTS amcheck", e) != SB_OK) {
+			sb_err_clear(e);
+			if (pg_exec(db, "ROLLBACK TO SAVEPOINT amcheck", e) != SB_OK)
+				goto fail;
+		}
+		if (pg_exec(db, "RELEASE SAVEPOINT amcheck", e) != SB_OK)
+			goto fail;
 	}
 	for (f = sb_sqlfiles; f->name != NULL; f++) {
 		if (strncmp(f->name, "pg/schema/", 10) != 0 || atoi(f->name + 10) <= version)
@@ -857,6 +868,23 @@ static int pg_foreign_keys(sb_db *db, bool on, sb_err *e)
 	return SB_OK;
 }
 
+static const char *pg_check_note(sb_db *db)
+{
+	sb_err e;
+	int64_t why = 0;
+
+	sb_err_clear(&e);
+	if (pg_one(db, "SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'amcheck') THEN 1"
+	               " WHEN NOT has_function_privilege('bt_index_check(regclass, boolean)', 'EXECUTE') THEN 2"
+	               " ELSE 0 END", &why, &e) != SB_OK)
+		return "the indexes were not read against their tables: amcheck could not be asked for";
+	if (why == 1)
+		return "the indexes were not read against their tables: amcheck is not installed in this database (a superuser can: CREATE EXTENSION amcheck)";
+	if (why == 2)
+		return "the indexes were not read against their tables: this role may not run amcheck's bt_index_check (a superuser can GRANT EXECUTE on it)";
+	return NULL;
+}
+
 /* A bulk import never drops the indexes of a shared server's ledger:
  * readers are never shut out. */
 static bool pg_readers_shut_out(sb_db *db)
@@ -900,6 +928,7 @@ const struct sb_engine sb_engine_pg = {
 	.changes = pg_changes,
 	.schema_version = pg_schema_version,
 	.foreign_keys = pg_foreign_keys,
+	.check_note = pg_check_note,
 	.readers_shut_out = pg_readers_shut_out,
 	.readers_let_in = pg_readers_let_in,
 };

@@ -1,5 +1,7 @@
 -- The ledger's storage passes its own integrity check.
--- On PostgreSQL: the ledger's tables' indexes valid, constraints validated, triggers enabled, no checksum failure.
+-- On PostgreSQL: the ledger's tables' indexes valid (and read against
+-- their tables by amcheck where the role may run it), constraints
+-- validated, triggers enabled, no checksum failure.
 -- The query lists what breaks it.
 -- SQLite's check (PRAGMA integrity_check) reads every page of the file.
 -- PostgreSQL has no such statement: reading every page and index entry
@@ -39,5 +41,8 @@ SELECT 'integrity: ' || problem
         UNION ALL
         SELECT 'the server counted ' || d.checksum_failures || ' data checksum failures in this database'
           FROM pg_stat_database d
-         WHERE d.datname = current_database() AND d.checksum_failures > 0) AS p
+         WHERE d.datname = current_database() AND d.checksum_failures > 0
+        UNION ALL
+        -- every B-tree index read against its table, where amcheck may run
+        SELECT a.problem FROM sbledger_amcheck() AS a (problem)) AS p
  ORDER BY 1;

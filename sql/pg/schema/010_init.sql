@@ -652,3 +652,36 @@ INSERT INTO backend (backend, network, persistent) VALUES
     ('modal', 1, 1),
     ('runloop', 1, 1),
     ('vercel', 1, 0);
+
+-- amcheck over the ledger's B-tree indexes, for sbledger check
+-- (checks/00_integrity.sql): one row per index whose pages or entries do
+-- not hold what its table holds (bt_index_check with heapallindexed: every
+-- row of the table is found in the index).  Nothing when amcheck is not
+-- installed in the database, or the role may not run it: the program says
+-- so beside the check (sb_db_check_note).
+CREATE FUNCTION sbledger_amcheck() RETURNS SETOF TEXT LANGUAGE plpgsql AS $$
+DECLARE
+    i record;
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'amcheck') THEN
+        RETURN;
+    END IF;
+    FOR i IN SELECT c.relname, c.oid
+               FROM pg_index x
+               JOIN pg_class c ON c.oid = x.indexrelid
+               JOIN pg_am a ON a.oid = c.relam
+               JOIN pg_namespace n ON n.oid = c.relnamespace
+              WHERE a.amname = 'btree' AND n.nspname = current_schema() AND x.indisvalid AND x.indisready
+              ORDER BY c.relname
+    LOOP
+        BEGIN
+            EXECUTE 'SELECT bt_index_check($1, true)' USING i.oid;
+        EXCEPTION
+            WHEN insufficient_privilege OR undefined_function THEN
+                RETURN;
+            WHEN OTHERS THEN
+                RETURN NEXT 'amcheck: index ' || i.relname || ': ' || SQLERRM;
+        END;
+    END LOOP;
+END
+$$;
