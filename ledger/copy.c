@@ -181,7 +181,8 @@ static int columns_of(sb_db *db, const struct table *t, int *n, sb_err *e)
 	sb_stmt *st = NULL;
 
 	*n = 0;
-	snprintf(sql, sizeof sql, "SELECT * FROM %s WHERE 1 = 0", t->name);
+	if (snprintf(sql, sizeof sql, "SELECT * FROM %s WHERE 1 = 0", t->name) >= (int)sizeof sql)
+		return sb_fail(e, SB_EINTERNAL, "table name %s too long to copy", t->name);
 	if (sb_db_prepare(db, &p, "queries/copy_tables", &st, e) != SB_OK)
 		return e->code;
 	if (sb_db_step(db, st, e) == SB_DONE)
@@ -236,7 +237,9 @@ static int copy_table(sb_db *from, sb_db *to, const struct table *t, int64_t *ro
 	n = n_from < n_to ? n_from : n_to;
 	if (n == 0 || n > MAX_COLUMNS)
 		return sb_fail(e, SB_EINTERNAL, "table %s has %d columns to copy", t->name, n);
-	snprintf(select, sizeof select, "SELECT * FROM %s%s", t->name, t->in_order ? " ORDER BY rowid" : "");
+	if (snprintf(select, sizeof select, "SELECT * FROM %s%s", t->name, t->in_order ? " ORDER BY rowid" : "") >=
+	    (int)sizeof select)
+		return sb_fail(e, SB_EINTERNAL, "table name %s too long to copy", t->name);
 	o = (size_t)snprintf(insert, sizeof insert, "INSERT INTO %s VALUES (", t->name);
 	for (int c = 0; c < n; c++)
 		o += (size_t)snprintf(insert + o, sizeof insert - o, "%s:c%d", c > 0 ? ", " : "", c + 1);
@@ -324,7 +327,10 @@ int sb_ledger_copy(sb_db *from, sb_db *to, sb_copy_counts *out, sb_err *e)
 	/* what init seeded goes; the rows of from come in its place */
 	for (size_t i = n; i-- > 0;) {
 		char sql[96];
-		snprintf(sql, sizeof sql, "DELETE FROM %s", t[i].name);
+		if (snprintf(sql, sizeof sql, "DELETE FROM %s", t[i].name) >= (int)sizeof sql) {
+			sb_fail(e, SB_EINTERNAL, "table name %s too long to copy", t[i].name);
+			goto fail;
+		}
 		if (run_sql(to, sql, e) != SB_OK)
 			goto fail;
 	}

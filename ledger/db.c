@@ -455,6 +455,13 @@ int sb_db_run(sb_db *db, sb_stmt *st, sb_err *e)
 	return rc == SB_DONE ? SB_OK : e->code;
 }
 
+int sb_db_run_later(sb_db *db, sb_stmt *st, sb_err *e)
+{
+	if (db->pending || db->eng->run_later == NULL)
+		return sb_db_run(db, st, e);
+	return db->eng->run_later(st, e);
+}
+
 int sb_col_count(sb_stmt *st)
 {
 	return st->db->eng->col_count(st);

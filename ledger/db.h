@@ -181,6 +181,13 @@ int sb_db_step(sb_db *db, sb_stmt *st, sb_err *e);
 /* Step a statement that returns no rows, to completion, and reset it. */
 int sb_db_run(sb_db *db, sb_stmt *st, sb_err *e);
 
+/* As sb_db_run, for a statement whose outcome the caller does not read
+ * (no changes, no id): an engine may send it without waiting for it
+ * (PostgreSQL's pipeline: one round trip for many) and report its error
+ * at the next statement that waits, commit or rollback.  Its binds are
+ * taken as they are at the call. */
+int sb_db_run_later(sb_db *db, sb_stmt *st, sb_err *e);
+
 /* The columns of st's current row.  NULL text comes back as NULL, a NULL
  * integer as 0.  sb_col_text's text stays valid until the next step or
  * reset of st. */

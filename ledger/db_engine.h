@@ -46,6 +46,9 @@ struct sb_engine {
 	int (*bind_null)(sb_stmt *st, int i, const char **why);
 	/* SB_ROW, SB_DONE, or -1 with e filled and st reset. */
 	int (*step)(sb_stmt *st, sb_err *e);
+	/* Run st (no rows) without waiting for its outcome where the engine
+	 * can (sb_db_run_later); NULL: as sb_db_run. */
+	int (*run_later)(sb_stmt *st, sb_err *e);
 	int (*col_count)(sb_stmt *st);
 	sb_col_kind_t (*col_kind)(sb_stmt *st, int c);
 	int64_t (*col_i64)(sb_stmt *st, int c);

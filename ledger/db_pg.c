@@ -44,6 +44,10 @@ enum {
 	OID_FLOAT4 = 700, OID_FLOAT8 = 701, OID_NUMERIC = 1700
 };
 
+/* Statements sent without waiting (sb_db_run_later) before their results
+ * are read: a bound on what the connection keeps queued. */
+enum { MAX_PENDING = 512 };
+
 /* The advisory lock of the ledger's writers: "SBLG" and 1. */
 #define WRITE_LOCK "1396853831, 1"
 
@@ -55,6 +59,8 @@ struct pg {
 	bool returned_id;          /* the last INSERT returned its row's id (RETURNING) */
 	int64_t last_id;           /* that id */
 	unsigned next_name;        /* the next server-side statement's number */
+	int pending;               /* statements sent in pipeline mode, results not read */
+	const char *pending_what[MAX_PENDING]; /* their files, for messages */
 };
 
 /* One parameter of a statement. */
@@ -132,12 +138,21 @@ static int pg_error(sb_db *db, const PGresult *res, const char *what, sb_err *e)
 	return sb_fail(e, SB_EINTERNAL, "%s: PostgreSQL error while %s: %s", db->shown, what, msg);
 }
 
-/* Run sql (no parameters; several statements allowed), its rows dropped. */
+struct pg_stmt;
+static int collect(sb_db *db, struct pg_stmt *st, sb_err *e);
+
+/* Run sql (no parameters; several statements allowed), its rows dropped;
+ * first the results of what was sent without waiting. */
 static int pg_exec(sb_db *db, const char *sql, sb_err *e)
 {
-	PGresult *res = PQexec(PG(db)->conn, sql);
-	ExecStatusType s = PQresultStatus(res);
+	PGresult *res;
+	ExecStatusType s;
 	int rc = SB_OK;
+
+	if (collect(db, NULL, e) != SB_OK)
+		return e->code;
+	res = PQexec(PG(db)->conn, sql);
+	s = PQresultStatus(res);
 
 	if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK)
 		rc = pg_error(db, res, sql, e);
@@ -150,10 +165,13 @@ static int pg_exec(sb_db *db, const char *sql, sb_err *e)
 /* The one integer sql returns into *out (0 for no row or NULL). */
 static int pg_one(sb_db *db, const char *sql, int64_t *out, sb_err *e)
 {
-	PGresult *res = PQexec(PG(db)->conn, sql);
+	PGresult *res;
 	int rc = SB_OK;
 
 	*out = 0;
+	if (collect(db, NULL, e) != SB_OK)
+		return e->code;
+	res = PQexec(PG(db)->conn, sql);
 	if (PQresultStatus(res) != PGRES_TUPLES_OK)
 		rc = pg_error(db, res, "reading the ledger's header", e);
 	else if (PQntuples(res) > 0 && !PQgetisnull(res, 0, 0))
@@ -606,6 +624,8 @@ static int server_prepare(struct pg_stmt *st, sb_err *e)
 	PGresult *res;
 	int rc = SB_OK;
 
+	if (collect(db, NULL, e) != SB_OK)
+		return e->code;
 	for (int i = 0; i < st->n_params; i++)
 		types[i] = st->params[i].value != NULL ? st->params[i].type : 0;
 	snprintf(st->server_name, sizeof st->server_name, "sb%u", PG(db)->next_name++);
@@ -641,7 +661,17 @@ static int run(struct pg_stmt *st, sb_err *e)
 		lens[i] = st->params[i].len;
 		formats[i] = st->params[i].blob ? 1 : 0;
 	}
-	st->res = PQexecPrepared(PG(db)->conn, st->server_name, st->n_params, values, lens, formats, 0);
+	if (PG(db)->pending > 0) {
+		/* behind what was sent without waiting: in the same pipeline,
+		 * its result read after theirs, in one round trip */
+		if (PQsendQueryPrepared(PG(db)->conn, st->server_name, st->n_params, values, lens, formats, 0) != 1 ||
+		    PQpipelineSync(PG(db)->conn) != 1)
+			return pg_error(db, NULL, "sending a query", e);
+		if (collect(db, st, e) != SB_OK)
+			return e->code;
+	} else {
+		st->res = PQexecPrepared(PG(db)->conn, st->server_name, st->n_params, values, lens, formats, 0);
+	}
 	s = PQresultStatus(st->res);
 	if (s != PGRES_TUPLES_OK && s != PGRES_COMMAND_OK) {
 		char what[160];
@@ -672,6 +702,81 @@ static int run(struct pg_stmt *st, sb_err *e)
 			st->blobs[i] = NULL;
 		st->n_blobs = cols;
 	}
+	return SB_OK;
+}
+
+/* Read the results of the statements sent without waiting, in order, then
+ * (st not NULL: it was sent last, before the sync) st's into st->res,
+ * then the sync, and leave pipeline mode.  The first error is reported
+ * (a statement after a failed one is aborted by the server, unreported). */
+static int collect(sb_db *db, struct pg_stmt *st, sb_err *e)
+{
+	struct pg *p = PG(db);
+	PGresult *res;
+	int rc = SB_OK;
+
+	if (p->pending == 0 && st == NULL)
+		return SB_OK;
+	if (st == NULL && PQpipelineSync(p->conn) != 1)
+		rc = pg_error(db, NULL, "sending queries", e);
+	for (int i = 0; i < p->pending && rc == SB_OK; i++) {
+		while ((res = PQgetResult(p->conn)) != NULL) {
+			if (PQresultStatus(res) == PGRES_FATAL_ERROR && rc == SB_OK) {
+				char what[160];
+				snprintf(what, sizeof what, "running sql/%s.sql", p->pending_what[i]);
+				rc = pg_error(db, res, what, e);
+			}
+			PQclear(res);
+		}
+	}
+	if (st != NULL) {
+		/* its first result is its rows; libpq ends each with NULL */
+		st->res = PQgetResult(p->conn);
+		while ((res = PQgetResult(p->conn)) != NULL)
+			PQclear(res);
+		if (rc != SB_OK) {
+			PQclear(st->res);
+			st->res = NULL;
+		}
+	}
+	/* the rest, up to the sync (aborted ones after an error) */
+	while ((res = PQgetResult(p->conn)) != NULL) {
+		ExecStatusType s = PQresultStatus(res);
+		PQclear(res);
+		if (s == PGRES_PIPELINE_SYNC)
+			break;
+	}
+	p->pending = 0;
+	if (PQexitPipelineMode(p->conn) != 1 && rc == SB_OK)
+		rc = pg_error(db, NULL, "ending a pipeline", e);
+	return rc;
+}
+
+/* Send st without waiting for its result (sb_db_run_later): in pipeline
+ * mode, behind the others; their results are read at the next statement
+ * that waits, or when MAX_PENDING are in flight. */
+static int pg_run_later(sb_stmt *s, sb_err *e)
+{
+	struct pg_stmt *st = PS(s);
+	sb_db *db = st->base.db;
+	struct pg *p = PG(db);
+	int n = st->n_params > 0 ? st->n_params : 1;
+	const char *values[n];
+	int lens[n], formats[n];
+
+	if ((st->server_name[0] == '\0' && server_prepare(st, e) != SB_OK) ||
+	    (p->pending == MAX_PENDING && collect(db, NULL, e) != SB_OK))
+		return e->code;
+	for (int i = 0; i < st->n_params; i++) {
+		values[i] = st->params[i].value;
+		lens[i] = st->params[i].len;
+		formats[i] = st->params[i].blob ? 1 : 0;
+	}
+	if (PQpipelineStatus(p->conn) == PQ_PIPELINE_OFF && PQenterPipelineMode(p->conn) != 1)
+		return pg_error(db, NULL, "starting a pipeline", e);
+	if (PQsendQueryPrepared(p->conn, st->server_name, st->n_params, values, lens, formats, 0) != 1)
+		return pg_error(db, NULL, "sending a query", e);
+	p->pending_what[p->pending++] = st->what;
 	return SB_OK;
 }
 
@@ -822,6 +927,10 @@ static int pg_begin(sb_db *db, sb_err *e)
 
 static void pg_rollback(sb_db *db)
 {
+	sb_err e;
+
+	sb_err_clear(&e);
+	collect(db, NULL, &e);   /* an error of theirs is what is being rolled back */
 	PQclear(PQexec(PG(db)->conn, "ROLLBACK"));
 }
 
@@ -914,6 +1023,7 @@ const struct sb_engine sb_engine_pg = {
 	.bind_blob = pg_bind_blob,
 	.bind_null = pg_bind_null,
 	.step = pg_step,
+	.run_later = pg_run_later,
 	.col_count = pg_col_count,
 	.col_kind = pg_col_kind,
 	.col_i64 = pg_col_i64,

@@ -357,7 +357,8 @@ static int insert_run(sb_run_writer *w, const sb_run *run, int64_t line_no,
 	return *inserted ? sb_rollup_add(w->rollup, run, day, priced, card_nanos, e) : SB_OK;
 }
 
-/* Insert the executions and tags of the run just inserted as rid. */
+/* Insert the executions and tags of the run just inserted as rid (their
+ * outcome is read at the next statement that waits: sb_db_run_later). */
 static int insert_children(sb_run_writer *w, const sb_run *run, int64_t rid, sb_err *e)
 {
 	sb_db *db = w->db;
@@ -383,7 +384,7 @@ static int insert_children(sb_run_writer *w, const sb_run *run, int64_t rid, sb_
 		st = w->execs_insert;
 		sb_bindi_i64(db, st, w->execs_at[EXECS_RID], rid);
 		sb_bindi_textn(db, st, w->execs_at[EXECS_TEXT], execs, execs_len);
-		if (sb_db_run(db, st, e) != SB_OK)
+		if (sb_db_run_later(db, st, e) != SB_OK)
 			return e->code;
 	}
 	st = w->tag_insert;
@@ -392,7 +393,7 @@ static int insert_children(sb_run_writer *w, const sb_run *run, int64_t rid, sb_
 		sb_bindi_i64(db, st, at[TAG_RID], rid);
 		sb_bindi_text(db, st, at[TAG_NAME], run->tags[t].name);
 		sb_bindi_text(db, st, at[TAG_VALUE], run->tags[t].value);
-		if (sb_db_run(db, st, e) != SB_OK)
+		if (sb_db_run_later(db, st, e) != SB_OK)
 			return e->code;
 	}
 	return SB_OK;
