@@ -29,7 +29,8 @@
 #    same import into an empty ledger (step 2); then 'report summary' by
 #    backend, day, model and tag:customer over that year, each
 #    BENCH_ROUNDS times.
-# 6. Prints, per target: median times, CPU, throughput, peak RSS, the
+# 6. With BENCH_PG: the PostgreSQL ledger (its section below says what).
+# 7. Prints, per target: median times, CPU, throughput, peak RSS, the
 #    ratio, and the target beside it.
 #
 # It checks that every command exits as expected, that each database
@@ -44,6 +45,7 @@
 #   BENCH_ROUNDS    imports and reports per tool           (3)
 #   BENCH_BASE      runs of the base ledger, 0: none       (0)
 #   BENCH_CALLGRIND 1: count instructions, 0: not          (1 when valgrind is there)
+#   BENCH_PG        1: the PostgreSQL ledger too, 0: not   (1 when its server is here)
 #   BENCH_DIR       where data and databases go            (bench/data)
 #   SBLEDGER        the binary under test                  (./sbledger)
 #   PYTHON          the interpreter for generator & peer   (python3)
@@ -105,6 +107,14 @@ if [ -z "${BENCH_CALLGRIND:-}" ]; then
 	else
 		BENCH_CALLGRIND=0
 		echo "bench: no valgrind: instructions not counted (apt-get install valgrind)"
+	fi
+fi
+if [ -z "${BENCH_PG:-}" ]; then
+	if sh tools/pg_cluster.sh bindir >/dev/null 2>&1 && command -v psql >/dev/null 2>&1; then
+		BENCH_PG=1
+	else
+		BENCH_PG=0
+		echo "bench: no PostgreSQL server here: its ledger not measured (sh tools/deps.sh pg)"
 	fi
 fi
 # the smallest and the largest size
@@ -297,6 +307,63 @@ while [ "$i" -le "$ROUNDS" ]; do
 	i=$((i + 1))
 done
 fresh "$LEDGER"
+
+# ---- the PostgreSQL ledger -------------------------------------------------
+# With BENCH_PG=1 (the default when PostgreSQL's server is here): a
+# throwaway cluster (tools/pg_cluster.sh); the smallest size imported
+# BENCH_ROUNDS times into a fresh database, then on that ledger the reports
+# of step 3, and 'copy' of it into a SQLite file and of a SQLite ledger into
+# a database; the PostgreSQL ledger must hold what the SQLite ledger of the
+# same file holds (check --fingerprint) and give the same summary.
+if [ "$BENCH_PG" = 1 ]; then
+	PGDIR=$(mktemp -d /tmp/sbpg.XXXXXX) || die "no temporary directory for PostgreSQL"
+	sh tools/pg_cluster.sh start "$PGDIR" >/dev/null || die "the PostgreSQL cluster did not start"
+	trap 'sh tools/pg_cluster.sh stop "$PGDIR"; rm -rf "$PGDIR" "$WORK"' EXIT
+	DATA=$(data_file "$SMALL")
+	# one clock for both engines' ledgers, which are then compared
+	SBLEDGER_NOW=2026-11-30T12:00:00Z
+	export SBLEDGER_NOW
+	echo "bench: PostgreSQL: import of $SMALL runs, $ROUNDS rounds; reports and copies on that ledger"
+	i=1
+	while [ "$i" -le "$ROUNDS" ]; do
+		PGURL=$(sh tools/pg_cluster.sh createdb "$PGDIR" bench) || die "createdb failed"
+		{ "$SBLEDGER" --db "$PGURL" init &&
+			"$SBLEDGER" --db "$PGURL" prices set claude-x-mini --input-per-m 0.25 --output-per-m 1.25 &&
+			"$SBLEDGER" --db "$PGURL" prices set gpt-5.6-terra --input-per-m 2 --output-per-m 8
+		} >"$WORK/init.log" 2>&1 || { cat "$WORK/init.log" >&2; die "init of the PostgreSQL ledger failed"; }
+		timed "pg-$SMALL" "$i" "$SBLEDGER" --db "$PGURL" --quiet import runs "$DATA"
+		i=$((i + 1))
+	done
+	got=$(psql -XAtq -d "$PGURL" -c 'select count(*) from run') || die "cannot count the PostgreSQL ledger's runs"
+	[ "$got" = "$SMALL" ] || die "the PostgreSQL ledger holds $got runs, expected $SMALL"
+	init_ledger "$WORK/small.db"
+	"$SBLEDGER" --db "$WORK/small.db" --quiet import runs "$DATA" || die "the SQLite import of $SMALL runs failed"
+	i=1
+	while [ "$i" -le "$ROUNDS" ]; do
+		timed pg-summary "$i" "$SBLEDGER" --db "$PGURL" report summary --period "$PERIOD" --by backend --format json
+		cp "$WORK/out.log" "$WORK/pg-summary.json"
+		timed lite-summary "$i" "$SBLEDGER" --db "$WORK/small.db" report summary --period "$PERIOD" --by backend --format json
+		cp "$WORK/out.log" "$WORK/lite-summary.json"
+		timed pg-reconcile "$i" "$SBLEDGER" --db "$PGURL" reconcile --period "$PERIOD" --dry-run --format json
+		timed lite-reconcile "$i" "$SBLEDGER" --db "$WORK/small.db" reconcile --period "$PERIOD" --dry-run --format json
+		timed pg-invoice "$i" "$SBLEDGER" --db "$PGURL" invoice --period "$PERIOD" --by tag:customer --format json
+		timed lite-invoice "$i" "$SBLEDGER" --db "$WORK/small.db" invoice --period "$PERIOD" --by tag:customer --format json
+		i=$((i + 1))
+	done
+	cmp -s "$WORK/pg-summary.json" "$WORK/lite-summary.json" ||
+		die "report summary differs between the PostgreSQL and the SQLite ledger of the same runs"
+	"$SBLEDGER" --db "$PGURL" check --fingerprint >"$WORK/pg.fp" 2>&1
+	"$SBLEDGER" --db "$WORK/small.db" check --fingerprint >"$WORK/lite.fp" 2>&1
+	cmp -s "$WORK/pg.fp" "$WORK/lite.fp" || die "the PostgreSQL ledger holds another content than the SQLite one"
+	fresh "$WORK/back.db"
+	timed pg-copy-out 1 "$SBLEDGER" copy --from "$PGURL" --to "$WORK/back.db"
+	PGURL2=$(sh tools/pg_cluster.sh createdb "$PGDIR" bench_in) || die "createdb failed"
+	timed pg-copy-in 1 "$SBLEDGER" copy --from "$WORK/small.db" --to "$PGURL2"
+	echo "bench: the PostgreSQL ledger, its copies and the SQLite ledger hold the same (check --fingerprint)"
+	fresh "$WORK/back.db"
+	fresh "$WORK/small.db"
+	unset SBLEDGER_NOW
+fi
 
 # ---- instructions ----------------------------------------------------------
 # callgrind_total FILE FUNCTION...: the inclusive instruction count of the
@@ -494,6 +561,27 @@ function row(name, sec, bare_sec, rss) {
 		rate = sprintf("%.0f", runs / sec)
 	printf "  %-30s %9.2f %12.2f %8s %10s %13.1f\n", name, sec, bare_sec, ratio, rate, rss
 }'
+if [ "$BENCH_PG" = 1 ]; then
+	awk -v runs="$SMALL" -v bytes="$(cat "$WORK/bytes.$SMALL")" \
+		-v pg_sec="$(median "pg-$SMALL" 1)" -v pg_cpu="$(median "pg-$SMALL" 3)" -v pg_rss="$(peak_mib "pg-$SMALL")" \
+		-v s_sec="$(median "sbledger-$SMALL" 1)" -v p_sec="$(median "peer-$SMALL" 1)" \
+		-v ps="$(median pg-summary 1)" -v ls="$(median lite-summary 1)" \
+		-v pr="$(median pg-reconcile 1)" -v lr="$(median lite-reconcile 1)" \
+		-v pi="$(median pg-invoice 1)" -v li="$(median lite-invoice 1)" \
+		-v co="$(median pg-copy-out 1)" -v ci="$(median pg-copy-in 1)" 'BEGIN {
+	printf "\nPostgreSQL ledger (a local server on a Unix socket): %d runs, %.1f MB\n", runs, bytes / 1e6
+	printf "  %-30s %9s %9s %10s %13s\n", "", "median s", "CPU s", "runs/s", "peak RSS MiB"
+	printf "  %-30s %9.2f %9.2f %10.0f %13.1f\n", "import runs", pg_sec, pg_cpu, pg_sec > 0 ? runs / pg_sec : 0, pg_rss
+	if (pg_sec > 0 && s_sec > 0)
+		printf "  beside sbledger on SQLite: %.2f s (PostgreSQL %.2fx its time); the peer on SQLite: %.2f s (%.2fx)\n",
+			s_sec, pg_sec / s_sec, p_sec, pg_sec / (p_sec > 0 ? p_sec : 1)
+	printf "  %-30s %10s %9s\n", "", "PostgreSQL", "SQLite"
+	printf "  %-30s %9.2fs %8.2fs\n", "report summary --by backend", ps, ls
+	printf "  %-30s %9.2fs %8.2fs\n", "reconcile --dry-run", pr, lr
+	printf "  %-30s %9.2fs %8.2fs\n", "invoice --by tag:customer", pi, li
+	printf "  copy PostgreSQL -> SQLite %.2f s, SQLite -> PostgreSQL %.2f s\n", co, ci
+}'
+fi
 if [ "$BENCH_CALLGRIND" = 1 ]; then
 	# shellcheck disable=SC2046 # "TOTAL PARSE JSON STORE ROLLUP INDEXES HASH"
 	set -- $(cat "$WORK/lean.cg") $(cat "$WORK/plain.cg")
