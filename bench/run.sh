@@ -571,10 +571,10 @@ if [ "$BENCH_PG" = 1 ]; then
 		-v co="$(median pg-copy-out 1)" -v ci="$(median pg-copy-in 1)" 'BEGIN {
 	printf "\nPostgreSQL ledger (a local server on a Unix socket): %d runs, %.1f MB\n", runs, bytes / 1e6
 	printf "  %-30s %9s %9s %10s %13s\n", "", "median s", "CPU s", "runs/s", "peak RSS MiB"
-	printf "  %-30s %9.2f %9.2f %10.0f %13.1f\n", "import runs", pg_sec, pg_cpu, pg_sec > 0 ? runs / pg_sec : 0, pg_rss
+	printf "  %-30s %9.2f %9.2f %10.0f %13.1f\n", "import runs", pg_sec, pg_cpu, (pg_sec > 0 ? runs / pg_sec : 0), pg_rss
 	if (pg_sec > 0 && s_sec > 0)
 		printf "  beside sbledger on SQLite: %.2f s (PostgreSQL %.2fx its time); the peer on SQLite: %.2f s (%.2fx)\n",
-			s_sec, pg_sec / s_sec, p_sec, pg_sec / (p_sec > 0 ? p_sec : 1)
+			s_sec, pg_sec / s_sec, p_sec, (pg_sec / (p_sec > 0 ? p_sec : 1))
 	printf "  %-30s %10s %9s\n", "", "PostgreSQL", "SQLite"
 	printf "  %-30s %9.2fs %8.2fs\n", "report summary --by backend", ps, ls
 	printf "  %-30s %9.2fs %8.2fs\n", "reconcile --dry-run", pr, lr
