@@ -37,7 +37,8 @@
 #   - the database's URL in the output, quoted ('URL') or not, is replaced
 #     by ./sbledger.db (the name the default ledger has in messages), and
 #     "--db URL " in a command line the program suggests is left out (the
-#     default ledger's suggestions have none), in an HTML page too;
+#     default ledger's suggestions have none, but 'sbledger --db
+#     ./sbledger.db init'), in an HTML page too;
 #   - the function sqlite3 runs SQL given for sbledger.db or ./sbledger.db
 #     (its second argument, else its standard input) through psql on the
 #     case's database, printing rows as sqlite3 does (a|b, NULL empty) and
@@ -213,11 +214,14 @@ if [ "${1:-}" = "--case" ]; then
 		}
 		BEGIN { html = url; gsub(/&/, "\\&amp;", html) }
 		{
-			s = swap($0, "--db \047" url "\047 ", "")
+			# (but for init: the default ledger is named, --db ./sbledger.db)
+			s = swap($0, "--db \047" url "\047 init", "--db ./sbledger.db init")
+			s = swap(s, "--db " url " init", "--db ./sbledger.db init")
+			s = swap(s, "--db \047" url "\047 ", "")
 			s = swap(s, "--db " url " ", "")
 			s = swap(s, "--db &#39;" html "&#39; ", "")
 			s = swap(s, "&#39;" html "&#39;", "./sbledger.db")
-			print swap(swap(s, "\047" url "\047"), url, "./sbledger.db")
+			print swap(swap(s, "\047" url "\047", "./sbledger.db"), url, "./sbledger.db")
 		}' "$work/actual" >"$work/actual.pg" &&
 			mv "$work/actual.pg" "$work/actual"
 		sh "$repo/tools/pg_cluster.sh" dropdb "$CLI_PG_DIR" "$CLI_PG_NAME" >>"$work/actual" 2>&1
