@@ -37,8 +37,8 @@
 #   - the database's URL in the output, quoted ('URL') or not, is replaced
 #     by ./sbledger.db (the name the default ledger has in messages), and
 #     "--db URL " in a command line the program suggests is left out (the
-#     default ledger's suggestions have none, but for init's), in an HTML
-#     page too;
+#     default ledger's suggestions have none, but 'sbledger --db
+#     ./sbledger.db init'), in an HTML page too;
 #   - the function sqlite3 runs SQL given for sbledger.db or ./sbledger.db
 #     (its second argument, else its standard input) through psql on the
 #     case's database, printing rows as sqlite3 does (a|b, NULL empty) and
@@ -214,7 +214,9 @@ if [ "${1:-}" = "--case" ]; then
 		}
 		BEGIN { html = url; gsub(/&/, "\\&amp;", html) }
 		{
+			# (but for init: the default ledger is named, --db ./sbledger.db)
 			s = swap($0, "--db \047" url "\047 init", "--db ./sbledger.db init")
+			s = swap(s, "--db " url " init", "--db ./sbledger.db init")
 			s = swap(s, "--db \047" url "\047 ", "")
 			s = swap(s, "--db " url " ", "")
 			s = swap(s, "--db &#39;" html "&#39; ", "")

@@ -5,6 +5,31 @@
 # (see there for each KIND); the output is made to be the same on every
 # machine: messages cut to 110 bytes with unprintable bytes shown as '?'.
 
+# hostile_keys: rows "k|KEY" or "m|START_MS" on standard input, printed
+# as one line of the keys (a month YYYY-MM of the start for m, as SQLite's
+# strftime('%Y-%m', START_MS / 1000, 'unixepoch'), none when out of its
+# range) sorted by their bytes, joined by spaces; "nothing" for no row
+hostile_keys='
+import datetime, sys
+keys = []
+for row in sys.stdin.buffer.read().split(b"\n"):
+    if not row:
+        continue
+    kind, _, value = row.partition(b"|")
+    if kind == b"m":
+        if not value:
+            continue
+        ms = int(value)
+        seconds = abs(ms) // 1000 * (1 if ms >= 0 else -1)
+        try:
+            at = datetime.datetime(1970, 1, 1) + datetime.timedelta(seconds=seconds)
+        except OverflowError:
+            continue
+        value = at.strftime("%Y-%m").encode()
+    keys.append(value)
+sys.stdout.buffer.write(b" ".join(sorted(keys)) if keys else b"nothing")
+'
+
 # hostile_import FORMAT KIND [OPTIONS...]: import the hostile file KIND of
 # FORMAT into a new ./sbledger.db (left for what follows); print the exit
 # status, the batch's counts, which records were stored, the messages,
@@ -24,15 +49,19 @@ hostile_import() {
 	status=$?
 	batch=$(sqlite3 sbledger.db "SELECT MAX(batch_id) FROM batch")
 	echo "$kind: exit $status; $(sqlite3 sbledger.db "
-SELECT accepted || ' accepted, ' || duplicates || ' duplicates, ' || rejected || ' rejected, ' ||
-       skipped || ' skipped, ' || status FROM batch WHERE batch_id = '$batch'")"
+SELECT CAST(accepted AS TEXT) || ' accepted, ' || CAST(duplicates AS TEXT) || ' duplicates, ' ||
+       CAST(rejected AS TEXT) || ' rejected, ' || CAST(skipped AS TEXT) || ' skipped, ' || status
+  FROM batch WHERE batch_id = '$batch'")"
+	# what was stored, by key: the run's id, the billing line's session,
+	# else the month (UTC) of its start; the first 24 characters of each,
+	# in byte order, "nothing" for none (plain SQL that both engines run:
+	# the month and the list are made here)
 	echo "  stored: $(sqlite3 sbledger.db "
-SELECT COALESCE(group_concat(k, ' '), 'nothing') FROM (
-  SELECT substr(run_id, 1, 24) AS k FROM run WHERE batch_id = '$batch'
-  UNION ALL
-  SELECT substr(COALESCE(session_id, strftime('%Y-%m', start_ms / 1000, 'unixepoch')), 1, 24)
-    FROM billing_line WHERE batch_id = '$batch'
-  ORDER BY 1)" | LC_ALL=C tr -c '\n -~' '?')"
+SELECT 'k', substr(run_id, 1, 24) FROM run WHERE batch_id = '$batch'
+UNION ALL
+SELECT CASE WHEN session_id IS NULL THEN 'm' ELSE 'k' END,
+       CASE WHEN session_id IS NULL THEN CAST(start_ms AS TEXT) ELSE substr(session_id, 1, 24) END
+  FROM billing_line WHERE batch_id = '$batch'" | python3 -c "$hostile_keys" | LC_ALL=C tr -c '\n -~' '?')"
 	cut -c1-110 err | LC_ALL=C tr -c '\n -~' '?' | sed 's/^/  /'
 	if "$SB" check >check.out 2>&1; then echo "  check: ok"; else echo "  check: FAILS"; cat check.out; fi
 	rm -f "in.$kind"

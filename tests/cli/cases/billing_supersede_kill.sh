@@ -25,21 +25,15 @@ H=BilledCost,BillingCurrency,ChargePeriodStart,ChargePeriodEnd,ProviderName,Reso
 	echo "3.00,USD,2026-11-04 00:00:00,2026-11-05 00:00:00,AWS,i-3,EC2"
 } >v2.csv
 
-# every table that the imports touch, without the clock's columns
+# every table's fingerprint (sbledger check --fingerprint: its rows and an
+# order-independent SHA-256 of their content, the same on both engines) of
+# the ledger --db $1, else of the default ledger (the case's own)
 fingerprint() {
-	sqlite3 "$1" "
-SELECT format, line_key, batch_id, line_no, backend, session_id, start_ms, end_ms, kind, amount_nanos,
-       currency, category, correction, quantity, unit, list_cost_nanos, effective_cost_nanos, invoice_id,
-       tags, extra, hex(source_row), charge_identity, superseded_by FROM billing_line ORDER BY lid;
-SELECT * FROM billing_line_pending;
-SELECT * FROM billing_row_seen;
-SELECT * FROM billing_supersede ORDER BY batch_id;
-SELECT batch_id, line_no, reason, hex(content), full_length FROM reject ORDER BY batch_id, line_no, rowid;
-SELECT batch_id, kind, format, sha256, status, accepted, duplicates, rejected, replaced, skipped,
-       resume_offset, resume_line FROM batch ORDER BY batch_id;" | sha256sum
+	"$SB" ${1:+--db "$1"} check --fingerprint
 }
+# the live lines of the ledger --db $1, else of the default ledger
 live() {
-	"$SB" --db "$1" lines --period 2026-11 --format csv | awk -F, 'NR > 1 && $23 == "live" { n++; s += $10 } END { printf "%d live lines, %.2f USD\n", n, s }'
+	"$SB" ${1:+--db "$1"} lines --period 2026-11 --format csv | awk -F, 'NR > 1 && $23 == "live" { n++; s += $10 } END { printf "%d live lines, %.2f USD\n", n, s }'
 }
 
 echo "== a clean run"
@@ -57,19 +51,19 @@ i=0
 while [ ! -e pause ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i + 1)); done
 if [ -e pause ]; then echo "paused after the first chunk"; else echo "NEVER PAUSED"; fi
 echo "-- while it waits, readers see the old statement only"
-live sbledger.db
+live
 kill -9 $pid
 wait $pid 2>/dev/null
 rm -f pause
 echo "-- after the kill"
-sqlite3 sbledger.db "SELECT 'pending', COUNT(*) FROM billing_line_pending; SELECT batch_id, status FROM batch"
-live sbledger.db
+sqlite3 sbledger.db "SELECT 'pending', COUNT(*) FROM billing_line_pending; SELECT batch_id, status FROM batch ORDER BY batch_id"
+live
 sb check | grep -v '^ok'
 echo "-- run again"
 sb import billing --format focus --supersede --chunk 2 v2.csv
-live sbledger.db
+live
 sb check | grep -v '^ok'
-if [ "$(fingerprint sbledger.db)" = "$(fingerprint clean.db)" ]; then
+if [ "$(fingerprint)" = "$(fingerprint clean.db)" ]; then
 	echo "every table equals the clean run's"
 else
 	echo "TABLES DIFFER FROM THE CLEAN RUN"

@@ -14,4 +14,4 @@ SBLEDGER_HTTP_RETRIES=-1 sb fetch billing --provider vercel --period 2026-11-02 
 SBLEDGER_HTTP_RETRIES=x VERCEL_TOKEN=sbl-test-0123456789 sb --quiet nightly --inbox inbox --period 2026-11-02 --fetch vercel --out reports
 echo "== nightly: a key not set, the rest still runs"
 sb --quiet nightly --inbox inbox --period 2026-11-02 --fetch vercel --out reports
-sqlite3 sbledger.db "SELECT COUNT(*) || ' batches, ' || SUM(kind = 'runs') || ' of runs' FROM batch"
+sqlite3 sbledger.db "SELECT CAST(COUNT(*) AS TEXT) || ' batches, ' || CAST(SUM(CASE WHEN kind = 'runs' THEN 1 ELSE 0 END) AS TEXT) || ' of runs' FROM batch"

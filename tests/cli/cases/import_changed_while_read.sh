@@ -66,12 +66,17 @@ os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
 print("rewritten in place: size %s, mtime %s" % ("kept" if os.stat(path).st_size == st.st_size else "changed",
       "kept" if os.stat(path).st_mtime_ns == st.st_mtime_ns else "changed"))
 PY
+# the runs, executions and computed USD of the ledger (the dollars written
+# here from the sum of nanodollars: plain SQL that both engines run)
 ledger() {
-	sqlite3 sbledger.db "SELECT COUNT(*) || ' runs, ' || (SELECT COUNT(*) FROM execution) || ' executions, computed '
-		|| printf('%d.%09d', SUM(computed_nanos) / 1000000000, SUM(computed_nanos) % 1000000000) FROM run"
+	sqlite3 sbledger.db "SELECT COUNT(*), (SELECT COUNT(*) FROM execution), COALESCE(SUM(computed_nanos), 0) FROM run" |
+		while IFS='|' read -r runs execs nanos; do
+			printf '%s runs, %s executions, computed %d.%09d\n' "$runs" "$execs" \
+				$((nanos / 1000000000)) $((nanos % 1000000000))
+		done
 }
 batches() {
-	sqlite3 sbledger.db "SELECT batch_id, status, accepted, duplicates, rejected, replaced, COALESCE(reason, '-') FROM batch"
+	sqlite3 sbledger.db "SELECT batch_id, status, accepted, duplicates, rejected, replaced, COALESCE(reason, '-') FROM batch ORDER BY batch_id"
 }
 
 python3 gen.py runs.jsonl 3000 1

@@ -14,7 +14,7 @@ for line in open(sys.argv[1]):
     r.setdefault("tags", {})["team"] = "t%d" % (int(r["run_id"][-1]) % 2)
     print(json.dumps(r))
 PY
-once() { sqlite3 sbledger.db "SELECT COUNT(*) || ' rows, ' || COUNT(DISTINCT run_id) || ' runs, ' || (SELECT COUNT(*) FROM (SELECT run_id FROM invoice_run WHERE duplicate = 0 GROUP BY run_id HAVING COUNT(*) > 1)) || ' runs on two invoices' FROM invoice_run"; }
+once() { sqlite3 sbledger.db "SELECT CAST(COUNT(*) AS TEXT) || ' rows, ' || CAST(COUNT(DISTINCT run_id) AS TEXT) || ' runs, ' || CAST((SELECT COUNT(*) FROM (SELECT run_id FROM invoice_run WHERE duplicate = 0 GROUP BY run_id HAVING COUNT(*) > 1) AS twice) AS TEXT) || ' runs on two invoices' FROM invoice_run"; }
 sb init >/dev/null
 sb import runs runs.jsonl >/dev/null
 sb prices set gpt-5.6-terra --input-per-m 2.5 --output-per-m 10 >/dev/null

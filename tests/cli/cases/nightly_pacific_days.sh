@@ -50,12 +50,23 @@ night 2027-01-17T02:15:00Z
 echo "== night 2027-01-18T02:15:00Z, --quiet: nothing to say"
 SBLEDGER_NOW=2027-01-18T02:15:00Z sb --quiet nightly --inbox inbox --out reports --billing-lag 24h --fail-on-drift
 echo "== every stored judgement of vercel and blaxel: one verdict per day, after its pending"
-sqlite3 sbledger.db "SELECT strftime('%Y-%m-%d', c.from_ms / 1000, 'unixepoch') AS period, b.backend,
-	strftime('%Y-%m-%dT%H:%M', b.window_from_ms / 1000, 'unixepoch') || '..' ||
-	strftime('%Y-%m-%dT%H:%M', b.window_to_ms / 1000, 'unixepoch') AS window,
-	b.status, b.flagged, strftime('%m-%dT%H:%M', c.judged_ms / 1000, 'unixepoch') AS judged
+# (the times are stored as milliseconds; written here in UTC as SQLite's
+# strftime of the whole seconds would: plain SQL that both engines run)
+sqlite3 sbledger.db "SELECT c.from_ms, b.backend, b.window_from_ms, b.window_to_ms, b.status, b.flagged, c.judged_ms
 	FROM reconciliation_backend b JOIN reconciliation c USING (recon_id)
-	ORDER BY b.backend, c.from_ms, c.recon_id"
+	ORDER BY b.backend, c.from_ms, c.recon_id" | python3 -c '
+import datetime, sys
+def utc(ms, fmt):
+    if ms == "":
+        return ""
+    ms = int(ms)
+    seconds = abs(ms) // 1000 * (1 if ms >= 0 else -1)
+    return (datetime.datetime(1970, 1, 1) + datetime.timedelta(seconds=seconds)).strftime(fmt)
+for line in sys.stdin:
+    from_ms, backend, wfrom, wto, status, flagged, judged = line.rstrip("\n").split("|")
+    window = utc(wfrom, "%Y-%m-%dT%H:%M") + ".." + utc(wto, "%Y-%m-%dT%H:%M") if wfrom and wto else ""
+    print("|".join((utc(from_ms, "%Y-%m-%d"), backend, window, status, flagged, utc(judged, "%m-%dT%H:%M"))))
+'
 echo "== the window's report: Pacific 2027-01-12 as stored in its reports"
 python3 -c '
 import json, sys

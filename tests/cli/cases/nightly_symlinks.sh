@@ -19,7 +19,8 @@ ln -s "$outside/focus" inbox/billing/focus
 cp "$SAMPLES/billing-daytona.json" inbox/billing/daytona/
 sb init >/dev/null
 sb nightly --inbox inbox --period 2026-11 --out reports --quiet 2>&1 | sed "s|$(pwd)/|./|g"
-sqlite3 sbledger.db "SELECT group_concat(run_id, ' ') FROM run WHERE run_id LIKE '%side-%'; SELECT COUNT(*) FROM billing_line WHERE format = 'focus'; SELECT COUNT(*) || ' batches' FROM batch"
+sqlite3 sbledger.db "SELECT run_id FROM run WHERE run_id LIKE '%side-%' ORDER BY run_id" | paste -sd' '
+sqlite3 sbledger.db "SELECT COUNT(*) FROM billing_line WHERE format = 'focus'; SELECT CAST(COUNT(*) AS TEXT) || ' batches' FROM batch"
 echo "== the runs directory and the billing directory as links out"
 rm -rf inbox2 && mkdir inbox2
 ln -s "$outside/runs" inbox2/runs

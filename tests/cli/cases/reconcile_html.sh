@@ -38,7 +38,8 @@ printf '%s\n' '{"run_id":"late-1","backend":"modal","session_id":"mod-late","sta
 sb --quiet nightly --inbox inbox --period 2026-11 --out reports | sed "s|$PWD/||g" | tail -3
 grep -o '<p id="imports"[^>]*>' reports/2026-11/report.html
 grep -o '<tr class="batch" data-batch="[0-9]*"><td>[0-9]*</td><td class="l wrap">[^<]*' reports/2026-11/report.html | sed 's/<[^>]*>/ /g'
-grep -o '<code class="cmd">sbledger rejects[^<]*</code>' reports/2026-11/report.html | sed 's/<[^>]*>//g'
+# (a ledger named by --db, as a PostgreSQL one is, is named in the command too)
+grep -o '<code class="cmd">sbledger \(--db [^<]* \)\{0,1\}rejects[^<]*</code>' reports/2026-11/report.html | sed 's/<[^>]*>//g'
 echo "== a page that cannot be written"
 "$SB" reconcile --period 2026-11 --dry-run --format html >/dev/full 2>err; echo "[exit $?]"; cat err
 "$SB" report drift --period 2026-11 --format html >/dev/full 2>err; echo "[exit $?]"; cat err

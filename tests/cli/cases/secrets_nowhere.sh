@@ -2,7 +2,10 @@
 # messages, the ledger or any file written, whatever goes wrong: a host
 # that does not answer, --verbose tracing, a URL that tries to carry
 # credentials, nightly's fetches.  (tests/http checks the same against a
-# provider that answers, and one that echoes the key back.)
+# provider that answers, and one that echoes the key back.)  The files
+# searched include the ledger's own; secrets_nowhere_ledger searches the
+# ledger's content on either engine.
+# cli-tests: sqlite (the ledger's files, ./sbledger.db and its -lock, are among the files searched and counted)
 DEEPINFRA_API_KEY=sbl-secret-deepinfra-7c1e
 VERCEL_TOKEN=sbl-secret-vercel-93ab
 SBLEDGER_HTTP_RETRIES=0

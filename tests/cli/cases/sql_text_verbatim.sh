@@ -15,9 +15,22 @@ sqlite3 sbledger.db "SELECT run_id, session_id, plan, model, tags, extra FROM ru
 sqlite3 sbledger.db "SELECT command FROM execution ORDER BY rid"
 sqlite3 sbledger.db "SELECT name, value FROM run_tag ORDER BY rid, name"
 echo "== billing lines"
-sqlite3 sbledger.db "SELECT format, line_key, session_id, invoice_id, unit, tags, extra FROM billing_line WHERE line_key NOT GLOB '[0-9a-f]*[0-9a-f]' OR length(line_key) != 64 OR session_id IS NOT NULL ORDER BY lid"
+# (all but the lines keyed by the SHA-256 of their row, 64 characters from
+# 0-9a-f first and last, with no session)
+sqlite3 sbledger.db "SELECT format, line_key, session_id, invoice_id, unit, tags, extra FROM billing_line
+ WHERE NOT ((substr(line_key, 1, 1) BETWEEN '0' AND '9' OR substr(line_key, 1, 1) BETWEEN 'a' AND 'f')
+        AND (substr(line_key, 64, 1) BETWEEN '0' AND '9' OR substr(line_key, 64, 1) BETWEEN 'a' AND 'f'))
+    OR length(line_key) <> 64 OR session_id IS NOT NULL ORDER BY lid"
 echo "== every table is there"
-sqlite3 sbledger.db "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'table'"
+# (counted in the engine's own catalog: the tables of a PostgreSQL ledger
+# but the engine's sbledger_meta, those of a SQLite file)
+case ${SBLEDGER_DB:-} in
+postgres*)
+	sqlite3 sbledger.db "SELECT COUNT(*) FROM information_schema.tables
+ WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name <> 'sbledger_meta'"
+	;;
+*) sqlite3 sbledger.db "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'table'" ;;
+esac
 sb check | tail -1
 echo "== values given on the command line"
 sb lines --period 2026 --session "' OR 1=1 --" --format csv
