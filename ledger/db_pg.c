@@ -138,6 +138,21 @@ static int pg_error(sb_db *db, const PGresult *res, const char *what, sb_err *e)
 	return sb_fail(e, SB_EINTERNAL, "%s: PostgreSQL error while %s: %s", db->shown, what, msg);
 }
 
+/* The error of res while running the statement of file (sql/FILE.sql):
+ * as pg_error says, with "running a query" as SQLite words it; an
+ * internal error names the file too. */
+static int run_error(sb_db *db, const PGresult *res, const char *file, sb_err *e)
+{
+	char msg[sizeof e->msg];
+
+	if (pg_error(db, res, "running a query", e) == SB_EINTERNAL) {
+		snprintf(msg, sizeof msg, "%s", e->msg);
+		sb_err_clear(e);
+		sb_fail(e, SB_EINTERNAL, "%s (sql/%s.sql)", msg, file);
+	}
+	return e->code;
+}
+
 struct pg_stmt;
 static int collect(sb_db *db, struct pg_stmt *st, sb_err *e);
 
@@ -674,9 +689,7 @@ static int run(struct pg_stmt *st, sb_err *e)
 	}
 	s = PQresultStatus(st->res);
 	if (s != PGRES_TUPLES_OK && s != PGRES_COMMAND_OK) {
-		char what[160];
-		snprintf(what, sizeof what, "running sql/%s.sql", st->what);
-		pg_error(db, st->res, what, e);
+		run_error(db, st->res, st->what, e);
 		PQclear(st->res);
 		st->res = NULL;
 		return e->code;
@@ -705,6 +718,9 @@ static int run(struct pg_stmt *st, sb_err *e)
 	return SB_OK;
 }
 
+static bool whole(const char *v, int64_t *out);
+#define db_of(st) ((st)->base.db)
+
 /* Read the results of the statements sent without waiting, in order, then
  * (st not NULL: it was sent last, before the sync) st's into st->res,
  * then the sync, and leave pipeline mode.  The first error is reported
@@ -721,11 +737,8 @@ static int collect(sb_db *db, struct pg_stmt *st, sb_err *e)
 		rc = pg_error(db, NULL, "sending queries", e);
 	for (int i = 0; i < p->pending && rc == SB_OK; i++) {
 		while ((res = PQgetResult(p->conn)) != NULL) {
-			if (PQresultStatus(res) == PGRES_FATAL_ERROR && rc == SB_OK) {
-				char what[160];
-				snprintf(what, sizeof what, "running sql/%s.sql", p->pending_what[i]);
-				rc = pg_error(db, res, what, e);
-			}
+			if (PQresultStatus(res) == PGRES_FATAL_ERROR && rc == SB_OK)
+				rc = run_error(db, res, p->pending_what[i], e);
 			PQclear(res);
 		}
 	}
@@ -795,9 +808,21 @@ static int pg_step(sb_stmt *s, sb_err *e)
 		}
 	}
 	drop_blobs(st);
-	if (++st->row < PQntuples(st->res))
-		return SB_ROW;
-	return SB_DONE;
+	if (++st->row >= PQntuples(st->res))
+		return SB_DONE;
+	/* a sum past 64 bits ends the statement, as SQLite's SUM does with
+	 * "integer overflow": PostgreSQL's SUM of a bigint is a numeric
+	 * that never overflows (the program checks it here, on every row) */
+	for (int c = 0; c < PQnfields(st->res); c++) {
+		int64_t n;
+		if (PQftype(st->res, c) == OID_NUMERIC && !PQgetisnull(st->res, st->row, c) &&
+		    !whole(PQgetvalue(st->res, st->row, c), &n)) {
+			sb_fail(e, SB_EDATA, "%s: a sum overflows 64-bit nanodollars while running a query", db_of(st)->shown);
+			pg_reset(s);
+			return -1;
+		}
+	}
+	return SB_ROW;
 }
 
 static int pg_col_count(sb_stmt *s)
