@@ -198,7 +198,12 @@ cli-tests: $(TEST_DEPS) $(BUILD)/san/sbledger sbledger
 # (each case in a fresh database) and the concurrency and copy test.
 PG_ENGINE_TEST := $(BUILD)/san/tests/pg/test_pg_engine
 $(PG_ENGINE_TEST).o: $(TEST_DEPS)
-pg-tests: $(TEST_DEPS) $(BUILD)/deps-pg.ok $(BUILD)/san/sbledger sbledger $(PG_ENGINE_TEST)
+# the unit tests of the storage's callers that run on a PostgreSQL ledger
+# as well (support_memory_ledger gives one when SBLEDGER_TEST_PG_DIR is
+# set); the others look at SQLite itself (pragmas, plans, the file)
+PG_UNIT_TESTS := $(addprefix $(BUILD)/san/tests/,test_budget test_line_list test_nightly test_precedence \
+                 test_rates test_recon_detail test_reconcile test_summary)
+pg-tests: $(TEST_DEPS) $(BUILD)/deps-pg.ok $(BUILD)/san/sbledger sbledger $(PG_ENGINE_TEST) $(PG_UNIT_TESTS)
 	@dir=$$(mktemp -d /tmp/sbpg.XXXXXX) || exit 70; \
 	  trap 'sh tools/pg_cluster.sh stop "$$dir"; rm -rf "$$dir"' EXIT; trap 'exit 130' INT TERM; \
 	  sh tools/pg_cluster.sh start "$$dir" >/dev/null || exit 70; \
@@ -208,6 +213,7 @@ pg-tests: $(TEST_DEPS) $(BUILD)/deps-pg.ok $(BUILD)/san/sbledger sbledger $(PG_E
 	  sh tests/pg/schema_match.sh "$$dir/schema.db" "$$url" && echo "pg: the schemas of both engines match"; \
 	  sh tests/pg/prepare_all.sh "$$url"; \
 	  SBLEDGER_TEST_PG_DIR="$$dir" $(PG_ENGINE_TEST); \
+	  for t in $(PG_UNIT_TESTS); do echo "== $$t (PostgreSQL)"; SBLEDGER_TEST_PG_DIR="$$dir" $$t; done; \
 	  CLI_ENGINE=pg CLI_PG_DIR="$$dir" SBLEDGER=$$sb sh tests/cli/run.sh; \
 	  PG_DIR="$$dir" SBLEDGER=$$sb sh tests/reliability/pg_concurrency.sh
 

@@ -317,8 +317,9 @@ static void store(sb_db *db, int64_t id, const char *from, const char *to, const
 	char sql[1024];
 
 	snprintf(sql, sizeof sql,
-	         "INSERT OR IGNORE INTO reconciliation (recon_id, created_ms, from_ms, to_ms, abs_nanos, rel_ppb, "
-	         "backends, flagged, result) VALUES (%lld, 0, %lld, %lld, 10000000, 50000000, 1, 0, '{}');"
+	         "INSERT INTO reconciliation (recon_id, created_ms, from_ms, to_ms, abs_nanos, rel_ppb, "
+	         "backends, flagged, result) VALUES (%lld, 0, %lld, %lld, 10000000, 50000000, 1, 0, '{}') "
+	         "ON CONFLICT DO NOTHING;"
 	         "INSERT INTO reconciliation_backend (recon_id, backend, status, runs, computed_nanos, "
 	         "billed_nanos, drift_nanos, flagged) VALUES (%lld, '%s', '%s', 1, 100, %s, %s, %d);",
 	         (long long)id, (long long)T(from), (long long)T(to), (long long)id, backend, status,

@@ -357,9 +357,9 @@ static void add_line(sb_db *db, const char *backend, const char *session_id, con
 	assert_int_equal(sb_time_parse(start, strlen(start), 0, &s), SB_TIME_OK);
 	assert_int_equal(sb_time_parse(end, strlen(end), 0, &t), SB_TIME_OK);
 	sql = sqlite3_mprintf(
-	    "INSERT INTO billing_line (format, line_key, batch_id, line_no, backend, session_id, start_ms,"
+	    "INSERT INTO billing_line (lid, format, line_key, batch_id, line_no, backend, session_id, start_ms,"
 	    " end_ms, kind, amount_nanos, currency, category, correction, source_row)"
-	    " VALUES ('record', '%q-%lld', 2, 99, '%q', %Q, %lld, %lld, 'billed', %lld, '%q', %Q, 0, 'x')",
+	    " VALUES ((SELECT COALESCE(MAX(lid), 0) + 1 FROM billing_line), 'record', '%q-%lld', 2, 99, '%q', %Q, %lld, %lld, 'billed', %lld, '%q', %Q, 0, 'x')",
 	    backend, (long long)s, backend, session_id, (long long)s, (long long)t, (long long)amount,
 	    currency, category);
 	support_exec(db, sql);
@@ -529,9 +529,9 @@ static void line_of(sb_db *db, const char *backend, const char *session_id, cons
 	snprintf(amount_text, sizeof amount_text, "%lld", (long long)amount);
 	snprintf(vcpu_text, sizeof vcpu_text, "%lld", (long long)amount);
 	sql = sqlite3_mprintf(
-	    "INSERT INTO billing_line (format, line_key, batch_id, line_no, backend, session_id, start_ms,"
+	    "INSERT INTO billing_line (lid, format, line_key, batch_id, line_no, backend, session_id, start_ms,"
 	    " end_ms, kind, amount_nanos, currency, category, correction, vcpu_ms, memory_mb_ms, source_row)"
-	    " VALUES ('focus', 'k%d', 1000, %d, '%q', %Q, %lld, %lld, '%q', %s, '%q', 'Usage', 0, %s, %s, 'x')",
+	    " VALUES ((SELECT COALESCE(MAX(lid), 0) + 1 FROM billing_line), 'focus', 'k%d', 1000, %d, '%q', %Q, %lld, %lld, '%q', %s, '%q', 'Usage', 0, %s, %s, 'x')",
 	    n, n, backend, session_id, (long long)T(start), (long long)T(end), kind,
 	    metered ? "NULL" : amount_text, currency, metered ? vcpu_text : "NULL", metered ? "0" : "NULL");
 	support_exec(db, sql);

@@ -39,12 +39,60 @@ void support_assert_sqlite_ok(sqlite3 *conn, int rc, const char *file, int line)
 	_fail(file, line);
 }
 
+/* The first line cmd prints, in out (its newline dropped); the test fails
+ * unless cmd exits 0. */
+static void command_line(const char *cmd, char *out, size_t cap)
+{
+	FILE *p = popen(cmd, "r");
+
+	assert_non_null(p);
+	out[0] = '\0';
+	if (fgets(out, (int)cap, p) == NULL)
+		out[0] = '\0';
+	out[strcspn(out, "\n")] = '\0';
+	if (pclose(p) != 0) {
+		print_error("failed: %s\n", cmd);
+		fail();
+	}
+}
+
+/* A fresh PostgreSQL ledger in the cluster of tools/pg_cluster.sh at dir:
+ * a database made from a template the first call initialised (init once,
+ * then a copy per ledger). */
+static sb_db *pg_ledger(const char *dir)
+{
+	static int made;
+	char cmd[1024], url[512], name[64];
+	sb_db *db = NULL;
+	sb_err e;
+
+	sb_err_clear(&e);
+	if (made == 0) {
+		snprintf(cmd, sizeof cmd, "sh tools/pg_cluster.sh createdb '%s' unit_template_%d", dir, (int)getpid());
+		command_line(cmd, url, sizeof url);
+		assert_sb_ok(&e, sb_db_open(url, SB_DB_CREATE | SB_DB_WRITE, 1000, &db, &e));
+		sb_db_close(db);
+		db = NULL;
+	}
+	snprintf(name, sizeof name, "unit_%d_%d", (int)getpid(), ++made);
+	snprintf(cmd, sizeof cmd,
+	         "psql -XAtq -v ON_ERROR_STOP=1 -d \"$(sh tools/pg_cluster.sh url '%s' postgres)\""
+	         " -c 'CREATE DATABASE %s TEMPLATE unit_template_%d' >/dev/null && sh tools/pg_cluster.sh url '%s' %s",
+	         dir, name, (int)getpid(), dir, name);
+	command_line(cmd, url, sizeof url);
+	assert_sb_ok(&e, sb_db_open(url, 0, 1000, &db, &e));
+	return db;
+}
+
 sb_db *support_memory_ledger(void)
 {
+	const char *pg = getenv("SBLEDGER_TEST_PG_DIR");
 	sb_db *db = NULL;
 	sb_err e;
 	int rc;
 
+	if (pg != NULL && pg[0] != '\0')
+		return pg_ledger(pg);
 	sb_err_clear(&e);
 	rc = sb_db_open(NULL, SB_DB_MEMORY, 1000, &db, &e);
 	assert_sb_ok(&e, rc);

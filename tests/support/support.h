@@ -39,7 +39,10 @@ void support_assert_sqlite_ok(sqlite3 *conn, int rc, const char *file, int line)
 #define assert_sqlite_ok(conn, rc) support_assert_sqlite_ok((conn), (rc), __FILE__, __LINE__)
 
 /* A fresh in-memory ledger with the schema applied and seeded
- * (sb_db_open(NULL, SB_DB_MEMORY, 1000, ...)).  The caller closes it. */
+ * (sb_db_open(NULL, SB_DB_MEMORY, 1000, ...)); with SBLEDGER_TEST_PG_DIR
+ * set (a cluster of tools/pg_cluster.sh: make pg-tests), a fresh
+ * PostgreSQL ledger instead, so that a test of the storage's callers runs
+ * on both engines.  The caller closes it. */
 sb_db *support_memory_ledger(void);
 
 /* Run literal SQL (any number of statements) on db's connection; fail the
