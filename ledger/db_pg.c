@@ -21,8 +21,10 @@
  * (blobs as binary bytea).  Rows come back as text: integers
  * are parsed exactly (a sum past 64 bits is a REAL column, as on SQLite,
  * which the callers refuse), booleans read 1 and 0.  A statement's rows
- * are all received when it is first stepped (libpq's result), so that
- * other statements can run while it is read.  Longer than 600 lines on
+ * come one at a time as it is stepped (libpq's single-row mode), so that
+ * a report's memory does not grow with its rows; when another statement
+ * needs the connection meanwhile, the rows not yet stepped to are read
+ * ahead for it first (unstream).  Longer than 600 lines on
  * purpose: the connection, the rewrite of parameters, the binds, the
  * rows and the engine's table of calls read and write one struct pg.
  */
@@ -59,6 +61,7 @@ struct pg {
 	bool returned_id;          /* the last INSERT returned its row's id (RETURNING) */
 	int64_t last_id;           /* that id */
 	unsigned next_name;        /* the next server-side statement's number */
+	struct pg_stmt *stream;    /* the statement whose rows are still coming, or NULL */
 	int pending;               /* statements sent in pipeline mode, results not read */
 	const char *pending_what[MAX_PENDING]; /* their files, for messages */
 };
@@ -84,9 +87,17 @@ struct pg_stmt {
 	char server_name[24];      /* its name on the server once prepared, else "" */
 	int n_params;
 	struct param *params;
-	PGresult *res;             /* rows of the current run */
-	int row;                   /* the current row (-1 before the first) */
+	PGresult *res;             /* rows of the current run, or (streamed) the current row */
+	int row;                   /* the current row in res (-1 before the first) */
 	bool ran;                  /* run since the last reset */
+	bool done;                 /* stepped to its end */
+	bool streamed;             /* its rows come one at a time (libpq's single-row mode) */
+	PGresult *first;           /* streamed: the first row, read by run, not yet stepped to */
+	PGresult **rest;           /* streamed: the rows read ahead for another statement, or NULL */
+	size_t n_rest, rest_at, rest_cap;
+	int64_t rows;              /* streamed: rows stepped to */
+	int64_t first_id;          /* streamed: the first row's first column (an INSERT's RETURNING) */
+	sb_err late;               /* streamed: an error met while its rows were read ahead */
 	void **blobs;              /* decoded bytea of the current row, by column */
 	size_t *blob_lens;
 	int n_blobs;
@@ -155,6 +166,7 @@ static int run_error(sb_db *db, const PGresult *res, const char *file, sb_err *e
 
 struct pg_stmt;
 static int collect(sb_db *db, struct pg_stmt *st, sb_err *e);
+static void unstream(sb_db *db);
 
 /* Run sql (no parameters; several statements allowed), its rows dropped;
  * first the results of what was sent without waiting. */
@@ -166,6 +178,7 @@ static int pg_exec(sb_db *db, const char *sql, sb_err *e)
 
 	if (collect(db, NULL, e) != SB_OK)
 		return e->code;
+	unstream(db);
 	res = PQexec(PG(db)->conn, sql);
 	s = PQresultStatus(res);
 
@@ -186,6 +199,7 @@ static int pg_one(sb_db *db, const char *sql, int64_t *out, sb_err *e)
 	*out = 0;
 	if (collect(db, NULL, e) != SB_OK)
 		return e->code;
+	unstream(db);
 	res = PQexec(PG(db)->conn, sql);
 	if (PQresultStatus(res) != PGRES_TUPLES_OK)
 		rc = pg_error(db, res, "reading the ledger's header", e);
@@ -501,12 +515,28 @@ static void drop_blobs(struct pg_stmt *st)
 static void pg_reset(sb_stmt *s)
 {
 	struct pg_stmt *st = PS(s);
+	struct pg *p = PG(st->base.db);
+	PGresult *res;
 
 	drop_blobs(st);
+	/* rows still coming: read and dropped, so that the connection is free */
+	if (p != NULL && p->stream == st) {
+		while ((res = PQgetResult(p->conn)) != NULL)
+			PQclear(res);
+		p->stream = NULL;
+	}
 	PQclear(st->res);
-	st->res = NULL;
+	PQclear(st->first);
+	for (size_t i = st->rest_at; i < st->n_rest; i++)
+		PQclear(st->rest[i]);
+	free(st->rest);
+	st->res = st->first = NULL;
+	st->rest = NULL;
+	st->n_rest = st->rest_at = st->rest_cap = 0;
 	st->row = -1;
-	st->ran = false;
+	st->rows = 0;
+	st->ran = st->done = st->streamed = false;
+	sb_err_clear(&st->late);
 }
 
 static void pg_clear(sb_stmt *s)
@@ -631,6 +661,68 @@ static int pg_bind_null(sb_stmt *s, int i, const char **why)
 	return 0;
 }
 
+/* The end of st's streamed rows: res is the result after the last row
+ * (its status and counts: the rows an INSERT ... RETURNING made, its id)
+ * or an error, recorded in e; the connection is read to its end. */
+static int end_stream(struct pg_stmt *st, PGresult *res, sb_err *e)
+{
+	sb_db *db = st->base.db;
+	struct pg *p = PG(db);
+	ExecStatusType s = PQresultStatus(res);
+	PGresult *more;
+	int rc = SB_OK;
+
+	if (s == PGRES_TUPLES_OK || s == PGRES_COMMAND_OK) {
+		p->changes = strtoll(PQcmdTuples(res), NULL, 10);
+		if (strncmp(PQcmdStatus(res), "INSERT", 6) == 0) {
+			p->returned_id = st->rows + (st->first != NULL) + (int64_t)(st->n_rest - st->rest_at) == 1;
+			p->last_id = st->first_id;
+		}
+	} else {
+		rc = run_error(db, res, st->what, e);
+	}
+	PQclear(res);
+	while ((more = PQgetResult(p->conn)) != NULL)
+		PQclear(more);
+	p->stream = NULL;
+	return rc;
+}
+
+/* Another statement needs the connection while st's rows are coming: the
+ * rows not yet stepped to are read ahead into st->rest (an error among
+ * them kept for st's next step). */
+static void unstream(sb_db *db)
+{
+	struct pg *p = PG(db);
+	struct pg_stmt *st = p->stream;
+	PGresult *res;
+
+	if (st == NULL)
+		return;
+	while ((res = PQgetResult(p->conn)) != NULL && PQresultStatus(res) == PGRES_SINGLE_TUPLE) {
+		if (st->n_rest == st->rest_cap) {
+			size_t cap = st->rest_cap > 0 ? 2 * st->rest_cap : 64;
+			PGresult **grown = realloc(st->rest, cap * sizeof *grown);
+			if (grown == NULL) {
+				PQclear(res);
+				sb_fail(&st->late, SB_EINTERNAL, "out of memory reading the rows of sql/%s.sql", st->what);
+				while ((res = PQgetResult(p->conn)) != NULL)
+					PQclear(res);
+				p->stream = NULL;
+				return;
+			}
+			st->rest = grown;
+			st->rest_cap = cap;
+		}
+		st->rest[st->n_rest++] = res;
+	}
+	if (res != NULL)
+		end_stream(st, res, &st->late);
+	p->stream = NULL;
+	if (st->rest == NULL)
+		st->rest = calloc(1, sizeof *st->rest);   /* read ahead, none left */
+}
+
 /* Prepare st on the server (its first run on this connection). */
 static int server_prepare(struct pg_stmt *st, sb_err *e)
 {
@@ -641,6 +733,7 @@ static int server_prepare(struct pg_stmt *st, sb_err *e)
 
 	if (collect(db, NULL, e) != SB_OK)
 		return e->code;
+	unstream(db);
 	for (int i = 0; i < st->n_params; i++)
 		types[i] = st->params[i].value != NULL ? st->params[i].type : 0;
 	snprintf(st->server_name, sizeof st->server_name, "sb%u", PG(db)->next_name++);
@@ -660,7 +753,27 @@ static int server_prepare(struct pg_stmt *st, sb_err *e)
 	return rc;
 }
 
-/* Run st with its binds; its rows into st->res. */
+/* Room for the decoded bytea of cols columns. */
+static int size_blobs(struct pg_stmt *st, int cols, sb_err *e)
+{
+	void **b;
+	size_t *l;
+
+	if (st->n_blobs >= cols)
+		return SB_OK;
+	if ((b = realloc(st->blobs, (size_t)cols * sizeof *b)) != NULL)
+		st->blobs = b;
+	if (b == NULL || (l = realloc(st->blob_lens, (size_t)cols * sizeof *l)) == NULL)
+		return sb_fail(e, SB_EINTERNAL, "out of memory");
+	st->blob_lens = l;
+	for (int i = st->n_blobs; i < cols; i++)
+		st->blobs[i] = NULL;
+	st->n_blobs = cols;
+	return SB_OK;
+}
+
+/* Run st with its binds: its rows streamed (st->first, then one at a
+ * time), or its whole result in st->res (no rows; behind a pipeline). */
 static int run(struct pg_stmt *st, sb_err *e)
 {
 	sb_db *db = st->base.db;
@@ -685,7 +798,25 @@ static int run(struct pg_stmt *st, sb_err *e)
 		if (collect(db, st, e) != SB_OK)
 			return e->code;
 	} else {
-		st->res = PQexecPrepared(PG(db)->conn, st->server_name, st->n_params, values, lens, formats, 0);
+		/* its rows one at a time (single-row mode): the first read now,
+		 * to know whether it has any and whether it failed */
+		PGresult *res, *more;
+		unstream(db);
+		if (PQsendQueryPrepared(PG(db)->conn, st->server_name, st->n_params, values, lens, formats, 0) != 1)
+			return pg_error(db, NULL, "sending a query", e);
+		PQsetSingleRowMode(PG(db)->conn);
+		res = PQgetResult(PG(db)->conn);
+		if (PQresultStatus(res) == PGRES_SINGLE_TUPLE) {
+			st->streamed = true;
+			st->first = res;
+			st->first_id = PQnfields(res) >= 1 ? strtoll(PQgetvalue(res, 0, 0), NULL, 10) : 0;
+			PG(db)->stream = st;
+			return size_blobs(st, PQnfields(res), e);
+		}
+		/* no rows, or an error: the whole result is this one */
+		while ((more = PQgetResult(PG(db)->conn)) != NULL)
+			PQclear(more);
+		st->res = res;
 	}
 	s = PQresultStatus(st->res);
 	if (s != PGRES_TUPLES_OK && s != PGRES_COMMAND_OK) {
@@ -702,20 +833,7 @@ static int run(struct pg_stmt *st, sb_err *e)
 		if (PG(db)->returned_id)
 			PG(db)->last_id = strtoll(PQgetvalue(st->res, 0, 0), NULL, 10);
 	}
-	if (st->n_blobs < PQnfields(st->res)) {
-		int cols = PQnfields(st->res);
-		void **b = realloc(st->blobs, (size_t)cols * sizeof *b);
-		size_t *l = b != NULL ? realloc(st->blob_lens, (size_t)cols * sizeof *l) : NULL;
-		if (b != NULL)
-			st->blobs = b;
-		if (l == NULL)
-			return sb_fail(e, SB_EINTERNAL, "out of memory");
-		st->blob_lens = l;
-		for (int i = st->n_blobs; i < cols; i++)
-			st->blobs[i] = NULL;
-		st->n_blobs = cols;
-	}
-	return SB_OK;
+	return size_blobs(st, PQnfields(st->res), e);
 }
 
 static bool whole(const char *v, int64_t *out);
@@ -780,6 +898,7 @@ static int pg_run_later(sb_stmt *s, sb_err *e)
 	if ((st->server_name[0] == '\0' && server_prepare(st, e) != SB_OK) ||
 	    (p->pending == MAX_PENDING && collect(db, NULL, e) != SB_OK))
 		return e->code;
+	unstream(db);
 	for (int i = 0; i < st->n_params; i++) {
 		values[i] = st->params[i].value;
 		lens[i] = st->params[i].len;
@@ -798,7 +917,7 @@ static int pg_step(sb_stmt *s, sb_err *e)
 	struct pg_stmt *st = PS(s);
 
 	/* a statement stepped past its end runs again, as SQLite's does */
-	if (st->ran && (st->res == NULL || st->row >= PQntuples(st->res)))
+	if (st->ran && (st->done || (!st->streamed && st->res == NULL)))
 		pg_reset(s);
 	if (!st->ran) {
 		st->ran = true;
@@ -808,8 +927,39 @@ static int pg_step(sb_stmt *s, sb_err *e)
 		}
 	}
 	drop_blobs(st);
-	if (++st->row >= PQntuples(st->res))
+	if (st->streamed) {
+		/* the next row: the first, read by run; one read ahead; or the
+		 * next from the connection, up to the result after the last */
+		PQclear(st->res);
+		st->res = NULL;
+		st->row = 0;
+		if (st->first != NULL) {
+			st->res = st->first;
+			st->first = NULL;
+		} else if (st->rest != NULL) {
+			if (st->rest_at < st->n_rest)
+				st->res = st->rest[st->rest_at++];
+		} else if (PG(db_of(st))->stream == st) {
+			PGresult *res = PQgetResult(PG(db_of(st))->conn);
+			if (res != NULL && PQresultStatus(res) == PGRES_SINGLE_TUPLE)
+				st->res = res;
+			else if (res != NULL)
+				end_stream(st, res, &st->late);   /* an error: told below */
+		}
+		if (st->res == NULL) {
+			if (st->late.code != SB_OK) {
+				*e = st->late;
+				pg_reset(s);
+				return -1;
+			}
+			st->done = true;
+			return SB_DONE;
+		}
+		st->rows++;
+	} else if (++st->row >= PQntuples(st->res)) {
+		st->done = true;
 		return SB_DONE;
+	}
 	/* a sum past 64 bits ends the statement, as SQLite's SUM does with
 	 * "integer overflow": PostgreSQL's SUM of a bigint is a numeric
 	 * that never overflows (the program checks it here, on every row) */
@@ -956,6 +1106,7 @@ static void pg_rollback(sb_db *db)
 
 	sb_err_clear(&e);
 	collect(db, NULL, &e);   /* an error of theirs is what is being rolled back */
+	unstream(db);
 	PQclear(PQexec(PG(db)->conn, "ROLLBACK"));
 }
 

@@ -278,6 +278,65 @@ static void test_run_later(void **state)
 	free(url);
 }
 
+/* Rows come one at a time; another statement run between two of them
+ * finds the connection free (the rest is read ahead), and the rows go on
+ * in order; an error after some rows is told at the step that reaches
+ * it, read ahead or not; a statement left before its end is reset. */
+static void test_streamed_rows(void **state)
+{
+	char *url = fresh_db("t_stream");
+	sb_db *db = open_ok(url, SB_DB_CREATE);
+	const char *all = "SELECT x, CAST(x AS TEXT) FROM generate_series(CAST(1 AS BIGINT), CAST(:n AS BIGINT)) AS t (x)";
+	const char *bad = "SELECT 10 / (x - CAST(:at AS BIGINT)) FROM generate_series(CAST(1 AS BIGINT), 3000) AS t (x)";
+	const char *sql;
+	sb_stmt *st = NULL, *div = NULL;
+	int64_t n = 0, sum = 0;
+	sb_err e;
+	int rc;
+
+	(void)state;
+	sb_err_clear(&e);
+	sql = all;
+	assert_sb_ok(&e, sb_db_prepare(db, &sql, "test", &st, &e));
+	sb_bind_i64(db, st, ":n", 3000);
+	while ((rc = sb_db_step(db, st, &e)) == SB_ROW) {
+		n++;
+		assert_int_equal(sb_col_i64(st, 0), n);
+		sum += sb_col_i64(st, 0);
+		if (n == 10 || n == 2999)   /* the connection, wanted meanwhile */
+			assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM rate_card"), 10);
+	}
+	assert_int_equal(rc, SB_DONE);
+	assert_int_equal(n, 3000);
+	assert_int_equal(sum, 3000 * 3001 / 2);
+	/* left after one row, then reset: the connection is free again */
+	assert_int_equal(sb_db_step(db, st, &e), SB_ROW);
+	sb_stmt_reset(st);
+	assert_int_equal(support_i64(db, "SELECT 7"), 7);
+	sb_stmt_finalize(st);
+
+	sql = bad;
+	assert_sb_ok(&e, sb_db_prepare(db, &sql, "test", &div, &e));
+	for (int ahead = 0; ahead < 2; ahead++) {
+		sb_stmt_reset(div);
+		sb_bind_i64(db, div, ":at", 1500);
+		n = 0;
+		sb_err_clear(&e);
+		while ((rc = sb_db_step(db, div, &e)) == SB_ROW) {
+			n++;
+			if (ahead && n == 5)
+				assert_int_equal(support_i64(db, "SELECT 8"), 8);
+		}
+		assert_int_equal(rc, -1);
+		assert_int_equal(n, 1499);
+		assert_int_equal(e.code, SB_EINTERNAL);
+		assert_non_null(strstr(e.msg, "division by zero"));
+	}
+	sb_stmt_finalize(div);
+	sb_db_close(db);
+	free(url);
+}
+
 /* One writer at a time: a second writer waits the busy timeout, then
  * "the ledger is busy" (75); a reader never waits; the first writer gone,
  * the second gets in.  A write transaction of a reader's connection takes
@@ -333,6 +392,7 @@ int main(void)
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_overflow_is_data),
 		cmocka_unit_test(test_run_later),
+		cmocka_unit_test(test_streamed_rows),
 		cmocka_unit_test(test_write_lock),
 		cmocka_unit_test(test_last_id_and_changes),
 	};
