@@ -115,7 +115,8 @@ static void no_notices(void *arg, const char *message)
 /* Map the error of res (or of the connection, res NULL) into e: a lock
  * not had within the busy timeout, a deadlock or a serialization failure
  * SB_ETEMP ("the ledger is busy"), a lost connection SB_ETEMP, disk full
- * or I/O SB_EIO, a read-only server SB_EIO, a value out of range (a sum
+ * or I/O SB_EIO, a read-only server or a role refused SB_EIO, a value
+ * out of range (a sum
  * past 64 bits) SB_EDATA, anything else SB_EINTERNAL; the message says
  * what was being done (what). */
 static int pg_error(sb_db *db, const PGresult *res, const char *what, sb_err *e)
@@ -144,6 +145,9 @@ static int pg_error(sb_db *db, const PGresult *res, const char *what, sb_err *e)
 		return sb_fail(e, SB_EIO, "%s: I/O error while %s: %s", db->shown, what, msg);
 	if (strcmp(state, "25006") == 0)
 		return sb_fail(e, SB_EIO, "%s: the ledger is read-only (%s) while %s", db->shown, msg, what);
+	if (strcmp(state, "42501") == 0)
+		return sb_fail(e, SB_EIO, "%s: the server does not let this role do it (%s) while %s; grant the role what docs/postgresql.md names",
+		               db->shown, msg, what);
 	if (strcmp(state, "22003") == 0)
 		return sb_fail(e, SB_EDATA, "%s: a sum overflows 64-bit nanodollars while %s", db->shown, what);
 	return sb_fail(e, SB_EINTERNAL, "%s: PostgreSQL error while %s: %s", db->shown, what, msg);

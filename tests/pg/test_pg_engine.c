@@ -337,6 +337,43 @@ static void test_streamed_rows(void **state)
 	free(url);
 }
 
+/* A role that may read but not write (a BI tool's): its reports run, its
+ * writes are refused as an I/O error (74) naming what was refused, and
+ * its init, where it may not create tables, too. */
+static void test_role_refused(void **state)
+{
+	char *url = fresh_db("t_role");
+	char weak[600];
+	sb_db *db = open_ok(url, SB_DB_CREATE | SB_DB_WRITE), *ro = NULL;
+	const char *at = strstr(url, "sbledger@");
+	sb_err e;
+
+	(void)state;
+	support_exec(db, "DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'sb_reader') THEN "
+	                 "CREATE ROLE sb_reader LOGIN; END IF; END $$; "
+	                 "REVOKE CREATE ON SCHEMA public FROM PUBLIC; GRANT USAGE ON SCHEMA public TO sb_reader; "
+	                 "GRANT SELECT ON ALL TABLES IN SCHEMA public TO sb_reader");
+	sb_db_close(db);
+	assert_non_null(at);
+	snprintf(weak, sizeof weak, "%.*ssb_reader@%s", (int)(at - url), url, at + strlen("sbledger@"));
+	ro = open_ok(weak, 0);
+	assert_int_equal(support_i64(ro, "SELECT COUNT(*) FROM rate_card"), 10);
+	sb_err_clear(&e);
+	assert_sb_fails(&e, sb_db_exec(ro, "DELETE FROM rate_card", &e), SB_EIO, "permission denied for table rate_card");
+	sb_db_close(ro);
+	free(url);
+	url = fresh_db("t_role_init");
+	snprintf(weak, sizeof weak, "%.*ssb_reader@%s", (int)(strstr(url, "sbledger@") - url), url,
+	         strstr(url, "sbledger@") + strlen("sbledger@"));
+	/* an empty database whose schema the role may not create in */
+	sb_err_clear(&e);
+	ro = NULL;
+	assert_sb_fails(&e, sb_db_open(weak, SB_DB_CREATE | SB_DB_WRITE, 300, &ro, &e), SB_EIO,
+	                "permission denied for schema public");
+	assert_null(ro);
+	free(url);
+}
+
 /* One writer at a time: a second writer waits the busy timeout, then
  * "the ledger is busy" (75); a reader never waits; the first writer gone,
  * the second gets in.  A write transaction of a reader's connection takes
@@ -393,6 +430,7 @@ int main(void)
 		cmocka_unit_test(test_overflow_is_data),
 		cmocka_unit_test(test_run_later),
 		cmocka_unit_test(test_streamed_rows),
+		cmocka_unit_test(test_role_refused),
 		cmocka_unit_test(test_write_lock),
 		cmocka_unit_test(test_last_id_and_changes),
 	};
