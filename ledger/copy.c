@@ -156,7 +156,7 @@ static int check_empty(sb_db *to, sb_err *e)
 	if (rc < 0)
 		return e->code;
 	if (batches + recons + invoices > 0)
-		return sb_fail(e, SB_EDATA, "%s: the ledger copied into already holds %lld batches, %lld reconciliations and %lld invoices: refused, nothing written; copy into a ledger just made by init",
+		return sb_fail(e, SB_EDATA, "%s: the ledger copied into is not empty (batches: %lld, reconciliations: %lld, invoices: %lld): refused, nothing written; copy into a ledger just made by init",
 		               sb_db_shown(to), (long long)batches, (long long)recons, (long long)invoices);
 	return SB_OK;
 }
@@ -259,7 +259,9 @@ static int copy_table(sb_db *from, sb_db *to, const struct table *t, int64_t *ro
 	while ((rc = sb_db_step(from, src, e)) == SB_ROW) {
 		for (int c = 0; c < n; c++)
 			bind_column(to, dst, at[c], src, c);
-		if (sb_db_run(to, dst, e) != SB_OK) {
+		/* its outcome told at the next statement that waits (in one
+		 * pipeline on PostgreSQL): the copy is one transaction */
+		if (sb_db_run_later(to, dst, e) != SB_OK) {
 			sb_err_prefix(e, "copying table %s", t->name);
 			goto done;
 		}
