@@ -112,6 +112,15 @@ static void no_notices(void *arg, const char *message)
 	(void)message;
 }
 
+/* The connection's last message, its first line (libpq ends it with a
+ * newline), in buf. */
+static const char *conn_message(PGconn *conn, char *buf, size_t cap)
+{
+	snprintf(buf, cap, "%s", PQerrorMessage(conn));
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf;
+}
+
 /* Map the error of res (or of the connection, res NULL) into e: a lock
  * not had within the busy timeout, a deadlock or a serialization failure
  * SB_ETEMP ("the ledger is busy"), a lost connection SB_ETEMP, disk full
@@ -126,10 +135,7 @@ static int pg_error(sb_db *db, const PGresult *res, const char *what, sb_err *e)
 	char buf[512];
 
 	if (msg == NULL) {
-		/* libpq's own message ends with a newline */
-		snprintf(buf, sizeof buf, "%s", PQerrorMessage(PG(db)->conn));
-		buf[strcspn(buf, "\n")] = '\0';
-		msg = buf;
+		msg = conn_message(PG(db)->conn, buf, sizeof buf);
 	}
 	if (state == NULL)
 		state = "";
@@ -333,9 +339,8 @@ static int pg_open(sb_db *db, int flags, sb_err *e)
 	if (p->conn == NULL)
 		return sb_fail(e, SB_EINTERNAL, "out of memory");
 	if (PQstatus(p->conn) != CONNECTION_OK) {
-		char msg[512];
-		snprintf(msg, sizeof msg, "%s", PQerrorMessage(p->conn));
-		msg[strcspn(msg, "\n")] = '\0';
+		char buf[512];
+		const char *msg = conn_message(p->conn, buf, sizeof buf);
 		/* a server that is not there (yet) may be there later; a
 		 * refusal of the role or database is the ledger missing */
 		if (strstr(msg, "does not exist") != NULL || strstr(msg, "authentication") != NULL ||
@@ -378,28 +383,34 @@ static bool name_char(char c)
 	return name_start(c) || (c >= '0' && c <= '9');
 }
 
-/* The length of the first statement of sql (through its ';' or the
- * end), skipping quotes and comments. */
+/* The end of the quote ('...', "...", a doubled quote inside) or comment
+ * (-- to the line's end, slash-star to star-slash) that starts at p, or NULL when none
+ * starts there. */
+static const char *skip_quoted(const char *p)
+{
+	if (*p == '\'' || *p == '"') {
+		char q = *p++;
+		while (*p != '\0' && !(*p == q && p[1] != q))
+			p += *p == q ? 2 : 1;
+		return *p != '\0' ? p + 1 : p;
+	}
+	if (p[0] == '-' && p[1] == '-')
+		return p + strcspn(p, "\n");
+	if (p[0] == '/' && p[1] == '*') {
+		const char *end = strstr(p + 2, "*/");
+		return end != NULL ? end + 2 : p + strlen(p);
+	}
+	return NULL;
+}
+
+/* The length of the first statement of sql (up to its ';' or the end),
+ * quotes and comments skipped. */
 static size_t statement_len(const char *sql)
 {
-	const char *p = sql;
+	const char *p = sql, *end;
 
-	while (*p != '\0' && *p != ';') {
-		if (*p == '\'' || *p == '"') {
-			char q = *p++;
-			while (*p != '\0' && !(*p == q && p[1] != q))
-				p += *p == q ? 2 : 1;
-			if (*p != '\0')
-				p++;
-		} else if (p[0] == '-' && p[1] == '-') {
-			p += strcspn(p, "\n");
-		} else if (p[0] == '/' && p[1] == '*') {
-			const char *end = strstr(p + 2, "*/");
-			p = end != NULL ? end + 2 : p + strlen(p);
-		} else {
-			p++;
-		}
-	}
+	while (*p != '\0' && *p != ';')
+		p = (end = skip_quoted(p)) != NULL ? end : p + 1;
 	return (size_t)(p - sql);
 }
 
@@ -432,23 +443,10 @@ static int rewrite(struct pg_stmt *st)
 	if (out == NULL)
 		return -1;
 	while (*p != '\0') {
+		const char *end = skip_quoted(p);
 		size_t n = 1;
-		if (*p == '\'' || *p == '"' || (p[0] == '-' && p[1] == '-') || (p[0] == '/' && p[1] == '*')) {
-			/* a quote or comment: copied as it is */
-			const char *q = p;
-			if (*p == '\'' || *p == '"') {
-				char c = *q++;
-				while (*q != '\0' && !(*q == c && q[1] != c))
-					q += *q == c ? 2 : 1;
-				if (*q != '\0')
-					q++;
-			} else if (*p == '-') {
-				q += strcspn(q, "\n");
-			} else {
-				const char *end = strstr(q + 2, "*/");
-				q = end != NULL ? end + 2 : q + strlen(q);
-			}
-			n = (size_t)(q - p);
+		if (end != NULL) {
+			n = (size_t)(end - p);   /* a quote or comment: copied as it is */
 		} else if (*p == ':' && p[1] == ':') {
 			n = 2;
 		} else if (*p == ':' && name_start(p[1])) {
@@ -480,14 +478,10 @@ static int pg_prepare(sb_db *db, const char *sql, const char **tail, const char 
 	size_t len;
 
 	*out = NULL;
-	for (;;) {
-		/* white space and comments before the statement */
+	/* white space and comments before the statement */
+	for (const char *end;; p = end) {
 		p += strspn(p, " \t\r\n");
-		if (p[0] == '-' && p[1] == '-')
-			p += strcspn(p, "\n");
-		else if (p[0] == '/' && p[1] == '*' && strstr(p, "*/") != NULL)
-			p = strstr(p, "*/") + 2;
-		else
+		if (*p == '\'' || *p == '"' || (end = skip_quoted(p)) == NULL)
 			break;
 	}
 	len = statement_len(p);
@@ -776,28 +770,35 @@ static int size_blobs(struct pg_stmt *st, int cols, sb_err *e)
 	return SB_OK;
 }
 
-/* Run st with its binds: its rows streamed (st->first, then one at a
- * time), or its whole result in st->res (no rows; behind a pipeline). */
-static int run(struct pg_stmt *st, sb_err *e)
+/* Send st, prepared on the server, with its binds (text, blobs binary),
+ * without reading its result; false when libpq could not. */
+static bool send(struct pg_stmt *st)
 {
-	sb_db *db = st->base.db;
 	int n = st->n_params > 0 ? st->n_params : 1;
 	const char *values[n];
 	int lens[n], formats[n];
-	ExecStatusType s;
 
-	if (st->server_name[0] == '\0' && server_prepare(st, e) != SB_OK)
-		return e->code;
 	for (int i = 0; i < st->n_params; i++) {
 		values[i] = st->params[i].value;
 		lens[i] = st->params[i].len;
 		formats[i] = st->params[i].blob ? 1 : 0;
 	}
+	return PQsendQueryPrepared(PG(st->base.db)->conn, st->server_name, st->n_params, values, lens, formats, 0) == 1;
+}
+
+/* Run st with its binds: its rows streamed (st->first, then one at a
+ * time), or its whole result in st->res (no rows; behind a pipeline). */
+static int run(struct pg_stmt *st, sb_err *e)
+{
+	sb_db *db = st->base.db;
+	ExecStatusType s;
+
+	if (st->server_name[0] == '\0' && server_prepare(st, e) != SB_OK)
+		return e->code;
 	if (PG(db)->pending > 0) {
 		/* behind what was sent without waiting: in the same pipeline,
 		 * its result read after theirs, in one round trip */
-		if (PQsendQueryPrepared(PG(db)->conn, st->server_name, st->n_params, values, lens, formats, 0) != 1 ||
-		    PQpipelineSync(PG(db)->conn) != 1)
+		if (!send(st) || PQpipelineSync(PG(db)->conn) != 1)
 			return pg_error(db, NULL, "sending a query", e);
 		if (collect(db, st, e) != SB_OK)
 			return e->code;
@@ -806,7 +807,7 @@ static int run(struct pg_stmt *st, sb_err *e)
 		 * to know whether it has any and whether it failed */
 		PGresult *res, *more;
 		unstream(db);
-		if (PQsendQueryPrepared(PG(db)->conn, st->server_name, st->n_params, values, lens, formats, 0) != 1)
+		if (!send(st))
 			return pg_error(db, NULL, "sending a query", e);
 		PQsetSingleRowMode(PG(db)->conn);
 		res = PQgetResult(PG(db)->conn);
@@ -895,22 +896,14 @@ static int pg_run_later(sb_stmt *s, sb_err *e)
 	struct pg_stmt *st = PS(s);
 	sb_db *db = st->base.db;
 	struct pg *p = PG(db);
-	int n = st->n_params > 0 ? st->n_params : 1;
-	const char *values[n];
-	int lens[n], formats[n];
 
 	if ((st->server_name[0] == '\0' && server_prepare(st, e) != SB_OK) ||
 	    (p->pending == MAX_PENDING && collect(db, NULL, e) != SB_OK))
 		return e->code;
 	unstream(db);
-	for (int i = 0; i < st->n_params; i++) {
-		values[i] = st->params[i].value;
-		lens[i] = st->params[i].len;
-		formats[i] = st->params[i].blob ? 1 : 0;
-	}
 	if (PQpipelineStatus(p->conn) == PQ_PIPELINE_OFF && PQenterPipelineMode(p->conn) != 1)
 		return pg_error(db, NULL, "starting a pipeline", e);
-	if (PQsendQueryPrepared(p->conn, st->server_name, st->n_params, values, lens, formats, 0) != 1)
+	if (!send(st))
 		return pg_error(db, NULL, "sending a query", e);
 	p->pending_what[p->pending++] = st->what;
 	return SB_OK;
