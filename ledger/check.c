@@ -10,7 +10,8 @@ static int run_one(sb_db *db, const struct sb_sqlfile *f, const sb_check_events 
                    int64_t *problems, sb_err *e)
 {
 	const char *sql = sb_db_sql(db, f->name);
-	const char *what = sql + (strncmp(sql, "-- ", 3) == 0 ? 3 : 0);
+	size_t what_len;
+	const char *what = sb_sql_title(sql, &what_len);
 	sb_stmt *st = NULL;
 	int64_t n = 0;
 	int rc = -1;
@@ -28,7 +29,7 @@ static int run_one(sb_db *db, const struct sb_sqlfile *f, const sb_check_events 
 	if (rc != SB_DONE)
 		return e->code;
 	if (ev->on_check != NULL)
-		ev->on_check(ev->ctx, what, strcspn(what, "\n"), n);
+		ev->on_check(ev->ctx, what, what_len, n);
 	*problems += n;
 	return SB_OK;
 }

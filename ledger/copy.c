@@ -96,15 +96,16 @@ int sb_ledger_fingerprint(sb_db *db, sb_fingerprint_fn each, void *ctx, sb_err *
 {
 	for (const struct sb_sqlfile *f = sb_sqlfiles; f->name != NULL; f++) {
 		const char *sql, *what;
+		size_t what_len;
 		char hex[65];
 		int64_t rows;
 		if (strncmp(f->name, "fingerprint/", 12) != 0)
 			continue;
 		sql = sb_db_sql(db, f->name);
-		what = sql + (strncmp(sql, "-- ", 3) == 0 ? 3 : 0);
+		what = sb_sql_title(sql, &what_len);
 		if (fingerprint_one(db, f->name, sql, &rows, hex, e) != SB_OK)
 			return e->code;
-		each(ctx, f->name, what, strcspn(what, "\n"), rows, hex);
+		each(ctx, f->name, what, what_len, rows, hex);
 	}
 	return SB_OK;
 }
@@ -206,11 +207,7 @@ static void bind_column(sb_db *to, sb_stmt *dst, int i, sb_stmt *src, int c)
 		break;
 	case SB_COL_BLOB:
 		v = sb_col_blob(src, c, &len);
-		{
-			char name[16];
-			snprintf(name, sizeof name, ":c%d", i);
-			sb_bind_blob(to, dst, name, v, len);
-		}
+		sb_bindi_blob(to, dst, i, v, len);
 		break;
 	default:
 		/* text, and a REAL (a SQLite rollup past 64 bits) as its text,

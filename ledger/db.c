@@ -53,6 +53,14 @@ const char *sb_db_sql(const sb_db *db, const char *name)
 	return sb_db_sql_for(db, name, NULL);
 }
 
+const char *sb_sql_title(const char *text, size_t *len)
+{
+	const char *what = text + (strncmp(text, "-- ", 3) == 0 ? 3 : 0);
+
+	*len = strcspn(what, "\n");
+	return what;
+}
+
 int sb_db_schema_latest_of(const char *prefix)
 {
 	size_t len = strlen(prefix);
@@ -340,11 +348,10 @@ static void bound(sb_db *db, sb_stmt *st, int i, int rc, const char *why)
 
 void sb_bind_i64(sb_db *db, sb_stmt *st, const char *name, int64_t v)
 {
-	const char *why = NULL;
 	int i = param(db, st, name);
 
 	if (i > 0)
-		bound(db, st, i, db->eng->bind_i64(st, i, v, &why), why);
+		sb_bindi_i64(db, st, i, v);
 }
 
 void sb_bind_text(sb_db *db, sb_stmt *st, const char *name, const char *v)
@@ -363,11 +370,10 @@ void sb_bind_textn(sb_db *db, sb_stmt *st, const char *name, const char *v, size
 
 void sb_bind_blob(sb_db *db, sb_stmt *st, const char *name, const void *v, size_t len)
 {
-	const char *why = NULL;
 	int i = param(db, st, name);
 
 	if (i > 0)
-		bound(db, st, i, db->eng->bind_blob(st, i, v, len, &why), why);
+		sb_bindi_blob(db, st, i, v, len);
 }
 
 void sb_bind_null(sb_db *db, sb_stmt *st, const char *name)
@@ -432,6 +438,13 @@ void sb_bindi_textn(sb_db *db, sb_stmt *st, int i, const char *v, size_t len)
 
 	bound(db, st, i, v != NULL ? db->eng->bind_text(st, i, v, len, false, &why) : db->eng->bind_null(st, i, &why),
 	      why);
+}
+
+void sb_bindi_blob(sb_db *db, sb_stmt *st, int i, const void *v, size_t len)
+{
+	const char *why = NULL;
+
+	bound(db, st, i, db->eng->bind_blob(st, i, v, len, &why), why);
 }
 
 int sb_db_step(sb_db *db, sb_stmt *st, sb_err *e)

@@ -105,6 +105,10 @@ int64_t sb_db_changes(sb_db *db);
  * is no such file. */
 const char *sb_db_sql(const sb_db *db, const char *name);
 
+/* What a check's or a fingerprint's file is (its first line after "-- ",
+ * up to the newline): where it starts in text, and its length. */
+const char *sb_sql_title(const char *text, size_t *len);
+
 /* Run every statement of sql/NAME.sql (no parameters, no rows kept). */
 int sb_db_exec_file(sb_db *db, const char *name, sb_err *e);
 
@@ -173,6 +177,7 @@ void sb_bindi_i64(sb_db *db, sb_stmt *st, int i, int64_t v);
 void sb_bindi_i64_opt(sb_db *db, sb_stmt *st, int i, bool has, int64_t v);
 void sb_bindi_text(sb_db *db, sb_stmt *st, int i, const char *v);
 void sb_bindi_textn(sb_db *db, sb_stmt *st, int i, const char *v, size_t len);
+void sb_bindi_blob(sb_db *db, sb_stmt *st, int i, const void *v, size_t len);
 
 /* Step st: SB_ROW or SB_DONE, or -1 with e filled (a pending bind error,
  * or the engine's error mapped as sb_db_error says). */
