@@ -22,21 +22,14 @@
 static char *fresh_db(const char *name)
 {
 	const char *dir = getenv("SBLEDGER_TEST_PG_DIR");
-	char cmd[512];
 	char *url = calloc(1, 512);
-	FILE *p;
 
 	if (dir == NULL || dir[0] == '\0') {
 		print_error("SBLEDGER_TEST_PG_DIR is not set: run this through 'make pg-tests'\n");
 		fail();
 	}
 	assert_non_null(url);
-	snprintf(cmd, sizeof cmd, "sh tools/pg_cluster.sh createdb '%s' %s", dir, name);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	assert_non_null(fgets(url, 512, p));
-	assert_int_equal(pclose(p), 0);
-	url[strcspn(url, "\n")] = '\0';
+	support_pg_db(dir, name, url, 512);
 	return url;
 }
 

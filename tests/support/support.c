@@ -56,6 +56,14 @@ static void command_line(const char *cmd, char *out, size_t cap)
 	}
 }
 
+void support_pg_db(const char *dir, const char *name, char *url, size_t cap)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof cmd, "sh tools/pg_cluster.sh createdb '%s' %s", dir, name);
+	command_line(cmd, url, cap);
+}
+
 /* A fresh PostgreSQL ledger in the cluster of tools/pg_cluster.sh at dir:
  * a database made from a template the first call initialised (init once,
  * then a copy per ledger). */
@@ -68,8 +76,9 @@ static sb_db *pg_ledger(const char *dir)
 
 	sb_err_clear(&e);
 	if (made == 0) {
-		snprintf(cmd, sizeof cmd, "sh tools/pg_cluster.sh createdb '%s' unit_template_%d", dir, (int)getpid());
-		command_line(cmd, url, sizeof url);
+		char tmpl[64];
+		snprintf(tmpl, sizeof tmpl, "unit_template_%d", (int)getpid());
+		support_pg_db(dir, tmpl, url, sizeof url);
 		assert_sb_ok(&e, sb_db_open(url, SB_DB_CREATE | SB_DB_WRITE, 1000, &db, &e));
 		sb_db_close(db);
 		db = NULL;

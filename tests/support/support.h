@@ -49,6 +49,11 @@ sb_db *support_memory_ledger(void);
  * test when it does not succeed. */
 void support_exec(sb_db *db, const char *sql);
 
+/* A fresh, empty database name in the PostgreSQL cluster of
+ * tools/pg_cluster.sh at dir (made again when it exists); its URL in url.
+ * The test fails when it cannot be made. */
+void support_pg_db(const char *dir, const char *name, char *url, size_t cap);
+
 /* Make the day rollups (sql/schema/005_rollup.sql, 010_scale.sql) again from run and
  * run_tag, after a test changed those with support_exec. */
 void support_rollup_rebuild(sb_db *db);
