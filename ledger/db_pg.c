@@ -262,6 +262,9 @@ static int read_identity(sb_db *db, bool *is_ledger, int *version, sb_err *e)
 	return SB_OK;
 }
 
+static int pg_begin(sb_db *db, sb_err *e);
+static void pg_rollback(sb_db *db);
+
 /* Apply the migrations of sql/pg/schema newer than the ledger, in one
  * transaction under the writers' lock (another process may have applied
  * them while this one waited: read again under it). */
@@ -282,10 +285,8 @@ static int migrate(sb_db *db, int flags, sb_err *e)
 		               db->shown, version, latest);
 	if (is_ledger && version == latest)
 		return SB_OK;
-	if (pg_exec(db, "BEGIN", e) != SB_OK)
+	if (pg_begin(db, e) != SB_OK)
 		return e->code;
-	if (!PG(db)->holds_write_lock && pg_exec(db, "SELECT pg_advisory_xact_lock(" WRITE_LOCK ")", e) != SB_OK)
-		goto fail;
 	if (read_identity(db, &is_ledger, &version, e) != SB_OK)
 		goto fail;
 	if (!is_ledger) {
@@ -322,7 +323,7 @@ static int migrate(sb_db *db, int flags, sb_err *e)
 		goto fail;
 	return SB_OK;
 fail:
-	PQclear(PQexec(PG(db)->conn, "ROLLBACK"));
+	pg_rollback(db);
 	return e->code;
 }
 
