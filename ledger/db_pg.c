@@ -24,7 +24,10 @@
  * come one at a time as it is stepped (libpq's single-row mode), so that
  * a report's memory does not grow with its rows; when another statement
  * needs the connection meanwhile, the rows not yet stepped to are read
- * ahead for it first (unstream).  Longer than 600 lines on
+ * ahead for it first (unstream).  A file holding "COPY table (col, ...)
+ * FROM STDIN" is a COPY statement: each run of it is a row, held and sent
+ * with the others in one COPY before the next statement (copy_row).
+ * Longer than 600 lines on
  * purpose: the connection, the rewrite of parameters, the binds, the
  * rows and the engine's table of calls read and write one struct pg.
  */
@@ -35,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <libpq-fe.h>
 
@@ -50,6 +54,9 @@ enum {
  * are read: a bound on what the connection keeps queued. */
 enum { MAX_PENDING = 512 };
 
+/* The bytes of COPY rows held before they are sent (copy_flush). */
+enum { COPY_HOLD = 4 << 20 };
+
 /* The advisory lock of the ledger's writers: "SBLG" and 1. */
 #define WRITE_LOCK "1396853831, 1"
 
@@ -64,6 +71,9 @@ struct pg {
 	struct pg_stmt *stream;    /* the statement whose rows are still coming, or NULL */
 	int pending;               /* statements sent in pipeline mode, results not read */
 	const char *pending_what[MAX_PENDING]; /* their files, for messages */
+	struct pg_stmt *copies;    /* the COPY statements holding rows not yet sent, in the
+	                              order of their first row (copy_flush) */
+	size_t copy_bytes;         /* the bytes of those rows */
 };
 
 /* One parameter of a statement. */
@@ -101,6 +111,10 @@ struct pg_stmt {
 	void **blobs;              /* decoded bytea of the current row, by column */
 	size_t *blob_lens;
 	int n_blobs;
+	bool copy;                 /* a COPY ... FROM STDIN: each run a row (copy_row) */
+	char *copy_rows;           /* COPY: the rows not yet sent, in COPY's text format */
+	size_t copy_len, copy_cap;
+	struct pg_stmt *next_copy; /* COPY: the next in the connection's copies */
 };
 
 #define PG(db) ((struct pg *)(db)->conn)
@@ -177,6 +191,7 @@ static int run_error(sb_db *db, const PGresult *res, const char *file, sb_err *e
 struct pg_stmt;
 static int collect(sb_db *db, struct pg_stmt *st, sb_err *e);
 static void unstream(sb_db *db);
+static int copy_flush(sb_db *db, sb_err *e);
 
 /* Run sql (no parameters; several statements allowed), its rows dropped;
  * first the results of what was sent without waiting. */
@@ -186,7 +201,7 @@ static int pg_exec(sb_db *db, const char *sql, sb_err *e)
 	ExecStatusType s;
 	int rc = SB_OK;
 
-	if (collect(db, NULL, e) != SB_OK)
+	if (copy_flush(db, e) != SB_OK || collect(db, NULL, e) != SB_OK)
 		return e->code;
 	unstream(db);
 	res = PQexec(PG(db)->conn, sql);
@@ -207,7 +222,7 @@ static int pg_one(sb_db *db, const char *sql, int64_t *out, sb_err *e)
 	int rc = SB_OK;
 
 	*out = 0;
-	if (collect(db, NULL, e) != SB_OK)
+	if (copy_flush(db, e) != SB_OK || collect(db, NULL, e) != SB_OK)
 		return e->code;
 	unstream(db);
 	res = PQexec(PG(db)->conn, sql);
@@ -472,6 +487,40 @@ static int rewrite(struct pg_stmt *st)
 	return 0;
 }
 
+/* Whether text is a COPY statement (see copy_row). */
+static bool is_copy(const char *text)
+{
+	return strncasecmp(text, "COPY", 4) == 0 && strchr(" \t\r\n", text[4]) != NULL && text[4] != '\0';
+}
+
+/* A COPY statement's parameters from its column list, "COPY t (a, b)
+ * FROM STDIN": ":a", ":b"; its text sent as it is.  -1 when it lists none
+ * (or out of memory). */
+static int copy_columns(struct pg_stmt *st)
+{
+	const char *p = strchr(st->text, '('), *end = p != NULL ? strchr(p, ')') : NULL;
+
+	if (end == NULL || (st->sql = strdup(st->text)) == NULL)
+		return -1;
+	st->copy = true;
+	for (p++; p < end;) {
+		char name[80];
+		size_t n;
+		p += strspn(p, " \t\r\n,");
+		n = strcspn(p, " \t\r\n,)");
+		if (n == 0)
+			break;
+		if (n + 2 > sizeof name)
+			return -1;
+		name[0] = ':';
+		memcpy(name + 1, p, n);
+		if (find_param(st, name, n + 1, true) == 0)
+			return -1;
+		p += n;
+	}
+	return st->n_params > 0 ? 0 : -1;
+}
+
 static int pg_prepare(sb_db *db, const char *sql, const char **tail, const char *what, sb_stmt **out, sb_err *e)
 {
 	struct pg_stmt *st;
@@ -489,11 +538,18 @@ static int pg_prepare(sb_db *db, const char *sql, const char **tail, const char 
 	*tail = p + len + (p[len] == ';');
 	if (len == 0)
 		return *p == '\0' ? SB_OK : pg_prepare(db, *tail, tail, what, out, e);
-	if ((st = calloc(1, sizeof *st)) == NULL || (st->text = strndup(p, len)) == NULL || rewrite(st) != 0) {
+	if ((st = calloc(1, sizeof *st)) == NULL || (st->text = strndup(p, len)) == NULL ||
+	    (is_copy(st->text) ? copy_columns(st) : rewrite(st)) != 0) {
+		bool bad = st != NULL && st->text != NULL && is_copy(st->text);
 		if (st != NULL) {
+			for (int i = 0; i < st->n_params; i++)
+				free(st->params[i].name);
+			free(st->params);
 			free(st->text);
 			free(st);
 		}
+		if (bad)
+			return sb_fail(e, SB_EINTERNAL, "sql/%s.sql: a COPY names its columns, (col, ...) FROM STDIN", what);
 		return sb_fail(e, SB_EINTERNAL, "out of memory preparing sql/%s.sql", what);
 	}
 	st->base.db = db;
@@ -551,8 +607,17 @@ static void pg_clear(sb_stmt *s)
 static void pg_finalize(sb_stmt *s)
 {
 	struct pg_stmt *st = PS(s);
+	struct pg *p = PG(st->base.db);
 
 	pg_reset(s);
+	/* rows not sent go with it */
+	for (struct pg_stmt **at = p != NULL ? &p->copies : NULL; at != NULL && *at != NULL; at = &(*at)->next_copy)
+		if (*at == st) {
+			p->copy_bytes -= st->copy_len;
+			*at = st->next_copy;
+			break;
+		}
+	free(st->copy_rows);
 	for (int i = 0; i < st->n_params; i++) {
 		free(st->params[i].name);
 		free(st->params[i].own);
@@ -730,7 +795,7 @@ static int server_prepare(struct pg_stmt *st, sb_err *e)
 	PGresult *res;
 	int rc = SB_OK;
 
-	if (collect(db, NULL, e) != SB_OK)
+	if (copy_flush(db, e) != SB_OK || collect(db, NULL, e) != SB_OK)
 		return e->code;
 	unstream(db);
 	for (int i = 0; i < st->n_params; i++)
@@ -794,7 +859,7 @@ static int run(struct pg_stmt *st, sb_err *e)
 	sb_db *db = st->base.db;
 	ExecStatusType s;
 
-	if (st->server_name[0] == '\0' && server_prepare(st, e) != SB_OK)
+	if ((st->server_name[0] == '\0' && server_prepare(st, e) != SB_OK) || copy_flush(db, e) != SB_OK)
 		return e->code;
 	if (PG(db)->pending > 0) {
 		/* behind what was sent without waiting: in the same pipeline,
@@ -889,6 +954,160 @@ static int collect(sb_db *db, struct pg_stmt *st, sb_err *e)
 	return rc;
 }
 
+/* COPY statements (a file holding "COPY table (col, ...) FROM STDIN"):
+ * their parameters are the columns, ":col", and each run of one
+ * (sb_db_run_later, or a step) is a row, kept in COPY's text format.  The
+ * rows of every COPY statement are sent by copy_flush, in the order their
+ * statements got their first row since the last flush (so the caller gives
+ * a table's rows before those of tables whose foreign keys point at it):
+ * before any other statement is sent (a commit too), and once they hold
+ * COPY_HOLD bytes.  Their errors are reported
+ * there, as a pipeline's are at the next statement that waits; a rollback
+ * drops the rows not sent.  One COPY of a chunk's rows costs the server
+ * what one INSERT of one row does, and a round trip. */
+
+/* Append st's binds to its rows as one row of COPY's text format: tab
+ * between columns, \N for NULL, a text's backslash, tab, newline and
+ * carriage return escaped (the text up to a NUL, as libpq sends a text
+ * parameter), a blob as bytea's hex \x...; then send them all when they
+ * have grown to COPY_HOLD. */
+static int copy_row(struct pg_stmt *st, sb_err *e)
+{
+	sb_db *db = st->base.db;
+	struct pg *p = PG(db);
+	size_t need = 1, start = st->copy_len;
+	char *o;
+
+	for (int i = 0; i < st->n_params; i++) {
+		const struct param *q = &st->params[i];
+		need += 1 + (q->value == NULL ? 2 : q->blob ? 3 + 2 * (size_t)q->len : 2 * (size_t)q->len);
+	}
+	if (st->copy_cap - st->copy_len < need) {
+		size_t cap = st->copy_cap > 0 ? st->copy_cap : 64 << 10;
+		char *grown;
+		while (cap - st->copy_len < need)
+			cap *= 2;
+		if ((grown = realloc(st->copy_rows, cap)) == NULL)
+			return sb_fail(e, SB_EINTERNAL, "out of memory holding the rows of sql/%s.sql", st->what);
+		st->copy_rows = grown;
+		st->copy_cap = cap;
+	}
+	o = st->copy_rows + st->copy_len;
+	for (int i = 0; i < st->n_params; i++) {
+		const struct param *q = &st->params[i];
+		if (i > 0)
+			*o++ = '\t';
+		if (q->value == NULL) {
+			memcpy(o, "\\N", 2);
+			o += 2;
+		} else if (q->blob) {
+			memcpy(o, "\\\\x", 3);
+			o += 3;
+			for (int k = 0; k < q->len; k++) {
+				unsigned char c = (unsigned char)q->value[k];
+				*o++ = "0123456789abcdef"[c >> 4];
+				*o++ = "0123456789abcdef"[c & 15];
+			}
+		} else {
+			for (int k = 0; k < q->len && q->value[k] != '\0'; k++) {
+				char c = q->value[k];
+				const char *esc = c == '\\' ? "\\\\" : c == '\t' ? "\\t" : c == '\n' ? "\\n" : c == '\r' ? "\\r" : NULL;
+				if (esc != NULL) {
+					memcpy(o, esc, 2);
+					o += 2;
+				} else {
+					*o++ = c;
+				}
+			}
+		}
+	}
+	*o++ = '\n';
+	st->copy_len = (size_t)(o - st->copy_rows);
+	p->changes = 1;
+	/* first row since the last flush: behind the statements that have rows */
+	if (start == 0) {
+		struct pg_stmt **at = &p->copies;
+		while (*at != NULL)
+			at = &(*at)->next_copy;
+		*at = st;
+		st->next_copy = NULL;
+	}
+	p->copy_bytes += st->copy_len - start;
+	return p->copy_bytes >= COPY_HOLD ? copy_flush(db, e) : SB_OK;
+}
+
+/* Send st's rows as one COPY. */
+static int copy_send(struct pg_stmt *st, sb_err *e)
+{
+	sb_db *db = st->base.db;
+	PGconn *c = PG(db)->conn;
+	PGresult *res = PQexec(c, st->sql);
+	int rc = SB_OK;
+
+	if (PQresultStatus(res) != PGRES_COPY_IN) {
+		rc = run_error(db, res, st->what, e);
+		PQclear(res);
+		while ((res = PQgetResult(c)) != NULL)
+			PQclear(res);
+		return rc;
+	}
+	PQclear(res);
+	/* in pieces: libpq counts a piece's bytes in an int */
+	for (size_t at = 0; at < st->copy_len && rc == SB_OK;) {
+		size_t n = st->copy_len - at < (1 << 20) ? st->copy_len - at : (1 << 20);
+		if (PQputCopyData(c, st->copy_rows + at, (int)n) != 1)
+			rc = pg_error(db, NULL, "sending rows", e);
+		at += n;
+	}
+	if (PQputCopyEnd(c, rc == SB_OK ? NULL : "the rows could not be sent") != 1 && rc == SB_OK)
+		rc = pg_error(db, NULL, "sending rows", e);
+	while ((res = PQgetResult(c)) != NULL) {
+		if (PQresultStatus(res) != PGRES_COMMAND_OK && rc == SB_OK)
+			rc = run_error(db, res, st->what, e);
+		PQclear(res);
+	}
+	return rc;
+}
+
+/* Drop the rows of every COPY statement, unsent. */
+static void copy_drop(sb_db *db)
+{
+	struct pg *p = PG(db);
+	struct pg_stmt *st;
+
+	while ((st = p->copies) != NULL) {
+		p->copies = st->next_copy;
+		st->next_copy = NULL;
+		st->copy_len = 0;
+	}
+	p->copy_bytes = 0;
+}
+
+/* Send the rows of every COPY statement (see copy_row); the first error
+ * is reported and the rest dropped. */
+static int copy_flush(sb_db *db, sb_err *e)
+{
+	struct pg *p = PG(db);
+	int rc = SB_OK;
+
+	if (p->copies == NULL)
+		return SB_OK;
+	if (collect(db, NULL, e) != SB_OK) {
+		copy_drop(db);
+		return e->code;
+	}
+	unstream(db);
+	while (p->copies != NULL && rc == SB_OK) {
+		struct pg_stmt *st = p->copies;
+		rc = copy_send(st, e);
+		p->copies = st->next_copy;
+		st->next_copy = NULL;
+		st->copy_len = 0;
+	}
+	copy_drop(db);
+	return rc;
+}
+
 /* Send st without waiting for its result (sb_db_run_later): in pipeline
  * mode, behind the others; their results are read at the next statement
  * that waits, or when MAX_PENDING are in flight. */
@@ -898,7 +1117,9 @@ static int pg_run_later(sb_stmt *s, sb_err *e)
 	sb_db *db = st->base.db;
 	struct pg *p = PG(db);
 
-	if ((st->server_name[0] == '\0' && server_prepare(st, e) != SB_OK) ||
+	if (st->copy)
+		return copy_row(st, e);
+	if ((st->server_name[0] == '\0' && server_prepare(st, e) != SB_OK) || copy_flush(db, e) != SB_OK ||
 	    (p->pending == MAX_PENDING && collect(db, NULL, e) != SB_OK))
 		return e->code;
 	unstream(db);
@@ -914,6 +1135,9 @@ static int pg_step(sb_stmt *s, sb_err *e)
 {
 	struct pg_stmt *st = PS(s);
 
+	/* a COPY's run is a row (copy_row) */
+	if (st->copy)
+		return copy_row(st, e) == SB_OK ? SB_DONE : -1;
 	/* a statement stepped past its end runs again, as SQLite's does */
 	if (st->ran && (st->done || (!st->streamed && st->res == NULL)))
 		pg_reset(s);
@@ -1103,6 +1327,7 @@ static void pg_rollback(sb_db *db)
 	sb_err e;
 
 	sb_err_clear(&e);
+	copy_drop(db);           /* rows not sent: nothing to roll back */
 	collect(db, NULL, &e);   /* an error of theirs is what is being rolled back */
 	unstream(db);
 	PQclear(PQexec(PG(db)->conn, "ROLLBACK"));

@@ -3,7 +3,7 @@
  * program's database, parameters rewritten outside quotes and comments,
  * 64-bit values at their edges, a sum past 64 bits, booleans, NULL,
  * bytes, the writers' lock, last id and changes, a statement stepped past
- * its end.
+ * its end, COPY statements.
  *
  * SBLEDGER_TEST_PG_DIR names a running cluster of tools/pg_cluster.sh
  * (make pg-tests starts one); each test makes its own database with
@@ -412,6 +412,136 @@ static void test_last_id_and_changes(void **state)
 	free(url);
 }
 
+/* A COPY statement: its columns are its parameters; each run is a row,
+ * sent with the others before the next statement (which sees them) and
+ * at the commit; text with COPY's special bytes, a blob with every byte,
+ * NULL and 64-bit edges arrive exactly; the rows of two tables go in the
+ * order of their first rows (a parent's before its children's); more rows than are held at once
+ * go in several COPYs; a row refused is told at the next statement, and
+ * a rollback drops rows not yet sent. */
+static void test_copy_rows(void **state)
+{
+	char *url = fresh_db("t_copy");
+	sb_db *db = open_ok(url, SB_DB_CREATE | SB_DB_WRITE);
+	const char *sql = "COPY cp_parent (id, s, b, n) FROM STDIN; COPY cp_child (id, v) FROM STDIN";
+	static const char *const texts[] = {"tab\there", "new\nline", "cr\rcr", "back\\slash", "\\N", "", "M\xc3\xbcller"};
+	unsigned char bytes[256];
+	char big[2048];
+	sb_stmt *parent = NULL, *child = NULL, *st = NULL;
+	sb_err e;
+
+	(void)state;
+	sb_err_clear(&e);
+	for (int i = 0; i < 256; i++)
+		bytes[i] = (unsigned char)i;
+	memset(big, 'x', sizeof big - 1);
+	big[sizeof big - 1] = '\0';
+	support_exec(db, "CREATE TABLE cp_parent (id BIGINT PRIMARY KEY, s TEXT COLLATE \"C\", b BYTEA, n BIGINT);"
+	                 "CREATE TABLE cp_child (id BIGINT NOT NULL REFERENCES cp_parent (id), v TEXT COLLATE \"C\")");
+	assert_sb_ok(&e, sb_db_prepare(db, &sql, "test", &parent, &e));
+	assert_sb_ok(&e, sb_db_prepare(db, &sql, "test", &child, &e));
+	assert_true(sb_stmt_has_param(parent, ":id"));
+	assert_true(sb_stmt_has_param(parent, ":n"));
+	assert_false(sb_stmt_has_param(parent, ":v"));
+	assert_true(sb_stmt_has_param(child, ":v"));
+
+	assert_sb_ok(&e, sb_db_begin(db, &e));
+	for (int i = 0; i < 7; i++) {
+		sb_bind_i64(db, parent, ":id", i);
+		sb_bind_text(db, parent, ":s", texts[i]);
+		sb_bind_blob(db, parent, ":b", bytes, i == 6 ? 0 : sizeof bytes);
+		if (i == 0)
+			sb_bind_null(db, parent, ":n");
+		else
+			sb_bind_i64(db, parent, ":n", i % 2 ? INT64_MAX : INT64_MIN);
+		/* a step is a row too */
+		if (i == 3)
+			assert_sb_ok(&e, sb_db_run(db, parent, &e));
+		else
+			assert_sb_ok(&e, sb_db_run_later(db, parent, &e));
+		/* the child's rows after: sent after the parent's */
+		sb_bind_i64(db, child, ":id", i);
+		sb_bind_text(db, child, ":v", texts[i]);
+		assert_sb_ok(&e, sb_db_run_later(db, child, &e));
+	}
+	/* the next statement sees them */
+	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM cp_parent"), 7);
+	assert_sb_ok(&e, sb_db_commit(db, &e));
+	sql = "SELECT p.s, p.b, p.n, c.v FROM cp_parent p JOIN cp_child c ON c.id = p.id WHERE p.id = :id";
+	assert_sb_ok(&e, sb_db_prepare(db, &sql, "test", &st, &e));
+	for (int i = 0; i < 7; i++) {
+		const void *blob;
+		size_t len;
+		sb_bind_i64(db, st, ":id", i);
+		assert_int_equal(sb_db_step(db, st, &e), SB_ROW);
+		assert_string_equal(sb_col_text(st, 0), texts[i]);
+		assert_string_equal(sb_col_text(st, 3), texts[i]);
+		blob = sb_col_blob(st, 1, &len);
+		assert_int_equal(len, i == 6 ? 0 : sizeof bytes);
+		if (len > 0)
+			assert_memory_equal(blob, bytes, len);
+		if (i == 0)
+			assert_true(sb_col_is_null(st, 2));
+		else
+			assert_true(sb_col_i64(st, 2) == (i % 2 ? INT64_MAX : INT64_MIN));
+		sb_stmt_reset(st);
+	}
+	sb_stmt_finalize(st);
+
+	/* 3000 rows of 2 KiB: more than one COPY's worth */
+	assert_sb_ok(&e, sb_db_begin(db, &e));
+	for (int i = 100; i < 3100; i++) {
+		sb_bind_i64(db, parent, ":id", i);
+		sb_bind_text(db, parent, ":s", big);
+		sb_bind_null(db, parent, ":b");
+		sb_bind_i64(db, parent, ":n", i);
+		assert_sb_ok(&e, sb_db_run_later(db, parent, &e));
+	}
+	assert_sb_ok(&e, sb_db_commit(db, &e));
+	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM cp_parent WHERE length(s) = 2047"), 3000);
+
+	/* a child's row before its parent's: refused, at the next statement */
+	assert_sb_ok(&e, sb_db_begin(db, &e));
+	sb_bind_i64(db, child, ":id", 7000);
+	assert_sb_ok(&e, sb_db_run_later(db, child, &e));
+	sb_bind_i64(db, parent, ":id", 7000);
+	assert_sb_ok(&e, sb_db_run_later(db, parent, &e));
+	assert_int_equal(sb_db_commit(db, &e), SB_EINTERNAL);
+	assert_non_null(strstr(e.msg, "foreign key"));
+	sb_db_rollback(db);
+	sb_err_clear(&e);
+
+	/* a key that is there: refused, told at the next statement */
+	assert_sb_ok(&e, sb_db_begin(db, &e));
+	sb_bind_i64(db, parent, ":id", 5000);
+	assert_sb_ok(&e, sb_db_run_later(db, parent, &e));
+	sb_bind_i64(db, parent, ":id", 5);
+	assert_sb_ok(&e, sb_db_run_later(db, parent, &e));
+	assert_int_equal(sb_db_commit(db, &e), SB_EINTERNAL);
+	assert_non_null(strstr(e.msg, "(sql/test.sql)"));
+	sb_db_rollback(db);
+	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM cp_parent"), 3007);
+
+	/* a rollback drops the rows not sent; the next transaction has none */
+	sb_err_clear(&e);
+	assert_sb_ok(&e, sb_db_begin(db, &e));
+	sb_bind_i64(db, parent, ":id", 6000);
+	assert_sb_ok(&e, sb_db_run_later(db, parent, &e));
+	sb_db_rollback(db);
+	assert_sb_ok(&e, sb_db_begin(db, &e));
+	assert_sb_ok(&e, sb_db_commit(db, &e));
+	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM cp_parent WHERE id = 6000"), 0);
+
+	/* a COPY must name its columns */
+	sql = "COPY cp_parent FROM STDIN";
+	assert_int_equal(sb_db_prepare(db, &sql, "test", &st, &e), SB_EINTERNAL);
+	assert_non_null(strstr(e.msg, "names its columns"));
+	sb_stmt_finalize(child);
+	sb_stmt_finalize(parent);
+	sb_db_close(db);
+	free(url);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -426,6 +556,7 @@ int main(void)
 		cmocka_unit_test(test_role_refused),
 		cmocka_unit_test(test_write_lock),
 		cmocka_unit_test(test_last_id_and_changes),
+		cmocka_unit_test(test_copy_rows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
