@@ -69,6 +69,9 @@ typedef struct handler {
 	             sb_err *why);
 	int (*store)(void *ctx, const sb_rec *rec, void *parsed, enum outcome *out, sb_err *why,
 	             sb_err *e);
+	/* before store is called for each record of a job that parsed: what
+	 * parse made of them, parsed[0..n) in input order (NULL: nothing to do) */
+	int (*expect)(void *ctx, void *const *parsed, size_t n, sb_err *e);
 	void *ctx;                 /* passed back to each */
 	/* before each commit of what store and handle wrote (NULL: nothing to do) */
 	int (*flush)(void *ctx, sb_err *e);

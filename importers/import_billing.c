@@ -221,7 +221,7 @@ int sb_import_billing_source(sb_db *db, const char *format, sb_source *src,
 	                            opts->delimiter == ',' ? 0 : SB_CSV_DETECT);
 	c = (billing_ctx){f, opts, &r->batch, NULL, NULL, NULL, 0, false, false, 0, 0, &r->superseded};
 	h = (handler){f->shapes, true, f->member, csv_flags, "record", header_billing,
-	              begin_billing, handle_billing, NULL, NULL, NULL, NULL, &c, NULL, finish_billing,
+	              begin_billing, handle_billing, NULL, NULL, NULL, NULL, NULL, &c, NULL, finish_billing,
 	              0};
 	if ((c.parser = sb_bill_parser_new(f, &bo)) == NULL)
 		sb_fail(e, SB_EINTERNAL, "out of memory");

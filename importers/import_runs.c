@@ -13,8 +13,9 @@
 
 enum {
 	DEFAULT_BULK_MIN = 32 << 20,   /* the smallest input that drops the indexes */
-	RUNS_CHUNK = 50000             /* records per commit (each commit writes every day
+	RUNS_CHUNK = 50000,            /* records per commit (each commit writes every day
 	                                  rollup group and index page its chunk touched) */
+	EXPECT_MAX = 1024              /* runs expected at once (a parsing job holds fewer) */
 };
 
 /* The runs handler's state. */
@@ -85,6 +86,23 @@ static int store_run(void *ctx, const sb_rec *rec, void *parsed, enum outcome *o
 	return SB_OK;
 }
 
+/* The runs of a job, before they are stored (see handler): but for
+ * --replace, whose stored runs need the ledger's answer one by one. */
+static int expect_runs(void *ctx, void *const *parsed, size_t n, sb_err *e)
+{
+	runs_ctx *c = ctx;
+	const sb_run *runs[EXPECT_MAX];
+
+	if (c->replace)
+		return SB_OK;
+	/* past EXPECT_MAX (more than a job holds) the rest go one by one */
+	if (n > EXPECT_MAX)
+		n = EXPECT_MAX;
+	for (size_t i = 0; i < n; i++)
+		runs[i] = parsed[i];
+	return sb_run_writer_expect(c->writer, runs, n, e);
+}
+
 /* Write the day rollups of the runs stored (see handler). */
 static int flush_runs(void *ctx, sb_err *e)
 {
@@ -139,7 +157,7 @@ int sb_import_runs_source(sb_db *db, sb_source *src, const sb_import_opts *opts,
 {
 	runs_ctx c = {NULL, sb_run_parser_new(), NULL, opts->replace, opts, src, &r->batch, false};
 	handler h = {SB_REC_LINES, false, NULL, 0, "line", NULL, begin_runs, handle_run,
-	             run_worker_new, run_worker_free, parse_run, store_run, &c, flush_runs,
+	             run_worker_new, run_worker_free, parse_run, store_run, expect_runs, &c, flush_runs,
 	             finish_runs, RUNS_CHUNK};
 
 	memset(r, 0, sizeof *r);

@@ -170,6 +170,15 @@ static int store_job(driver *d, const handler *h, const job *j, sb_err *e)
 {
 	sb_err why;
 
+	if (h->expect != NULL) {
+		void *parsed[JOB_RECORDS];
+		size_t n = 0;
+		for (size_t i = 0; i < j->n_recs; i++)
+			if (j->recs[i].counted && j->recs[i].rc == SB_OK)
+				parsed[n++] = j->recs[i].parsed;
+		if (h->expect(h->ctx, parsed, n, e) != SB_OK)
+			return e->code;
+	}
 	for (size_t i = 0; i < j->n_recs; i++) {
 		const job_rec *r = &j->recs[i];
 		sb_rec rec = {j->text + r->at, r->len, r->lineno, r->next_offset, r->next_line,

@@ -35,11 +35,32 @@ enum { EXECS_RID, EXECS_TEXT, EXECS_NPARAMS };
 static const char *const tag_params[] = {":rid", ":name", ":value"};
 enum { TAG_RID, TAG_NAME, TAG_VALUE, TAG_NPARAMS };
 
+/* What sb_run_writer_expect found of one run_id. */
+enum known { KNOWN_ABSENT, KNOWN_LEDGER, KNOWN_STORED };
+
+/* One run_id of the runs expected (sb_run_writer_expect), in an open
+ * addressing table. */
+typedef struct expected {
+	const char *run_id;        /* the expected run's (borrowed), NULL: a free slot */
+	enum known state;          /* absent; in the ledger; stored since by this writer */
+	char fingerprint[65];      /* the stored version's, unless absent */
+	int64_t batch_id, line_no; /* where the stored version came from */
+} expected;
+
 struct sb_run_writer {
 	sb_db *db;                 /* the ledger */
 	const sb_rates *rates;     /* cards for the card cost */
 	int64_t batch_id;          /* the batch being imported */
 	sb_stmt *run_insert;  /* sql/queries/run_insert.sql */
+	sb_stmt *run_load;    /* sql/queries/run_load.sql */
+	int load_at[RUN_NPARAMS];  /* positions of run_params in run_load */
+	int load_rid;              /* and of its :rid */
+	expected *known;           /* the runs expected, or NULL (see sb_run_store) */
+	size_t known_cap;          /* slots, a power of two */
+	bool expecting;            /* known holds the runs expected next */
+	int64_t next_rid;          /* then: the row id of the next run stored */
+	char *ids;                 /* their run_ids as a JSON array (run_prefetch.sql) */
+	size_t ids_cap;
 	sb_stmt *execs_insert; /* sql/queries/run_execs_insert.sql */
 	sb_stmt *tag_insert;  /* sql/queries/run_tag_insert.sql */
 	int run_at[RUN_NPARAMS];   /* positions of run_params in run_insert */
@@ -49,6 +70,8 @@ struct sb_run_writer {
 	char *buf;                 /* the executions' text of a run whose parser made none */
 	size_t buf_cap;            /* bytes allocated */
 	bool bulk;                 /* sb_run_writer_bulk dropped the indexes, readers kept out */
+	bool settled;              /* sb_run_writer_bulk found the input much larger than the
+	                              ledger: runs go to the settled part of the session index */
 };
 
 /* Resolve the n parameter names of st into at[]; SB_EINTERNAL when one
@@ -80,7 +103,10 @@ int sb_run_writer_new(sb_db *db, const sb_rates *rates, int64_t batch_id,
 	if ((w->run_insert = sb_db_stmt(db, "run_insert", e)) == NULL ||
 	    (w->execs_insert = sb_db_stmt(db, "run_execs_insert", e)) == NULL ||
 	    (w->tag_insert = sb_db_stmt(db, "run_tag_insert", e)) == NULL ||
+	    (w->run_load = sb_db_stmt(db, "run_load", e)) == NULL ||
 	    resolve(db, w->run_insert, run_params, w->run_at, RUN_NPARAMS, e) != SB_OK ||
+	    resolve(db, w->run_load, run_params, w->load_at, RUN_NPARAMS, e) != SB_OK ||
+	    (w->load_rid = sb_db_param(db, w->run_load, ":rid", e)) == 0 ||
 	    resolve(db, w->execs_insert, execs_params, w->execs_at, EXECS_NPARAMS, e) != SB_OK ||
 	    resolve(db, w->tag_insert, tag_params, w->tag_at, TAG_NPARAMS, e) != SB_OK) {
 		sb_rollup_free(w->rollup);
@@ -96,6 +122,8 @@ void sb_run_writer_free(sb_run_writer *w)
 	if (w != NULL) {
 		sb_rollup_free(w->rollup);
 		free(w->buf);
+		free(w->known);
+		free(w->ids);
 	}
 	free(w);
 }
@@ -115,7 +143,13 @@ int sb_run_writer_bulk(sb_run_writer *w, int64_t input_bytes, int64_t min_bytes,
 	sb_stmt_reset(st);
 	if (rc < 0)
 		return e->code;
-	if (input_bytes / 2 < ledger_bytes || !sb_db_readers_shut_out(w->db))
+	if (input_bytes / 2 < ledger_bytes)
+		return SB_OK;
+	/* most of the runs will be new: into the settled part of the session
+	 * index at once, rather than into the recent part and merged at the
+	 * end (an UPDATE of every row) */
+	w->settled = true;
+	if (!sb_db_readers_shut_out(w->db))
 		return SB_OK;
 	if (sb_db_indexes_drop(w->db, e) != SB_OK) {
 		sb_db_readers_let_in(w->db);
@@ -169,6 +203,9 @@ int sb_run_writer_done(sb_run_writer *w, sb_err *e)
 
 int sb_run_writer_flush(sb_run_writer *w, sb_err *e)
 {
+	/* what the expected runs found holds until a commit: another
+	 * process may write between two transactions */
+	w->expecting = false;
 	return sb_rollup_flush(w->rollup, e);
 }
 
@@ -306,20 +343,27 @@ bool sb_run_card_cost(const sb_run *run, const sb_card *card, int64_t *nanos)
 	return true;
 }
 
-/* Insert run as a new row; *inserted is false when its run_id exists. */
-static int insert_run(sb_run_writer *w, const sb_run *run, int64_t line_no,
-                      bool *inserted, sb_err *e)
+/* The card cost of a run, as the writer stores it. */
+typedef struct priced {
+	bool card;                 /* card_nanos is known */
+	int64_t card_nanos;
+	bool lifetime;             /* lifetime_nanos is known */
+	int64_t lifetime_nanos;
+	char day[SB_TIME_BUFSZ];   /* started_day */
+} priced;
+
+/* Bind run (line line_no), priced as pr says, to st, whose run_params
+ * are at at[] (run_insert.sql, run_load.sql). */
+static void bind_run(sb_run_writer *w, sb_stmt *st, const int *at, const sb_run *run,
+                     int64_t line_no, priced *pr)
 {
 	sb_db *db = w->db;
-	sb_stmt *st = w->run_insert;
 	const sb_card *card = sb_rates_find(w->rates, run->backend, run->plan, run->started_ms);
-	int64_t card_nanos = 0, lifetime_nanos = 0;
-	char day[SB_TIME_BUFSZ];
-	bool priced = card != NULL && sb_run_card_cost(run, card, &card_nanos);
-	bool lifetime_priced = card != NULL && run->has_ended &&
-	                       sb_card_cost_for_ms(card, run->ended_ms - run->started_ms,
-	                                           &lifetime_nanos) == SB_MONEY_OK;
-	const int *at = w->run_at;
+
+	pr->card_nanos = pr->lifetime_nanos = 0;
+	pr->card = card != NULL && sb_run_card_cost(run, card, &pr->card_nanos);
+	pr->lifetime = card != NULL && run->has_ended &&
+	               sb_card_cost_for_ms(card, run->ended_ms - run->started_ms, &pr->lifetime_nanos) == SB_MONEY_OK;
 
 	sb_bindi_text(db, st, at[RUN_RUN_ID], run->run_id);
 	sb_bindi_i64(db, st, at[RUN_BATCH_ID], w->batch_id);
@@ -328,7 +372,7 @@ static int insert_run(sb_run_writer *w, const sb_run *run, int64_t line_no,
 	sb_bindi_text(db, st, at[RUN_SESSION_ID], run->session_id);
 	sb_bindi_text(db, st, at[RUN_PLAN], run->plan);
 	sb_bindi_i64(db, st, at[RUN_STARTED_MS], run->started_ms);
-	sb_bindi_text(db, st, at[RUN_STARTED_DAY], sb_date_format(run->started_ms, day));
+	sb_bindi_text(db, st, at[RUN_STARTED_DAY], sb_date_format(run->started_ms, pr->day));
 	sb_bindi_i64_opt(db, st, at[RUN_ENDED_MS], run->has_ended, run->ended_ms);
 	sb_bindi_text(db, st, at[RUN_MODEL], run->model);
 	sb_bindi_i64(db, st, at[RUN_INPUT_TOKENS], run->input_tokens);
@@ -342,19 +386,33 @@ static int insert_run(sb_run_writer *w, const sb_run *run, int64_t line_no,
 	sb_bindi_i64(db, st, at[RUN_BYTES_WRITTEN], run->bytes_written);
 	sb_bindi_i64(db, st, at[RUN_COMPUTED_NANOS], run->computed_nanos);
 	sb_bindi_i64_opt(db, st, at[RUN_BILLED_NANOS], run->has_billed, run->billed_nanos);
-	sb_bindi_i64_opt(db, st, at[RUN_CARD_NANOS], priced, card_nanos);
-	sb_bindi_i64_opt(db, st, at[RUN_LIFETIME_NANOS], lifetime_priced, lifetime_nanos);
+	sb_bindi_i64_opt(db, st, at[RUN_CARD_NANOS], pr->card, pr->card_nanos);
+	sb_bindi_i64_opt(db, st, at[RUN_LIFETIME_NANOS], pr->lifetime, pr->lifetime_nanos);
 	sb_bindi_i64(db, st, at[RUN_HAS_EXECUTIONS], run->n_execs > 0);
 	sb_bindi_text(db, st, at[RUN_FINGERPRINT], run->fingerprint);
 	sb_bindi_text(db, st, at[RUN_TAGS], run->tags_json);
 	sb_bindi_text(db, st, at[RUN_EXTRA], run->extra);
-	/* the recent part of the session index, but for a bulk import, whose
-	 * indexes are built whole at its end */
-	sb_bindi_i64(db, st, at[RUN_RECENT], w->bulk ? 0 : 1);
-	if (sb_db_run(db, st, e) != SB_OK)
+	/* the recent part of the session index, but for an import much larger
+	 * than the ledger (sb_run_writer_bulk) */
+	sb_bindi_i64(db, st, at[RUN_RECENT], w->settled ? 0 : 1);
+}
+
+/* Insert run as a new row, *rid; *inserted is false when its run_id
+ * exists.  (The row id is read before the rollups, whose statements may
+ * insert rows of their own.) */
+static int insert_run(sb_run_writer *w, const sb_run *run, int64_t line_no,
+                      bool *inserted, int64_t *rid, sb_err *e)
+{
+	priced pr;
+
+	bind_run(w, w->run_insert, w->run_at, run, line_no, &pr);
+	if (sb_db_run(w->db, w->run_insert, e) != SB_OK)
 		return e->code;
-	*inserted = sb_db_changes(db) == 1;
-	return *inserted ? sb_rollup_add(w->rollup, run, day, priced, card_nanos, e) : SB_OK;
+	*inserted = sb_db_changes(w->db) == 1;
+	if (!*inserted)
+		return SB_OK;
+	*rid = sb_db_last_id(w->db);
+	return sb_rollup_add(w->rollup, run, pr.day, pr.card, pr.card_nanos, e);
 }
 
 /* Insert the executions and tags of the run just inserted as rid (their
@@ -397,6 +455,139 @@ static int insert_children(sb_run_writer *w, const sb_run *run, int64_t rid, sb_
 			return e->code;
 	}
 	return SB_OK;
+}
+
+/* FNV-1a of s. */
+static size_t hash_id(const char *s)
+{
+	uint64_t h = 14695981039346656037u;
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211u;
+	return (size_t)h;
+}
+
+/* The entry of run_id in w->known, or the free slot it would take (the
+ * table is never more than half full). */
+static expected *known_slot(sb_run_writer *w, const char *run_id)
+{
+	size_t mask = w->known_cap - 1;
+
+	for (size_t i = hash_id(run_id) & mask;; i = (i + 1) & mask)
+		if (w->known[i].run_id == NULL || strcmp(w->known[i].run_id, run_id) == 0)
+			return &w->known[i];
+}
+
+/* Room for n run_ids of at most max_id bytes' JSON text each in w->known
+ * and w->ids, emptied. */
+static int known_room(sb_run_writer *w, size_t n, size_t ids_max, sb_err *e)
+{
+	size_t cap = 16;
+
+	while (cap < 2 * n)
+		cap *= 2;
+	if (cap > w->known_cap) {
+		expected *grown = realloc(w->known, cap * sizeof *grown);
+		if (grown == NULL)
+			return sb_fail(e, SB_EINTERNAL, "out of memory");
+		w->known = grown;
+		w->known_cap = cap;
+	}
+	memset(w->known, 0, w->known_cap * sizeof *w->known);
+	if (ids_max > w->ids_cap) {
+		char *grown = realloc(w->ids, ids_max);
+		if (grown == NULL)
+			return sb_fail(e, SB_EINTERNAL, "out of memory");
+		w->ids = grown;
+		w->ids_cap = ids_max;
+	}
+	return SB_OK;
+}
+
+int sb_run_writer_expect(sb_run_writer *w, const sb_run *const *runs, size_t n, sb_err *e)
+{
+	sb_db *db = w->db;
+	size_t ids_max = 3;
+	char *p;
+	sb_stmt *st;
+	int rc;
+
+	w->expecting = false;
+	if (n == 0)
+		return SB_OK;
+	for (size_t i = 0; i < n; i++)
+		ids_max += 6 * strlen(runs[i]->run_id) + 3;
+	if (known_room(w, n, ids_max, e) != SB_OK)
+		return e->code;
+	/* each run_id once, as absent until the ledger says otherwise */
+	p = w->ids;
+	*p++ = '[';
+	for (size_t i = 0; i < n; i++) {
+		expected *ex = known_slot(w, runs[i]->run_id);
+		if (ex->run_id != NULL)
+			continue;
+		ex->run_id = runs[i]->run_id;
+		ex->state = KNOWN_ABSENT;
+		if (p > w->ids + 1)
+			*p++ = ',';
+		p = put_str(p, runs[i]->run_id, strlen(runs[i]->run_id));
+	}
+	*p++ = ']';
+	if ((st = sb_db_stmt(db, "run_prefetch", e)) == NULL)
+		return e->code;
+	sb_bind_textn(db, st, ":ids", w->ids, (size_t)(p - w->ids));
+	while ((rc = sb_db_step(db, st, e)) == SB_ROW) {
+		const char *run_id = sb_col_text(st, 0), *fingerprint = sb_col_text(st, 2);
+		expected *ex = run_id != NULL ? known_slot(w, run_id) : NULL;
+		if (ex == NULL || ex->run_id == NULL || fingerprint == NULL ||
+		    strlen(fingerprint) >= sizeof ex->fingerprint) {
+			sb_stmt_reset(st);
+			return sb_fail(e, SB_EINTERNAL, "sql/queries/run_prefetch.sql returned a run that was not asked for");
+		}
+		ex->state = KNOWN_LEDGER;
+		memcpy(ex->fingerprint, fingerprint, strlen(fingerprint) + 1);
+		ex->batch_id = sb_col_i64(st, 3);
+		ex->line_no = sb_col_i64(st, 4);
+	}
+	sb_stmt_reset(st);
+	if (rc < 0 || (st = sb_db_stmt(db, "run_rid_next", e)) == NULL)
+		return e->code;
+	if ((rc = sb_db_step(db, st, e)) == SB_ROW)
+		w->next_rid = sb_col_i64(st, 0);
+	sb_stmt_reset(st);
+	if (rc != SB_ROW)
+		return rc < 0 ? e->code : sb_fail(e, SB_EINTERNAL, "sql/queries/run_rid_next.sql returned no row");
+	w->expecting = true;
+	return SB_OK;
+}
+
+/* Store run, which sb_run_writer_expect found absent (ex), under the
+ * next row id, without waiting for the ledger's answer. */
+static int load_run(sb_run_writer *w, const sb_run *run, int64_t line_no, expected *ex, sb_err *e)
+{
+	priced pr;
+	int64_t rid = w->next_rid;
+
+	bind_run(w, w->run_load, w->load_at, run, line_no, &pr);
+	sb_bindi_i64(w->db, w->run_load, w->load_rid, rid);
+	if (sb_db_run_later(w->db, w->run_load, e) != SB_OK || insert_children(w, run, rid, e) != SB_OK ||
+	    sb_rollup_add(w->rollup, run, pr.day, pr.card, pr.card_nanos, e) != SB_OK)
+		return e->code;
+	w->next_rid++;
+	ex->state = KNOWN_STORED;
+	memcpy(ex->fingerprint, run->fingerprint, sizeof ex->fingerprint);
+	ex->batch_id = w->batch_id;
+	ex->line_no = line_no;
+	return SB_OK;
+}
+
+/* Why run conflicts with the version stored from batch, line. */
+static void conflict(const sb_run *run, int64_t batch, int64_t line, char *why, size_t why_len)
+{
+	char id[SB_QUOTE_BUFSZ];
+
+	snprintf(why, why_len, "run_id %s is already in the ledger with different content (batch %lld, line %lld); " SB_WORDS_REPLACE,
+	         sb_quote(run->run_id, SB_QUOTE_ALWAYS, id, sizeof id), (long long)batch, (long long)line);
 }
 
 /* Move the stored version rid to run_history and delete it. */
@@ -444,11 +635,30 @@ int sb_run_store(sb_run_writer *w, const sb_run *run, int64_t line_no, bool repl
 	int64_t rid, old_batch, old_line;
 	int rc;
 
-	if (insert_run(w, run, line_no, &inserted, e) != SB_OK)
+	/* an expected run: what the ledger holds of it is known */
+	if (w->expecting) {
+		expected *ex = known_slot(w, run->run_id);
+		if (ex->run_id != NULL && ex->state == KNOWN_ABSENT) {
+			*result = SB_STORED;
+			return load_run(w, run, line_no, ex, e);
+		}
+		if (ex->run_id != NULL && strcmp(ex->fingerprint, run->fingerprint) == 0) {
+			*result = SB_DUPLICATE;
+			return SB_OK;
+		}
+		if (ex->run_id != NULL && !replace) {
+			*result = SB_CONFLICT;
+			conflict(run, ex->batch_id, ex->line_no, why, why_len);
+			return SB_OK;
+		}
+		/* any other: asked of the ledger, one statement after another */
+		w->expecting = false;
+	}
+	if (insert_run(w, run, line_no, &inserted, &rid, e) != SB_OK)
 		return e->code;
 	if (inserted) {
 		*result = SB_STORED;
-		return insert_children(w, run, sb_db_last_id(db), e);
+		return insert_children(w, run, rid, e);
 	}
 	if ((st = sb_db_stmt(db, "run_lookup", e)) == NULL)
 		return e->code;
@@ -468,16 +678,13 @@ int sb_run_store(sb_run_writer *w, const sb_run *run, int64_t line_no, bool repl
 	}
 	if (!replace) {
 		*result = SB_CONFLICT;
-		char id[SB_QUOTE_BUFSZ];
-		snprintf(why, why_len, "run_id %s is already in the ledger with different content (batch %lld, line %lld); " SB_WORDS_REPLACE,
-		         sb_quote(run->run_id, SB_QUOTE_ALWAYS, id, sizeof id), (long long)old_batch,
-		         (long long)old_line);
+		conflict(run, old_batch, old_line, why, why_len);
 		return SB_OK;
 	}
-	if (move_to_history(w, rid, e) != SB_OK || insert_run(w, run, line_no, &inserted, e) != SB_OK)
+	if (move_to_history(w, rid, e) != SB_OK || insert_run(w, run, line_no, &inserted, &rid, e) != SB_OK)
 		return e->code;
 	if (!inserted)
 		return sb_fail(e, SB_EINTERNAL, "run %s could not be replaced", run->run_id);
 	*result = SB_REPLACED;
-	return insert_children(w, run, sb_db_last_id(db), e);
+	return insert_children(w, run, rid, e);
 }

@@ -97,11 +97,26 @@ void sb_run_writer_free(sb_run_writer *w);
 int sb_run_store(sb_run_writer *w, const sb_run *run, int64_t line_no, bool replace,
                  enum sb_store *result, char *why, size_t why_len, sb_err *e);
 
+/* The next runs stored (sb_run_store) are runs[0..n) (those among them
+ * that are stored: the others are skipped), in that order: one query finds
+ * which of them the ledger holds, and the new ones are then stored under
+ * row ids the writer gives them, without waiting for each one's answer
+ * (sb_db_run_later; on PostgreSQL the rows of one COPY per table).  That
+ * holds until the next call, sb_run_writer_flush (another process may
+ * write between transactions), or the store of a run that needs the
+ * ledger's answer (one not among them; --replace of a stored one); the
+ * runs must stay as they are until then.  Without it each run is one
+ * INSERT whose outcome is read before the next. */
+int sb_run_writer_expect(sb_run_writer *w, const sb_run *const *runs, size_t n, sb_err *e);
+
 /* For an input of input_bytes (what is left to read) into a ledger much
  * smaller than it: at least min_bytes and at least twice the ledger
- * file's size.  Then, when no reader has the ledger open, readers are kept
- * out (ledger/db.h, sb_db_readers_shut_out) and the secondary indexes of
- * the run tables dropped inside the caller's transaction, so that
+ * file's size.  Then the runs stored go to the settled part of the
+ * session index (sql/schema/010_scale.sql) rather than to the recent one,
+ * which would be merged into it at the end; and when no reader has the
+ * ledger open, readers are kept out (ledger/db.h,
+ * sb_db_readers_shut_out: never on PostgreSQL) and the secondary indexes
+ * of the run tables dropped inside the caller's transaction, so that
  * sb_run_writer_finish builds each once, its keys sorted, instead of every
  * row updating them in random order.  *dropped says whether. */
 int sb_run_writer_bulk(sb_run_writer *w, int64_t input_bytes, int64_t min_bytes, bool *dropped,

@@ -181,7 +181,8 @@ static char *import_with(struct ctx *c, int64_t threads, const sb_import_opts *b
 	return text;
 }
 
-/* Every number of threads leaves the same ledger, commits every 7 records. */
+/* Every number of threads leaves the same ledger, committing every 7
+ * records and by the default chunk. */
 static void test_same_ledger(void **state)
 {
 	struct ctx *c = *state;
@@ -204,6 +205,18 @@ static void test_same_ledger(void **state)
 		assert_int_equal(rc, rc1);
 		if (strcmp(one, other) != 0)
 			fail_msg("--threads %lld left another ledger than --threads 1", (long long)t);
+		free(other);
+	}
+	free(one);
+	/* and committing by the default chunk, whole parsing jobs between
+	 * two commits (their runs expected at once: ledger/runs.h) */
+	o.chunk = 0;
+	one = import_with(c, 1, &o, &rc1);
+	for (int64_t t = 2; t <= 3; t++) {
+		char *other = import_with(c, t, &o, &rc);
+		assert_int_equal(rc, rc1);
+		if (strcmp(one, other) != 0)
+			fail_msg("--threads %lld, default chunk, left another ledger than --threads 1", (long long)t);
 		free(other);
 	}
 	free(one);
