@@ -2,9 +2,11 @@
  * copy.h).
  *
  * The copy reads each table whole with "SELECT * FROM TABLE" and stores
- * each row with "INSERT INTO TABLE VALUES (:c1, ...)": the only SQL of
- * the program not written in sql/, because its table names come from
- * sql/queries/copy_tables.sql (checked to be plain names here) and its
+ * each row with the statement the destination's engine gives for its
+ * columns (sb_db_load_sql: an INSERT on SQLite, COPY rows on PostgreSQL):
+ * the only SQL of the program not written in sql/, because its table
+ * names come from sql/queries/copy_tables.sql (checked to be plain names
+ * here), its column names from the source's rows (checked too) and its
  * values are bound.
  */
 #include "ledger/copy.h"
@@ -17,7 +19,7 @@
 
 #include "ledger/sqlfiles.h"
 
-enum { MAX_TABLES = 64, MAX_COLUMNS = 64 };
+enum { MAX_TABLES = 64, MAX_COLUMNS = 64, MAX_NAME = 64 };
 
 /* A 256-bit sum, as four 64-bit words, most significant first. */
 typedef struct sum256 {
@@ -174,8 +176,20 @@ static int run_sql(sb_db *db, const char *sql, sb_err *e)
 	return e->code;
 }
 
-/* How many columns table t has in db. */
-static int columns_of(sb_db *db, const struct table *t, int *n, sb_err *e)
+/* Whether name is a plain lower-case name ([a-z_][a-z0-9_]*). */
+static bool plain_name(const char *name)
+{
+	if (name == NULL || !((name[0] >= 'a' && name[0] <= 'z') || name[0] == '_'))
+		return false;
+	for (; *name != '\0'; name++)
+		if (!((*name >= 'a' && *name <= 'z') || (*name >= '0' && *name <= '9') || *name == '_'))
+			return false;
+	return true;
+}
+
+/* How many columns table t has in db (*n), and their names (names[c], up
+ * to MAX_COLUMNS of them, when names is not NULL). */
+static int columns_of(sb_db *db, const struct table *t, int *n, char (*names)[MAX_NAME], sb_err *e)
 {
 	char sql[160];
 	const char *p = sql;
@@ -188,6 +202,13 @@ static int columns_of(sb_db *db, const struct table *t, int *n, sb_err *e)
 		return e->code;
 	if (sb_db_step(db, st, e) == SB_DONE)
 		*n = sb_col_count(st);
+	for (int c = 0; names != NULL && c < *n && c < MAX_COLUMNS && e->code == SB_OK; c++) {
+		const char *name = sb_col_name(st, c);
+		if (!plain_name(name) || strlen(name) >= MAX_NAME)
+			sb_fail(e, SB_EINTERNAL, "table %s: column %d has no plain name to copy", t->name, c + 1);
+		else
+			memcpy(names[c], name, strlen(name) + 1);
+	}
 	sb_stmt_finalize(st);
 	return e->code;
 }
@@ -220,13 +241,14 @@ static void bind_column(sb_db *to, sb_stmt *dst, int i, sb_stmt *src, int c)
 /* Copy every row of table t from from into to; *rows counts them. */
 static int copy_table(sb_db *from, sb_db *to, const struct table *t, int64_t *rows, sb_err *e)
 {
-	char select[160], insert[64 + 12 * MAX_COLUMNS];
+	char select[160], insert[64 + 2 * (MAX_NAME + 4) * MAX_COLUMNS];
+	char names[MAX_COLUMNS][MAX_NAME];
+	const char *cols[MAX_COLUMNS];
 	const char *p;
 	sb_stmt *src = NULL, *dst = NULL;
 	int n_from = 0, n_to = 0, n, at[MAX_COLUMNS], rc = -1;
-	size_t o;
 
-	if (columns_of(from, t, &n_from, e) != SB_OK || columns_of(to, t, &n_to, e) != SB_OK)
+	if (columns_of(from, t, &n_from, names, e) != SB_OK || columns_of(to, t, &n_to, NULL, e) != SB_OK)
 		return e->code;
 	/* a column one engine keeps and the other has not (PostgreSQL's
 	 * reject.rowid, SQLite's implicit one) is the last: the columns
@@ -237,10 +259,10 @@ static int copy_table(sb_db *from, sb_db *to, const struct table *t, int64_t *ro
 	if (snprintf(select, sizeof select, "SELECT * FROM %s%s", t->name, t->in_order ? " ORDER BY rowid" : "") >=
 	    (int)sizeof select)
 		return sb_fail(e, SB_EINTERNAL, "table name %s too long to copy", t->name);
-	o = (size_t)snprintf(insert, sizeof insert, "INSERT INTO %s VALUES (", t->name);
 	for (int c = 0; c < n; c++)
-		o += (size_t)snprintf(insert + o, sizeof insert - o, "%s:c%d", c > 0 ? ", " : "", c + 1);
-	snprintf(insert + o, sizeof insert - o, ")");
+		cols[c] = names[c];
+	if (sb_db_load_sql(to, t->name, cols, n, insert, sizeof insert, e) != SB_OK)
+		return e->code;
 	p = select;
 	if (sb_db_prepare(from, &p, "queries/copy_tables", &src, e) != SB_OK)
 		return e->code;
@@ -248,16 +270,16 @@ static int copy_table(sb_db *from, sb_db *to, const struct table *t, int64_t *ro
 	if (sb_db_prepare(to, &p, "queries/copy_tables", &dst, e) != SB_OK)
 		goto done;
 	for (int c = 0; c < n; c++) {
-		char name[16];
-		snprintf(name, sizeof name, ":c%d", c + 1);
+		char name[MAX_NAME + 1] = ":";
+		memcpy(name + 1, names[c], strnlen(names[c], MAX_NAME - 1) + 1);
 		if ((at[c] = sb_db_param(to, dst, name, e)) == 0)
 			goto done;
 	}
 	while ((rc = sb_db_step(from, src, e)) == SB_ROW) {
 		for (int c = 0; c < n; c++)
 			bind_column(to, dst, at[c], src, c);
-		/* its outcome told at the next statement that waits (in one
-		 * pipeline on PostgreSQL): the copy is one transaction */
+		/* its outcome told at the next statement that waits (COPY rows
+		 * on PostgreSQL): the copy is one transaction */
 		if (sb_db_run_later(to, dst, e) != SB_OK) {
 			sb_err_prefix(e, "copying table %s", t->name);
 			goto done;

@@ -480,6 +480,19 @@ int sb_col_count(sb_stmt *st)
 	return st->db->eng->col_count(st);
 }
 
+const char *sb_col_name(sb_stmt *st, int col)
+{
+	return st->db->eng->col_name(st, col);
+}
+
+int sb_db_load_sql(sb_db *db, const char *table, const char *const *cols, int n, char *buf, size_t cap,
+                   sb_err *e)
+{
+	if (db->eng->load_sql(db, table, cols, n, buf, cap) != 0)
+		return sb_fail(e, SB_EINTERNAL, "the statement storing rows of %s is too long", table);
+	return SB_OK;
+}
+
 sb_col_kind_t sb_col_kind(sb_stmt *st, int col)
 {
 	return st->db->eng->col_kind(st, col);

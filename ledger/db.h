@@ -204,6 +204,16 @@ const char *sb_col_text(sb_stmt *st, int col);
 size_t sb_col_bytes(sb_stmt *st, int col);
 const void *sb_col_blob(sb_stmt *st, int col, size_t *len);
 bool sb_col_is_null(sb_stmt *st, int col);
+/* The name of column col of st's rows (once st has run), or NULL. */
+const char *sb_col_name(sb_stmt *st, int col);
+
+/* Into buf (cap bytes): the statement storing one row of table's columns
+ * cols[0..n) each time it is run with sb_db_run_later, its parameter
+ * ":COL" the column COL: an INSERT on SQLite, the rows of one COPY on
+ * PostgreSQL (sent before the next statement that waits).  table and cols
+ * are names the caller has checked.  SB_EINTERNAL when it does not fit. */
+int sb_db_load_sql(sb_db *db, const char *table, const char *const *cols, int n, char *buf, size_t cap,
+                   sb_err *e);
 
 /* What the storage's integrity check could not look at on db, said for
  * 'sbledger check' (static text), or NULL when it looked at everything:

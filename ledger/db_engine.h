@@ -50,11 +50,14 @@ struct sb_engine {
 	 * can (sb_db_run_later); NULL: as sb_db_run. */
 	int (*run_later)(sb_stmt *st, sb_err *e);
 	int (*col_count)(sb_stmt *st);
+	const char *(*col_name)(sb_stmt *st, int c);
 	sb_col_kind_t (*col_kind)(sb_stmt *st, int c);
 	int64_t (*col_i64)(sb_stmt *st, int c);
 	const char *(*col_text)(sb_stmt *st, int c);
 	size_t (*col_bytes)(sb_stmt *st, int c);
 	const void *(*col_blob)(sb_stmt *st, int c, size_t *len);
+	/* sb_db_load_sql's statement into buf; nonzero when it does not fit. */
+	int (*load_sql)(sb_db *db, const char *table, const char *const *cols, int n, char *buf, size_t cap);
 	/* Statements without parameters or rows, several in one text. */
 	int (*exec)(sb_db *db, const char *sql, sb_err *e);
 	int (*begin)(sb_db *db, sb_err *e);

@@ -74,6 +74,8 @@ struct pg {
 	struct pg_stmt *copies;    /* the COPY statements holding rows not yet sent, in the
 	                              order of their first row (copy_flush) */
 	size_t copy_bytes;         /* the bytes of those rows */
+	sb_err copy_late;          /* an error sending them when a statement holding rows was
+	                              finalized: told at the next statement (copy_flush) */
 };
 
 /* One parameter of a statement. */
@@ -610,7 +612,10 @@ static void pg_finalize(sb_stmt *s)
 	struct pg *p = PG(st->base.db);
 
 	pg_reset(s);
-	/* rows not sent go with it */
+	/* rows not sent yet go now, with the others held (in their order);
+	 * an error is told at the next statement */
+	if (p != NULL && st->copy_len > 0 && p->copy_late.code == SB_OK)
+		copy_flush(st->base.db, &p->copy_late);
 	for (struct pg_stmt **at = p != NULL ? &p->copies : NULL; at != NULL && *at != NULL; at = &(*at)->next_copy)
 		if (*at == st) {
 			p->copy_bytes -= st->copy_len;
@@ -1090,6 +1095,12 @@ static int copy_flush(sb_db *db, sb_err *e)
 	struct pg *p = PG(db);
 	int rc = SB_OK;
 
+	if (p->copy_late.code != SB_OK) {
+		*e = p->copy_late;
+		sb_err_clear(&p->copy_late);
+		copy_drop(db);
+		return e->code;
+	}
 	if (p->copies == NULL)
 		return SB_OK;
 	if (collect(db, NULL, e) != SB_OK) {
@@ -1200,6 +1211,25 @@ static int pg_step(sb_stmt *s, sb_err *e)
 static int pg_col_count(sb_stmt *s)
 {
 	return PS(s)->res != NULL ? PQnfields(PS(s)->res) : 0;
+}
+
+static const char *pg_col_name(sb_stmt *s, int c)
+{
+	return PS(s)->res != NULL && c >= 0 && c < PQnfields(PS(s)->res) ? PQfname(PS(s)->res, c) : NULL;
+}
+
+/* COPY table (a, b) FROM STDIN: a COPY statement (copy_row). */
+static int pg_load_sql(sb_db *db, const char *table, const char *const *cols, int n, char *buf, size_t cap)
+{
+	size_t o;
+
+	(void)db;
+	o = (size_t)snprintf(buf, cap, "COPY %s (", table);
+	for (int c = 0; c < n && o < cap; c++)
+		o += (size_t)snprintf(buf + o, cap - o, "%s%s", c > 0 ? ", " : "", cols[c]);
+	if (o < cap)
+		o += (size_t)snprintf(buf + o, cap - o, ") FROM STDIN");
+	return o < cap ? 0 : -1;
 }
 
 /* Whether st has a current row with column c. */
@@ -1328,6 +1358,7 @@ static void pg_rollback(sb_db *db)
 
 	sb_err_clear(&e);
 	copy_drop(db);           /* rows not sent: nothing to roll back */
+	sb_err_clear(&PG(db)->copy_late);
 	collect(db, NULL, &e);   /* an error of theirs is what is being rolled back */
 	unstream(db);
 	PQclear(PQexec(PG(db)->conn, "ROLLBACK"));
@@ -1424,6 +1455,8 @@ const struct sb_engine sb_engine_pg = {
 	.step = pg_step,
 	.run_later = pg_run_later,
 	.col_count = pg_col_count,
+	.col_name = pg_col_name,
+	.load_sql = pg_load_sql,
 	.col_kind = pg_col_kind,
 	.col_i64 = pg_col_i64,
 	.col_text = pg_col_text,

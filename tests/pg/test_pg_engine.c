@@ -418,7 +418,8 @@ static void test_last_id_and_changes(void **state)
  * NULL and 64-bit edges arrive exactly; the rows of two tables go in the
  * order of their first rows (a parent's before its children's); more rows than are held at once
  * go in several COPYs; a row refused is told at the next statement, and
- * a rollback drops rows not yet sent. */
+ * a rollback drops rows not yet sent; a statement finalized with rows
+ * held sends them. */
 static void test_copy_rows(void **state)
 {
 	char *url = fresh_db("t_copy");
@@ -531,6 +532,29 @@ static void test_copy_rows(void **state)
 	assert_sb_ok(&e, sb_db_begin(db, &e));
 	assert_sb_ok(&e, sb_db_commit(db, &e));
 	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM cp_parent WHERE id = 6000"), 0);
+
+	/* a statement finalized with rows held: they go (with the others
+	 * held, in their order), and an error among them is told at the next
+	 * statement */
+	assert_sb_ok(&e, sb_db_begin(db, &e));
+	sql = "COPY cp_parent (id, s) FROM STDIN";
+	assert_sb_ok(&e, sb_db_prepare(db, &sql, "test", &st, &e));
+	sb_bind_i64(db, st, ":id", 8000);
+	sb_bind_text(db, st, ":s", "kept");
+	assert_sb_ok(&e, sb_db_run_later(db, st, &e));
+	sb_stmt_finalize(st);
+	assert_sb_ok(&e, sb_db_commit(db, &e));
+	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM cp_parent WHERE id = 8000 AND s = 'kept'"), 1);
+	assert_sb_ok(&e, sb_db_begin(db, &e));
+	sql = "COPY cp_parent (id, s) FROM STDIN";
+	assert_sb_ok(&e, sb_db_prepare(db, &sql, "test", &st, &e));
+	sb_bind_i64(db, st, ":id", 8000);
+	assert_sb_ok(&e, sb_db_run_later(db, st, &e));
+	sb_stmt_finalize(st);
+	assert_int_equal(sb_db_commit(db, &e), SB_EINTERNAL);
+	assert_non_null(strstr(e.msg, "duplicate key"));
+	sb_db_rollback(db);
+	sb_err_clear(&e);
 
 	/* a COPY must name its columns */
 	sql = "COPY cp_parent FROM STDIN";
