@@ -215,7 +215,8 @@ pg-tests: $(TEST_DEPS) $(BUILD)/deps-pg.ok $(BUILD)/san/sbledger sbledger $(PG_E
 	  SBLEDGER_TEST_PG_DIR="$$dir" $(PG_ENGINE_TEST); \
 	  for t in $(PG_UNIT_TESTS); do echo "== $$t (PostgreSQL)"; SBLEDGER_TEST_PG_DIR="$$dir" $$t; done; \
 	  CLI_ENGINE=pg CLI_PG_DIR="$$dir" SBLEDGER=$$sb sh tests/cli/run.sh; \
-	  PG_DIR="$$dir" SBLEDGER=$$sb sh tests/reliability/pg_concurrency.sh
+	  PG_DIR="$$dir" SBLEDGER=$$sb sh tests/reliability/pg_concurrency.sh; \
+	  PG_DIR="$$dir" SBLEDGER=$$sb sh tests/reliability/pg_diskfull.sh
 
 # The same cases on the PostgreSQL ledger: each in a fresh database of a
 # throwaway cluster (tools/pg_cluster.sh) in a temporary directory, which
