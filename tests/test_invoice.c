@@ -124,9 +124,36 @@ static void load_samples(sb_db *db)
 	                 " ('claude-x-mini', 1000000000, 4000000000, 0)");
 }
 
-/* An account-level (or session) billed line of backend. */
-static void add_line(sb_db *db, const char *backend, const char *session, const char *start,
-                     const char *end, int64_t nanos)
+/* The start of 2026-11-01 and of 2026-11-30 UTC in ms since the epoch
+ * (Python: datetime(2026, 11, 1, tzinfo=timezone.utc).timestamp() * 1000;
+ * by hand: 20758 and 20787 days of 86,400,000 ms), written as integers so
+ * that the fixture's SQL is the same on every engine. */
+#define NOV_1_MS INT64_C(1793491200000)
+#define NOV_30_MS INT64_C(1795996800000)
+
+/* True when db is a PostgreSQL ledger (support_memory_ledger with
+ * SBLEDGER_TEST_PG_DIR set), for the few fixture statements whose SQL
+ * differs between the engines. */
+static bool on_pg(const sb_db *db)
+{
+	return strcmp(sb_db_engine(db), "PostgreSQL") == 0;
+}
+
+/* sql is refused by the ledger's own rules (a trigger or a constraint,
+ * whatever writes it): running it fails, with part in the message (the
+ * engine's words for a constraint when the two engines differ). */
+static void assert_refused(sb_db *db, const char *sql, const char *part)
+{
+	sb_err e;
+
+	sb_err_clear(&e);
+	assert_sb_fails(&e, sb_db_exec(db, sql, &e), SB_EINTERNAL, part);
+}
+
+/* An account-level (or session) billed line of backend, from start_ms to
+ * end_ms. */
+static void add_line(sb_db *db, const char *backend, const char *session, int64_t start_ms,
+                     int64_t end_ms, int64_t nanos)
 {
 	static int n;
 	char sql[1024];
@@ -138,9 +165,9 @@ static void add_line(sb_db *db, const char *backend, const char *session, const 
 	snprintf(sql, sizeof sql,
 	         "INSERT INTO billing_line (format, line_key, batch_id, line_no, backend, session_id, start_ms,"
 	         " end_ms, kind, amount_nanos, currency, correction, source_row) VALUES ('focus', 'k%d', 9000, %d,"
-	         " '%s', %s%s%s, (unixepoch('%s') * 1000), (unixepoch('%s') * 1000), 'billed', %lld, 'USD', 0, 'x')",
-	         n, n, backend, session ? "'" : "", session ? session : "NULL", session ? "'" : "", start, end,
-	         (long long)nanos);
+	         " '%s', %s%s%s, %lld, %lld, 'billed', %lld, 'USD', 0, 'x')",
+	         n, n, backend, session ? "'" : "", session ? session : "NULL", session ? "'" : "",
+	         (long long)start_ms, (long long)end_ms, (long long)nanos);
 	support_exec(db, sql);
 }
 
@@ -330,7 +357,7 @@ static void test_allocation_remainders(void **state)
 	sb_invoice_set *set;
 
 	support_add_runs(db, three_customers);
-	add_line(db, "vercel", NULL, "2026-11-01T00:00:00Z", "2026-11-30T00:00:00Z", 1000000000);
+	add_line(db, "vercel", NULL, NOV_1_MS, NOV_30_MS, 1000000000);
 	set = build(db, "2026-11", "customer", NULL, SB_BASIS_BILLED);
 	assert_int_equal(set->n_invoices, 3);
 	assert_int_equal(set->invoices[0].total_nanos, CENTS(14));
@@ -370,8 +397,8 @@ static void test_billed_without_computed(void **state)
 	                 "{\"run_id\":\"y1\",\"backend\":\"mycloud\",\"started_at\":\"2026-11-06T10:00:00Z\","
 	                 "\"tags\":{\"customer\":\"y\"},\"sandbox_usage\":{\"exec_count\":1,\"total_duration_ms\":150000,"
 	                 "\"computed_cost_usd\":0}}");
-	add_line(db, "mycloud", NULL, "2026-11-01T00:00:00Z", "2026-11-30T00:00:00Z", 1000000000);
-	add_line(db, "ghostcloud", NULL, "2026-11-01T00:00:00Z", "2026-11-30T00:00:00Z", 330000000);
+	add_line(db, "mycloud", NULL, NOV_1_MS, NOV_30_MS, 1000000000);
+	add_line(db, "ghostcloud", NULL, NOV_1_MS, NOV_30_MS, 330000000);
 	set = build(db, "2026-11", "customer", NULL, SB_BASIS_BILLED);
 	assert_int_equal(set->n_invoices, 2);
 	assert_int_equal(invoice_of(set, "x")->total_nanos, CENTS(25));
@@ -448,8 +475,13 @@ static void test_stored_names(void **state)
 	set = build(db, "2026-11", "customer", "acme", SB_BASIS_COMPUTED);
 	assert_int_equal(set->invoices[0].basis, SB_BASIS_BILLED);
 	sb_invoice_set_free(set);
-	support_exec(db, "DROP TRIGGER invoice_no_update; DROP TRIGGER invoice_line_no_update;"
-	                 " UPDATE invoice SET basis = 'estimated'");
+	/* the triggers that keep a finalized invoice as it is dropped, to edit
+	 * it by hand (PostgreSQL names a trigger's table in DROP TRIGGER,
+	 * SQLite does not) */
+	support_exec(db, on_pg(db) ? "DROP TRIGGER invoice_no_update ON invoice;"
+	                             " DROP TRIGGER invoice_line_no_update ON invoice_line;"
+	                           : "DROP TRIGGER invoice_no_update; DROP TRIGGER invoice_line_no_update;");
+	support_exec(db, "UPDATE invoice SET basis = 'estimated'");
 	set = NULL;
 	sb_err_clear(&e);
 	rc = sb_invoice_build(db, &o, &set, &e);
@@ -618,12 +650,13 @@ static void test_finalize(void **state)
 	sb_invoice_set_free(set);
 
 	/* the stored rows never change */
-	assert_int_equal(sqlite3_exec(sb_db_sqlite(db), "UPDATE invoice SET total_nanos = 0", NULL, NULL, NULL) & 0xff,
-	                 SQLITE_CONSTRAINT);
-	assert_int_equal(sqlite3_exec(sb_db_sqlite(db), "DELETE FROM invoice_line", NULL, NULL, NULL) & 0xff,
-	                 SQLITE_CONSTRAINT);
-	assert_int_equal(sqlite3_exec(sb_db_sqlite(db), "DELETE FROM invoice_run", NULL, NULL, NULL) & 0xff,
-	                 SQLITE_CONSTRAINT);
+	assert_refused(db, "UPDATE invoice SET total_nanos = 0", "a finalized invoice never changes");
+	assert_refused(db, "DELETE FROM invoice_line", "a finalized invoice never changes");
+	assert_refused(db, "DELETE FROM invoice_run", "a finalized invoice never changes");
+	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM invoice WHERE total_nanos = %lld",
+	                             (long long)CENTS(159)), 1);
+	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM invoice_line"), 9);
+	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM invoice_run"), 8);
 }
 
 /* Finalizing every customer at once; numbers never repeat, even when two
@@ -865,7 +898,7 @@ static void test_unknown_tag(void **state)
 static int64_t charged_twice(sb_db *db)
 {
 	return support_i64(db, "SELECT COUNT(*) FROM (SELECT run_id FROM invoice_run GROUP BY run_id"
-	                       " HAVING COUNT(*) > 1)");
+	                       " HAVING COUNT(*) > 1) AS twice");
 }
 
 /* By customer, then by team: the second finalize is refused (every run is
@@ -919,10 +952,11 @@ static void test_one_invoice_per_run(void **state)
 	assert_null(set->invoices[0].adjust);
 	sb_invoice_set_free(set);
 	/* no path around it */
-	assert_int_equal(sqlite3_exec(sb_db_sqlite(db), "INSERT INTO invoice_run (invoice_id, run_id) VALUES (1, 'late-1')",
-	                              NULL, NULL, NULL) & 0xff, SQLITE_CONSTRAINT);
-	assert_int_equal(sqlite3_exec(sb_db_sqlite(db), "INSERT INTO invoice_run (invoice_id, run_id, duplicate)"
-	                              " VALUES (1, 'late-1', 1)", NULL, NULL, NULL) & 0xff, SQLITE_CONSTRAINT);
+	assert_refused(db, "INSERT INTO invoice_run (invoice_id, run_id) VALUES (1, 'late-1')",
+	               on_pg(db) ? "violates unique constraint \"invoice_run_once\""
+	                         : "UNIQUE constraint failed: invoice_run.run_id");
+	assert_refused(db, "INSERT INTO invoice_run (invoice_id, run_id, duplicate) VALUES (1, 'late-1', 1)",
+	               "a run is on one finalized invoice at most");
 	assert_int_equal(charged_twice(db), 0);
 }
 

@@ -123,17 +123,34 @@ void support_exec(sb_db *db, const char *sql)
 void support_rollup_rebuild(sb_db *db)
 {
 	static const char marker[] = "-- The rollups of the runs already stored, made again whole.";
+	/* SQLite reads a JOIN without ON as a cross join; PostgreSQL wants it
+	 * said (the same rows on both) */
+	static const char join[] = "FROM run_tag_name n JOIN run r";
+	static const char cross[] = "FROM run_tag_name n CROSS JOIN run r";
 	const struct sb_sqlfile *f = sb_sqlfiles;
-	const char *from;
+	const char *from, *at;
+	char *sql;
+	size_t head;
 
 	while (f->name != NULL && strcmp(f->name, "schema/010_scale") != 0)
 		f++;
 	assert_non_null(f->name);
 	from = strstr(f->text, marker);
 	assert_non_null(from);
-	/* the last part of 010 makes every rollup again from the runs */
+	at = strstr(from, join);
+	assert_non_null(at);
+	assert_null(strstr(at + 1, join));
+	head = (size_t)(at - from);
+	sql = malloc(strlen(from) + sizeof cross);
+	assert_non_null(sql);
+	memcpy(sql, from, head);
+	strcpy(sql + head, cross);
+	strcat(sql + head, at + strlen(join));
+	/* the last part of 010 makes every rollup again from the runs (on
+	 * either engine: sql/pg/schema/010_init.sql makes the tables empty) */
 	support_exec(db, "DELETE FROM run_day_untagged; DELETE FROM run_tag_name;");
-	support_exec(db, from);
+	support_exec(db, sql);
+	free(sql);
 }
 
 void support_undo_010(sb_db *db)

@@ -55,7 +55,9 @@ void support_exec(sb_db *db, const char *sql);
 void support_pg_db(const char *dir, const char *name, char *url, size_t cap);
 
 /* Make the day rollups (sql/schema/005_rollup.sql, 010_scale.sql) again from run and
- * run_tag, after a test changed those with support_exec. */
+ * run_tag, after a test changed those with support_exec: the last part of
+ * 010_scale.sql, its one SQLite-only join spelled as CROSS JOIN, so that it
+ * runs on a PostgreSQL ledger as well. */
 void support_rollup_rebuild(sb_db *db);
 
 /* Undo what sql/schema/010_scale.sql did to db
