@@ -152,7 +152,7 @@ bool sb_db_created(const sb_db *db)
 
 sb_stmt *sb_db_stmt(sb_db *db, const char *name, sb_err *e)
 {
-	char full[128];
+	char full[128], *dot = NULL;
 	const char *text, *file, *tail;
 	sb_stmt *st = NULL;
 
@@ -164,7 +164,12 @@ sb_stmt *sb_db_stmt(sb_db *db, const char *name, sb_err *e)
 		}
 	}
 	snprintf(full, sizeof full, "queries/%s", name);
-	if ((text = sb_db_sql_for(db, full, &file)) == NULL) {
+	if ((text = sb_db_sql_for(db, full, &file)) == NULL && (dot = strchr(full, '.')) != NULL) {
+		/* a case with no text of its own: the query's */
+		*dot = '\0';
+		text = sb_db_sql_for(db, full, &file);
+	}
+	if (text == NULL) {
 		sb_fail(e, SB_EINTERNAL, "no SQL file sql/%s.sql in this binary", full);
 		return NULL;
 	}
@@ -178,8 +183,8 @@ sb_stmt *sb_db_stmt(sb_db *db, const char *name, sb_err *e)
 		sb_fail(e, SB_EINTERNAL, "sql/%s.sql holds no statement", file);
 		return NULL;
 	}
-	/* the name kept is the file's own (static storage) */
-	db->stmts[db->n_stmts].name = strchr(strstr(file, "queries/"), '/') + 1;
+	/* the name kept is the file's own (static storage), or the case's */
+	db->stmts[db->n_stmts].name = dot != NULL ? name : strchr(strstr(file, "queries/"), '/') + 1;
 	db->stmts[db->n_stmts++].st = st;
 	return st;
 }
@@ -478,6 +483,11 @@ int sb_db_run_later(sb_db *db, sb_stmt *st, sb_err *e)
 int sb_col_count(sb_stmt *st)
 {
 	return st->db->eng->col_count(st);
+}
+
+int sb_db_analyze(sb_db *db, const char *table, sb_err *e)
+{
+	return db->eng->analyze != NULL ? db->eng->analyze(db, table, e) : SB_OK;
 }
 
 const char *sb_col_name(sb_stmt *st, int col)

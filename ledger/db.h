@@ -80,7 +80,13 @@ bool sb_db_created(const sb_db *db);
 /* The statement of sql/queries/NAME.sql, prepared on first use and reset
  * with its bindings cleared on every later call.  Borrowed: it belongs to
  * db.  NULL with an internal error in e when the file is missing or does
- * not prepare. */
+ * not prepare.
+ *
+ * A name NAME.CASE (name in static storage) is one case of the query NAME
+ * that the caller tells apart, such as which of its parameters are NULL:
+ * an engine's own text for that case (sql/pg/queries/NAME.CASE.sql) where
+ * it has one, for a query it can search an index for only once the case
+ * is known, else NAME's text, the same for every case. */
 sb_stmt *sb_db_stmt(sb_db *db, const char *name, sb_err *e);
 
 /* Prepare the first statement of the SQL text *sql (what names it in
@@ -204,6 +210,15 @@ const char *sb_col_text(sb_stmt *st, int col);
 size_t sb_col_bytes(sb_stmt *st, int col);
 const void *sb_col_blob(sb_stmt *st, int col, size_t *len);
 bool sb_col_is_null(sb_stmt *st, int col);
+/* Tell db's planner how table (a name the caller checked) has grown, for a
+ * writer that has stored many rows into it in its transaction: on
+ * PostgreSQL an ANALYZE of it (which counts the transaction's own rows),
+ * so that the plans the connection keeps for its statements are made again
+ * for the table as it now is: a plan made while the table was nearly empty
+ * reads the whole table for each row looked up.  Nothing on SQLite, whose
+ * planner keeps no statistics of the ledger's tables. */
+int sb_db_analyze(sb_db *db, const char *table, sb_err *e);
+
 /* The name of column col of st's rows (once st has run), or NULL. */
 const char *sb_col_name(sb_stmt *st, int col);
 

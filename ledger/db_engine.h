@@ -56,6 +56,8 @@ struct sb_engine {
 	const char *(*col_text)(sb_stmt *st, int c);
 	size_t (*col_bytes)(sb_stmt *st, int c);
 	const void *(*col_blob)(sb_stmt *st, int c, size_t *len);
+	/* sb_db_analyze (NULL: nothing to do) */
+	int (*analyze)(sb_db *db, const char *table, sb_err *e);
 	/* sb_db_load_sql's statement into buf; nonzero when it does not fit. */
 	int (*load_sql)(sb_db *db, const char *table, const char *const *cols, int n, char *buf, size_t cap);
 	/* Statements without parameters or rows, several in one text. */

@@ -1218,6 +1218,16 @@ static const char *pg_col_name(sb_stmt *s, int c)
 	return PS(s)->res != NULL && c >= 0 && c < PQnfields(PS(s)->res) ? PQfname(PS(s)->res, c) : NULL;
 }
 
+/* ANALYZE table (sb_db_analyze). */
+static int pg_analyze(sb_db *db, const char *table, sb_err *e)
+{
+	char sql[96];
+
+	if (snprintf(sql, sizeof sql, "ANALYZE %s", table) >= (int)sizeof sql)
+		return sb_fail(e, SB_EINTERNAL, "table name %s too long", table);
+	return pg_exec(db, sql, e);
+}
+
 /* COPY table (a, b) FROM STDIN: a COPY statement (copy_row). */
 static int pg_load_sql(sb_db *db, const char *table, const char *const *cols, int n, char *buf, size_t cap)
 {
@@ -1457,6 +1467,7 @@ const struct sb_engine sb_engine_pg = {
 	.col_count = pg_col_count,
 	.col_name = pg_col_name,
 	.load_sql = pg_load_sql,
+	.analyze = pg_analyze,
 	.col_kind = pg_col_kind,
 	.col_i64 = pg_col_i64,
 	.col_text = pg_col_text,

@@ -26,7 +26,14 @@ struct sb_line_writer {
 	sb_line_writer_opts o;     /* pending, loose identity */
 	reach reaches[REACH_CACHE]; /* reach per backend, the first REACH_CACHE seen */
 	size_t n_reaches;          /* used */
+	int64_t stored;            /* lines stored */
+	int64_t analyze_at;        /* the count at which the planner is told of them next */
 };
+
+/* Lines stored before the planner is first told of them (sb_db_analyze),
+ * then at each doubling: a handful of ANALYZEs on PostgreSQL, however long
+ * the import. */
+enum { ANALYZE_FIRST = 1000 };
 
 int sb_line_writer_new(sb_db *db, const char *format, int64_t batch_id,
                        const sb_line_writer_opts *o, sb_line_writer **out, sb_err *e)
@@ -40,6 +47,7 @@ int sb_line_writer_new(sb_db *db, const char *format, int64_t batch_id,
 	w->format = format;
 	w->batch_id = batch_id;
 	w->o = *o;
+	w->analyze_at = ANALYZE_FIRST;
 	*out = w;
 	return SB_OK;
 }
@@ -271,6 +279,11 @@ static int find_key(sb_line_writer *w, const sb_bill_line *line, const char *key
 static int find_same_charge(sb_line_writer *w, const sb_bill_line *line, const char *key,
                             sb_line_stored *r, sb_err *e)
 {
+	/* the query's case by which of the two the line has (ledger/db.h):
+	 * [session][identity] */
+	static const char *const cases[2][2] = {
+		{"billing_line_same_charge.with_neither", "billing_line_same_charge.with_identity"},
+		{"billing_line_same_charge.with_session", "billing_line_same_charge.with_session_identity"}};
 	sb_stmt *st;
 	int64_t reach_ms = 0;
 	int rc;
@@ -278,7 +291,7 @@ static int find_same_charge(sb_line_writer *w, const sb_bill_line *line, const c
 	if (line->correction)
 		return SB_OK;   /* a correction adds to the charge it corrects */
 	if (reach_of(w, line->backend, &reach_ms, e) != SB_OK ||
-	    (st = sb_db_stmt(w->db, "billing_line_same_charge", e)) == NULL)
+	    (st = sb_db_stmt(w->db, cases[line->session_id != NULL][line->identity != NULL], e)) == NULL)
 		return e->code;
 	sb_bind_text(w->db, st, ":format", w->format);
 	sb_bind_text(w->db, st, ":backend", line->backend);
@@ -334,11 +347,15 @@ int sb_line_store(sb_line_writer *w, const sb_bill_line *line, int64_t line_no,
 	if (st == NULL)
 		return e->code;
 	bind_line(w, st, line, key, line_no, source, source_len);
-	if (sb_db_run(db, st, e) != SB_OK)
+	/* its outcome read at the next statement that waits (the next line's
+	 * look-ups, the commit): a key taken meanwhile is an error there */
+	if (sb_db_run_later(db, st, e) != SB_OK)
 		return e->code;
-	if (sb_db_changes(db) != 1)
-		return sb_fail(e, SB_EINTERNAL, "line %lld: its key was taken between the look-up and the insert",
-		               (long long)line_no);
+	/* the look-ups of the next lines search the table as it now is */
+	if (++w->stored == w->analyze_at) {
+		w->analyze_at *= 2;
+		return sb_db_analyze(db, w->o.pending ? "billing_line_pending" : "billing_line", e);
+	}
 	return SB_OK;
 }
 

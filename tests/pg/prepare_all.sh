@@ -12,7 +12,8 @@
 # Run it from the top of the repository; it needs psql and python3.
 #
 # Each query is sql/pg/queries/NAME.sql when that file exists, else
-# sql/queries/NAME.sql (the file the PostgreSQL engine reads), each of its
+# sql/queries/NAME.sql (the file the PostgreSQL engine reads), and each
+# case PostgreSQL has a text of its own for (sql/pg/queries/NAME.CASE.sql), each of its
 # statements prepared on its own (a file may hold several, run one after
 # the other).  Parameters :name become $1..$n, the same name the same
 # number, as the engine rewrites them.  Their types are those the engine
@@ -150,6 +151,9 @@ def param_type(query, name):
     return types.pop(), nullable
 
 queries = sorted(os.path.basename(p)[:-4] for p in glob.glob("sql/queries/*.sql"))
+# and PostgreSQL's own texts for cases of a query (NAME.CASE.sql: ledger/db.h)
+queries += sorted(os.path.basename(p)[:-4] for p in glob.glob("sql/pg/queries/*.*.sql")
+                  if not os.path.exists("sql/queries/" + os.path.basename(p)))
 # one PREPARE a line: psql names the line of each error (psql:<stdin>:LINE:)
 script = ["\\set ON_ERROR_STOP 0", "\\set VERBOSITY terse", "BEGIN;"]
 labels = {}
