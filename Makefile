@@ -212,6 +212,7 @@ pg-tests: $(TEST_DEPS) $(BUILD)/deps-pg.ok $(BUILD)/san/sbledger sbledger $(PG_E
 	  url=$$(sh tools/pg_cluster.sh createdb "$$dir" schema_match); $$sb --db "$$url" init >/dev/null; \
 	  sh tests/pg/schema_match.sh "$$dir/schema.db" "$$url" && echo "pg: the schemas of both engines match"; \
 	  sh tests/pg/prepare_all.sh "$$url"; \
+	  sh tests/pg/rows_read.sh $$sb "$$dir"; \
 	  SBLEDGER_TEST_PG_DIR="$$dir" $(PG_ENGINE_TEST); \
 	  for t in $(PG_UNIT_TESTS); do echo "== $$t (PostgreSQL)"; SBLEDGER_TEST_PG_DIR="$$dir" $$t; done; \
 	  CLI_ENGINE=pg CLI_PG_DIR="$$dir" SBLEDGER=$$sb sh tests/cli/run.sh; \

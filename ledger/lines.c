@@ -33,7 +33,7 @@ struct sb_line_writer {
 /* Lines stored before the planner is first told of them (sb_db_analyze),
  * then at each doubling: a handful of ANALYZEs on PostgreSQL, however long
  * the import. */
-enum { ANALYZE_FIRST = 1000 };
+enum { ANALYZE_FIRST = 64 };
 
 int sb_line_writer_new(sb_db *db, const char *format, int64_t batch_id,
                        const sb_line_writer_opts *o, sb_line_writer **out, sb_err *e)
