@@ -194,8 +194,11 @@ cli-tests: $(TEST_DEPS) $(BUILD)/san/sbledger sbledger
 # The PostgreSQL ledger against a real server (docs/postgresql.md): one
 # throwaway cluster (tools/pg_cluster.sh, in a temporary directory,
 # stopped and removed however the tests end) for the schema's match with
-# SQLite's, every query prepared, the engine's unit test, the CLI suite
-# (each case in a fresh database) and the concurrency and copy test.
+# SQLite's, every query prepared, the rows an import reads per record,
+# the engine's unit test, the unit tests of PG_UNIT_TESTS (two at a time:
+# each one's waits on the server overlap the other's work), the CLI suite
+# (each case in a fresh database), and the concurrency and copy test with
+# the disk-full test beside it (their databases are their own).
 PG_ENGINE_TEST := $(BUILD)/san/tests/pg/test_pg_engine
 $(PG_ENGINE_TEST).o: $(TEST_DEPS)
 # the unit tests of the storage's callers that run on a PostgreSQL ledger
@@ -214,10 +217,12 @@ pg-tests: $(TEST_DEPS) $(BUILD)/deps-pg.ok $(BUILD)/san/sbledger sbledger $(PG_E
 	  sh tests/pg/prepare_all.sh "$$url"; \
 	  sh tests/pg/rows_read.sh $$sb "$$dir"; \
 	  SBLEDGER_TEST_PG_DIR="$$dir" $(PG_ENGINE_TEST); \
-	  for t in $(PG_UNIT_TESTS); do echo "== $$t (PostgreSQL)"; SBLEDGER_TEST_PG_DIR="$$dir" $$t; done; \
+	  printf '%s\n' $(PG_UNIT_TESTS) | xargs -P 2 -n 1 sh tests/pg/unit_on_pg.sh "$$dir"; \
 	  CLI_ENGINE=pg CLI_PG_DIR="$$dir" SBLEDGER=$$sb sh tests/cli/run.sh; \
-	  PG_DIR="$$dir" SBLEDGER=$$sb sh tests/reliability/pg_concurrency.sh; \
-	  PG_DIR="$$dir" SBLEDGER=$$sb sh tests/reliability/pg_diskfull.sh
+	  PG_DIR="$$dir" SBLEDGER=$$sb sh tests/reliability/pg_diskfull.sh >"$$dir/diskfull.log" 2>&1 & full=$$!; \
+	  PG_DIR="$$dir" SBLEDGER=$$sb sh tests/reliability/pg_concurrency.sh && conc=0 || conc=$$?; \
+	  wait $$full && full=0 || full=$$?; cat "$$dir/diskfull.log"; \
+	  [ $$conc -eq 0 ] && [ $$full -eq 0 ]
 
 # The same cases on the PostgreSQL ledger: each in a fresh database of a
 # throwaway cluster (tools/pg_cluster.sh) in a temporary directory, which
