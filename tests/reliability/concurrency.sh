@@ -43,27 +43,8 @@ trap 'rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
 cd "$work" || exit 70
 
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); }
-fail() {
-	failed=$((failed + 1))
-	echo "FAIL $1"
-	shift
-	for f in "$@"; do
-		[ -f "$f" ] && sed "s|^|    $f: |" "$f" | head -6
-	done
-}
-# eq NAME GOT WANT
-eq() {
-	if [ "$2" = "$3" ]; then pass; else fail "$1: got '$2', want '$3'"; fi
-}
 # q DB SQL: one value
 q() { sqlite3 "$1" "$2"; }
-# ok DB NAME: check passes
-ok() {
-	if "$SB" --db "$1" check >check.out 2>&1; then pass; else fail "$2: check fails" check.out; fi
-}
 
 python3 - <<'PY' || exit 70
 import json, random

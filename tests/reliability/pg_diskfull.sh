@@ -62,21 +62,6 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 cd "$work" || exit 70
 
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); }
-fail() {
-	failed=$((failed + 1))
-	echo "FAIL $1"
-	shift
-	for f in "$@"; do
-		[ -f "$f" ] && sed "s|^|    $f: |" "$f" | head -8
-	done
-}
-# eq NAME GOT WANT
-eq() {
-	if [ "$2" = "$3" ]; then pass; else fail "$1: got '$2', want '$3'"; fi
-}
 # psql as the superuser on database NAME: one value
 q() { psql -XAtq -d "$(sh "$cluster" url "$PG_DIR" "$1")" -c "$2"; }
 
@@ -135,7 +120,7 @@ else
 	fail "full: whole chunks kept, some but not all: $kept runs"
 fi
 eq "full: the batch is not complete" "$(q full_ledger "SELECT status FROM batch WHERE batch_id = 1")" running
-if "$SB" --db "$pg" check >c1.out 2>&1; then pass; else fail "full: check fails" c1.out; fi
+ok "$pg" full
 
 if "$SB" --db "$pg" report summary --period 2026-11 --by backend >r.out 2>&1; then
 	pass
@@ -156,7 +141,7 @@ else
 	diff fa.out fb.out >fd.out
 	fail "resumed: fingerprints differ from one import into SQLite" fd.out
 fi
-if "$SB" --db "$pg" check >c2.out 2>&1; then pass; else fail "resumed: check fails" c2.out; fi
+ok "$pg" resumed
 
 echo "pg-diskfull: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
