@@ -495,10 +495,30 @@ const char *sb_col_name(sb_stmt *st, int col)
 	return st->db->eng->col_name(st, col);
 }
 
+/* Append to buf (cap bytes, *o used) the n names, comma separated, each
+ * after before ("" or ":"). */
+static void put_names(char *buf, size_t cap, size_t *o, const char *const *names, int n, const char *before)
+{
+	for (int c = 0; c < n && *o < cap; c++)
+		*o += (size_t)snprintf(buf + *o, cap - *o, "%s%s%s", c > 0 ? ", " : "", before, names[c]);
+}
+
 int sb_db_load_sql(sb_db *db, const char *table, const char *const *cols, int n, char *buf, size_t cap,
                    sb_err *e)
 {
-	if (db->eng->load_sql(db, table, cols, n, buf, cap) != 0)
+	size_t o = (size_t)snprintf(buf, cap, "%s %s (", db->eng->copy_loads ? "COPY" : "INSERT INTO", table);
+
+	/* COPY t (a, b) FROM STDIN (the engine's COPY statement: its
+	 * parameters are the columns), or INSERT INTO t (a, b) VALUES (:a, :b) */
+	put_names(buf, cap, &o, cols, n, "");
+	if (o < cap)
+		o += (size_t)snprintf(buf + o, cap - o, db->eng->copy_loads ? ") FROM STDIN" : ") VALUES (");
+	if (!db->eng->copy_loads) {
+		put_names(buf, cap, &o, cols, n, ":");
+		if (o < cap)
+			o += (size_t)snprintf(buf + o, cap - o, ")");
+	}
+	if (o >= cap)
 		return sb_fail(e, SB_EINTERNAL, "the statement storing rows of %s is too long", table);
 	return SB_OK;
 }

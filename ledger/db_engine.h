@@ -58,8 +58,9 @@ struct sb_engine {
 	const void *(*col_blob)(sb_stmt *st, int c, size_t *len);
 	/* sb_db_analyze (NULL: nothing to do) */
 	int (*analyze)(sb_db *db, const char *table, sb_err *e);
-	/* sb_db_load_sql's statement into buf; nonzero when it does not fit. */
-	int (*load_sql)(sb_db *db, const char *table, const char *const *cols, int n, char *buf, size_t cap);
+	/* sb_db_load_sql's statement: rows of one COPY (true) or an INSERT of
+	 * one row per run (false) */
+	bool copy_loads;
 	/* Statements without parameters or rows, several in one text. */
 	int (*exec)(sb_db *db, const char *sql, sb_err *e);
 	int (*begin)(sb_db *db, sb_err *e);

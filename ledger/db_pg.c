@@ -1232,20 +1232,6 @@ static int pg_analyze(sb_db *db, const char *table, sb_err *e)
 	return pg_exec(db, sql, e);
 }
 
-/* COPY table (a, b) FROM STDIN: a COPY statement (copy_row). */
-static int pg_load_sql(sb_db *db, const char *table, const char *const *cols, int n, char *buf, size_t cap)
-{
-	size_t o;
-
-	(void)db;
-	o = (size_t)snprintf(buf, cap, "COPY %s (", table);
-	for (int c = 0; c < n && o < cap; c++)
-		o += (size_t)snprintf(buf + o, cap - o, "%s%s", c > 0 ? ", " : "", cols[c]);
-	if (o < cap)
-		o += (size_t)snprintf(buf + o, cap - o, ") FROM STDIN");
-	return o < cap ? 0 : -1;
-}
-
 /* Whether st has a current row with column c. */
 static bool has_col(const struct pg_stmt *st, int c)
 {
@@ -1470,7 +1456,7 @@ const struct sb_engine sb_engine_pg = {
 	.run_later = pg_run_later,
 	.col_count = pg_col_count,
 	.col_name = pg_col_name,
-	.load_sql = pg_load_sql,
+	.copy_loads = true,
 	.analyze = pg_analyze,
 	.col_kind = pg_col_kind,
 	.col_i64 = pg_col_i64,

@@ -596,24 +596,6 @@ static const char *lite_col_name(sb_stmt *st, int c)
 	return sqlite3_column_name(ST(st), c);
 }
 
-/* INSERT INTO table (a, b) VALUES (:a, :b), one row per run. */
-static int lite_load_sql(sb_db *db, const char *table, const char *const *cols, int n, char *buf, size_t cap)
-{
-	size_t o;
-
-	(void)db;
-	o = (size_t)snprintf(buf, cap, "INSERT INTO %s (", table);
-	for (int c = 0; c < n && o < cap; c++)
-		o += (size_t)snprintf(buf + o, cap - o, "%s%s", c > 0 ? ", " : "", cols[c]);
-	if (o < cap)
-		o += (size_t)snprintf(buf + o, cap - o, ") VALUES (");
-	for (int c = 0; c < n && o < cap; c++)
-		o += (size_t)snprintf(buf + o, cap - o, "%s:%s", c > 0 ? ", " : "", cols[c]);
-	if (o < cap)
-		o += (size_t)snprintf(buf + o, cap - o, ")");
-	return o < cap ? 0 : -1;
-}
-
 static sb_col_kind_t lite_col_kind(sb_stmt *st, int c)
 {
 	switch (sqlite3_column_type(ST(st), c)) {
@@ -703,7 +685,6 @@ const struct sb_engine sb_engine_sqlite = {
 	.step = lite_step,
 	.col_count = lite_col_count,
 	.col_name = lite_col_name,
-	.load_sql = lite_load_sql,
 	.col_kind = lite_col_kind,
 	.col_i64 = lite_col_i64,
 	.col_text = lite_col_text,
