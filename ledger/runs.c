@@ -478,8 +478,8 @@ static expected *known_slot(sb_run_writer *w, const char *run_id)
 			return &w->known[i];
 }
 
-/* Room for n run_ids of at most max_id bytes' JSON text each in w->known
- * and w->ids, emptied. */
+/* Room for n run_ids in w->known (emptied) and for ids_max bytes of
+ * their JSON array in w->ids. */
 static int known_room(sb_run_writer *w, size_t n, size_t ids_max, sb_err *e)
 {
 	size_t cap = 16;

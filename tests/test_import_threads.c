@@ -181,13 +181,27 @@ static char *import_with(struct ctx *c, int64_t threads, const sb_import_opts *b
 	return text;
 }
 
+/* Import with threads and o: the same code (rc1) and ledger (one) as with
+ * one thread. */
+static void same_as_one(struct ctx *c, const sb_import_opts *o, const char *one, int rc1, int64_t threads)
+{
+	int rc = 0;
+	char *other = import_with(c, threads, o, &rc);
+
+	assert_int_equal(rc, rc1);
+	if (strcmp(one, other) != 0)
+		fail_msg("--threads %lld, chunk %lld, left another ledger than --threads 1", (long long)threads,
+		         (long long)o->chunk);
+	free(other);
+}
+
 /* Every number of threads leaves the same ledger, committing every 7
  * records and by the default chunk. */
 static void test_same_ledger(void **state)
 {
 	struct ctx *c = *state;
 	sb_import_opts o;
-	int rc1 = 0, rc = 0;
+	int rc1 = 0;
 	char *one;
 
 	memset(&o, 0, sizeof o);
@@ -200,25 +214,15 @@ static void test_same_ledger(void **state)
 	assert_non_null(strstr(one, "not valid JSON"));
 	assert_non_null(strstr(one, "more than the limit"));
 	assert_non_null(strstr(one, "total_duration_ms is"));
-	for (int64_t t = 2; t <= 7; t += (t == 3 ? 4 : 1)) {
-		char *other = import_with(c, t, &o, &rc);
-		assert_int_equal(rc, rc1);
-		if (strcmp(one, other) != 0)
-			fail_msg("--threads %lld left another ledger than --threads 1", (long long)t);
-		free(other);
-	}
+	for (int64_t t = 2; t <= 7; t += (t == 3 ? 4 : 1))
+		same_as_one(c, &o, one, rc1, t);
 	free(one);
 	/* and committing by the default chunk, whole parsing jobs between
 	 * two commits (their runs expected at once: ledger/runs.h) */
 	o.chunk = 0;
 	one = import_with(c, 1, &o, &rc1);
-	for (int64_t t = 2; t <= 3; t++) {
-		char *other = import_with(c, t, &o, &rc);
-		assert_int_equal(rc, rc1);
-		if (strcmp(one, other) != 0)
-			fail_msg("--threads %lld, default chunk, left another ledger than --threads 1", (long long)t);
-		free(other);
-	}
+	for (int64_t t = 2; t <= 3; t++)
+		same_as_one(c, &o, one, rc1, t);
 	free(one);
 }
 

@@ -238,6 +238,25 @@ static void test_overflow_is_data(void **state)
 /* What is sent without waiting (sb_db_run_later) is stored, past the
  * pipeline's bound of 512 too; its error is reported at the next
  * statement that waits, and the transaction then rolls back whole. */
+/* In a transaction: first run later with its param bound to v1, then
+ * second with it bound to v2; the commit is refused, its message holding
+ * why; rolled back. */
+static void later_refused(sb_db *db, const char *param, sb_stmt *first, int64_t v1, sb_stmt *second, int64_t v2,
+                          const char *why)
+{
+	sb_err e;
+
+	sb_err_clear(&e);
+	assert_sb_ok(&e, sb_db_begin(db, &e));
+	sb_bind_i64(db, first, param, v1);
+	assert_sb_ok(&e, sb_db_run_later(db, first, &e));
+	sb_bind_i64(db, second, param, v2);
+	assert_sb_ok(&e, sb_db_run_later(db, second, &e));
+	assert_int_equal(sb_db_commit(db, &e), SB_EINTERNAL);
+	assert_non_null(strstr(e.msg, why));
+	sb_db_rollback(db);
+}
+
 static void test_run_later(void **state)
 {
 	char *url = fresh_db("t_later");
@@ -257,14 +276,7 @@ static void test_run_later(void **state)
 	assert_sb_ok(&e, sb_db_commit(db, &e));
 	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM fx_rate"), 600);
 	/* the same key again: refused, told at the commit, nothing kept */
-	assert_sb_ok(&e, sb_db_begin(db, &e));
-	sb_bind_i64(db, st, ":ms", 600);
-	assert_sb_ok(&e, sb_db_run_later(db, st, &e));
-	sb_bind_i64(db, st, ":ms", 5);
-	assert_sb_ok(&e, sb_db_run_later(db, st, &e));
-	assert_int_equal(sb_db_commit(db, &e), SB_EINTERNAL);
-	assert_non_null(strstr(e.msg, "(sql/test.sql)"));
-	sb_db_rollback(db);
+	later_refused(db, ":ms", st, 600, st, 5, "(sql/test.sql)");
 	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM fx_rate"), 600);
 	sb_stmt_finalize(st);
 	sb_db_close(db);
@@ -502,25 +514,9 @@ static void test_copy_rows(void **state)
 	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM cp_parent WHERE length(s) = 2047"), 3000);
 
 	/* a child's row before its parent's: refused, at the next statement */
-	assert_sb_ok(&e, sb_db_begin(db, &e));
-	sb_bind_i64(db, child, ":id", 7000);
-	assert_sb_ok(&e, sb_db_run_later(db, child, &e));
-	sb_bind_i64(db, parent, ":id", 7000);
-	assert_sb_ok(&e, sb_db_run_later(db, parent, &e));
-	assert_int_equal(sb_db_commit(db, &e), SB_EINTERNAL);
-	assert_non_null(strstr(e.msg, "foreign key"));
-	sb_db_rollback(db);
-	sb_err_clear(&e);
-
+	later_refused(db, ":id", child, 7000, parent, 7000, "foreign key");
 	/* a key that is there: refused, told at the next statement */
-	assert_sb_ok(&e, sb_db_begin(db, &e));
-	sb_bind_i64(db, parent, ":id", 5000);
-	assert_sb_ok(&e, sb_db_run_later(db, parent, &e));
-	sb_bind_i64(db, parent, ":id", 5);
-	assert_sb_ok(&e, sb_db_run_later(db, parent, &e));
-	assert_int_equal(sb_db_commit(db, &e), SB_EINTERNAL);
-	assert_non_null(strstr(e.msg, "(sql/test.sql)"));
-	sb_db_rollback(db);
+	later_refused(db, ":id", parent, 5000, parent, 5, "(sql/test.sql)");
 	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM cp_parent"), 3007);
 
 	/* a rollback drops the rows not sent; the next transaction has none */
