@@ -511,6 +511,9 @@ int sb_run_writer_expect(sb_run_writer *w, const sb_run *const *runs, size_t n, 
 	char *p;
 	sb_stmt *st;
 	int rc;
+	/* the next row id is still known when the runs stored since the last
+	 * expect were all expected ones, in this transaction */
+	bool rid_known = w->expecting;
 
 	w->expecting = false;
 	if (n == 0)
@@ -550,13 +553,17 @@ int sb_run_writer_expect(sb_run_writer *w, const sb_run *const *runs, size_t n, 
 		ex->line_no = sb_col_i64(st, 4);
 	}
 	sb_stmt_reset(st);
-	if (rc < 0 || (st = sb_db_stmt(db, "run_rid_next", e)) == NULL)
+	if (rc < 0)
 		return e->code;
-	if ((rc = sb_db_step(db, st, e)) == SB_ROW)
-		w->next_rid = sb_col_i64(st, 0);
-	sb_stmt_reset(st);
-	if (rc != SB_ROW)
-		return rc < 0 ? e->code : sb_fail(e, SB_EINTERNAL, "sql/queries/run_rid_next.sql returned no row");
+	if (!rid_known) {
+		if ((st = sb_db_stmt(db, "run_rid_next", e)) == NULL)
+			return e->code;
+		if ((rc = sb_db_step(db, st, e)) == SB_ROW)
+			w->next_rid = sb_col_i64(st, 0);
+		sb_stmt_reset(st);
+		if (rc != SB_ROW)
+			return rc < 0 ? e->code : sb_fail(e, SB_EINTERNAL, "sql/queries/run_rid_next.sql returned no row");
+	}
 	w->expecting = true;
 	return SB_OK;
 }
