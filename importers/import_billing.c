@@ -174,10 +174,26 @@ static int handle_billing(void *ctx, const sb_rec *rec, enum outcome *out, sb_er
 			refused = true;
 		}
 	}
-	if (n > 1 && ((refused && sb_db_exec(c->db, "ROLLBACK TO billing_record", e) != SB_OK) ||
-	              sb_db_exec(c->db, "RELEASE billing_record", e) != SB_OK))
+	if (n > 1 && refused) {
+		if (sb_db_exec(c->db, "ROLLBACK TO billing_record", e) != SB_OK)
+			return e->code;
+		sb_line_writer_forget(c->writer);
+	}
+	if (n > 1 && sb_db_exec(c->db, "RELEASE billing_record", e) != SB_OK)
 		return e->code;
 	*out = refused ? REJECTED : any ? STORED : DUPLICATE;
+	return SB_OK;
+}
+
+/* Before a commit: the writer reads the ledger again after it (see
+ * handler). */
+static int flush_billing(void *ctx, sb_err *e)
+{
+	billing_ctx *c = ctx;
+
+	(void)e;
+	if (c->writer != NULL)
+		sb_line_writer_forget(c->writer);
 	return SB_OK;
 }
 
@@ -221,7 +237,7 @@ int sb_import_billing_source(sb_db *db, const char *format, sb_source *src,
 	                            opts->delimiter == ',' ? 0 : SB_CSV_DETECT);
 	c = (billing_ctx){f, opts, &r->batch, NULL, NULL, NULL, 0, false, false, 0, 0, &r->superseded};
 	h = (handler){f->shapes, true, f->member, csv_flags, "record", header_billing,
-	              begin_billing, handle_billing, NULL, NULL, NULL, NULL, NULL, &c, NULL, finish_billing,
+	              begin_billing, handle_billing, NULL, NULL, NULL, NULL, NULL, &c, flush_billing, finish_billing,
 	              0};
 	if ((c.parser = sb_bill_parser_new(f, &bo)) == NULL)
 		sb_fail(e, SB_EINTERNAL, "out of memory");

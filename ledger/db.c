@@ -463,6 +463,18 @@ int sb_db_step(sb_db *db, sb_stmt *st, sb_err *e)
 	return db->eng->step(st, e);
 }
 
+int sb_db_step_past(sb_db *db, sb_stmt *st, sb_err *e)
+{
+	if (db->pending || db->eng->step_past == NULL)
+		return sb_db_step(db, st, e);
+	return db->eng->step_past(st, e);
+}
+
+int sb_db_flush(sb_db *db, sb_err *e)
+{
+	return db->eng->flush != NULL ? db->eng->flush(db, e) : SB_OK;
+}
+
 int sb_db_run(sb_db *db, sb_stmt *st, sb_err *e)
 {
 	int rc;

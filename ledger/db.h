@@ -199,6 +199,18 @@ int sb_db_run(sb_db *db, sb_stmt *st, sb_err *e);
  * taken as they are at the call. */
 int sb_db_run_later(sb_db *db, sb_stmt *st, sb_err *e);
 
+/* As sb_db_step, without first sending the rows a COPY statement holds
+ * (sb_db_run_later of one, on PostgreSQL; see ledger/db_pg.c): for a
+ * statement the caller knows reads none of those rows, so that a COPY
+ * can carry the rows of many look-ups apart.  They are sent at the next
+ * statement stepped otherwise (and any commit), at sb_db_flush, or when
+ * their bytes grow past the engine's limit. */
+int sb_db_step_past(sb_db *db, sb_stmt *st, sb_err *e);
+
+/* Send the rows COPY statements hold now (see sb_db_step_past); an error
+ * of theirs is reported here.  SB_OK at once on an engine that holds none. */
+int sb_db_flush(sb_db *db, sb_err *e);
+
 /* The columns of st's current row.  NULL text comes back as NULL, a NULL
  * integer as 0.  sb_col_text's text stays valid until the next step or
  * reset of st. */

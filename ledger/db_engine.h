@@ -49,6 +49,9 @@ struct sb_engine {
 	/* Run st (no rows) without waiting for its outcome where the engine
 	 * can (sb_db_run_later); NULL: as sb_db_run. */
 	int (*run_later)(sb_stmt *st, sb_err *e);
+	/* sb_db_step_past and sb_db_flush (NULL: step; nothing to send) */
+	int (*step_past)(sb_stmt *st, sb_err *e);
+	int (*flush)(sb_db *db, sb_err *e);
 	int (*col_count)(sb_stmt *st);
 	const char *(*col_name)(sb_stmt *st, int c);
 	sb_col_kind_t (*col_kind)(sb_stmt *st, int c);

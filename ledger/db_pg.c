@@ -804,7 +804,8 @@ static int server_prepare(struct pg_stmt *st, sb_err *e)
 	PGresult *res;
 	int rc = SB_OK;
 
-	if (copy_flush(db, e) != SB_OK || collect(db, NULL, e) != SB_OK)
+	/* (COPY rows held stay held: they are not on the wire) */
+	if (collect(db, NULL, e) != SB_OK)
 		return e->code;
 	unstream(db);
 	for (int i = 0; i < st->n_params; i++)
@@ -862,13 +863,15 @@ static bool send(struct pg_stmt *st)
 }
 
 /* Run st with its binds: its rows streamed (st->first, then one at a
- * time), or its whole result in st->res (no rows; behind a pipeline). */
-static int run(struct pg_stmt *st, sb_err *e)
+ * time), or its whole result in st->res (no rows; behind a pipeline);
+ * the COPY rows held sent first unless past (sb_db_step_past). */
+static int run(struct pg_stmt *st, bool past, sb_err *e)
 {
 	sb_db *db = st->base.db;
 	ExecStatusType s;
 
-	if ((st->server_name[0] == '\0' && server_prepare(st, e) != SB_OK) || copy_flush(db, e) != SB_OK)
+	if ((st->server_name[0] == '\0' && server_prepare(st, e) != SB_OK) ||
+	    (!past && copy_flush(db, e) != SB_OK))
 		return e->code;
 	if (PG(db)->pending > 0) {
 		/* behind what was sent without waiting: in the same pipeline,
@@ -969,8 +972,9 @@ static int collect(sb_db *db, struct pg_stmt *st, sb_err *e)
  * rows of every COPY statement are sent by copy_flush, in the order their
  * statements got their first row since the last flush (so the caller gives
  * a table's rows before those of tables whose foreign keys point at it):
- * before any other statement is sent (a commit too), and once they hold
- * COPY_HOLD bytes.  Their errors are reported
+ * before any other statement is sent (a commit too) but one stepped past
+ * them (sb_db_step_past), at sb_db_flush, and once they hold COPY_HOLD
+ * bytes.  Their errors are reported
  * there, as a pipeline's are at the next statement that waits; a rollback
  * drops the rows not sent.  One COPY of a chunk's rows costs the server
  * what one INSERT of one row does, and a round trip. */
@@ -1146,7 +1150,8 @@ static int pg_run_later(sb_stmt *s, sb_err *e)
 	return SB_OK;
 }
 
-static int pg_step(sb_stmt *s, sb_err *e)
+/* pg_step and pg_step_past: past, the COPY rows held stay held. */
+static int step(sb_stmt *s, bool past, sb_err *e)
 {
 	struct pg_stmt *st = PS(s);
 
@@ -1158,7 +1163,7 @@ static int pg_step(sb_stmt *s, sb_err *e)
 		pg_reset(s);
 	if (!st->ran) {
 		st->ran = true;
-		if (run(st, e) != SB_OK) {
+		if (run(st, past, e) != SB_OK) {
 			pg_reset(s);
 			return -1;
 		}
@@ -1210,6 +1215,21 @@ static int pg_step(sb_stmt *s, sb_err *e)
 		}
 	}
 	return SB_ROW;
+}
+
+static int pg_step(sb_stmt *s, sb_err *e)
+{
+	return step(s, false, e);
+}
+
+static int pg_step_past(sb_stmt *s, sb_err *e)
+{
+	return step(s, true, e);
+}
+
+static int pg_flush(sb_db *db, sb_err *e)
+{
+	return copy_flush(db, e);
 }
 
 static int pg_col_count(sb_stmt *s)
@@ -1454,6 +1474,8 @@ const struct sb_engine sb_engine_pg = {
 	.bind_null = pg_bind_null,
 	.step = pg_step,
 	.run_later = pg_run_later,
+	.step_past = pg_step_past,
+	.flush = pg_flush,
 	.col_count = pg_col_count,
 	.col_name = pg_col_name,
 	.copy_loads = true,

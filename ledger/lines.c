@@ -10,7 +10,12 @@
 #include "ledger/names.h"
 #include "ledger/quote.h"
 
-enum { REACH_CACHE = 32 };   /* backends whose reach is remembered */
+enum {
+	REACH_CACHE = 32,          /* backends whose reach is remembered */
+	SEEN_BITS = 1 << 23,       /* bits of the filter of row hashes counted (1 MiB) */
+	SEEN_PROBES = 4,           /* bits a row hash sets in it */
+	HELD_BITS = 1 << 18        /* bits of the filter of keys and row hashes held (32 KiB) */
+};
 
 /* The longest live charge period of one backend of the writer's format
  * before the import (lines of other batches do not change during it). */
@@ -28,6 +33,17 @@ struct sb_line_writer {
 	size_t n_reaches;          /* used */
 	int64_t stored;            /* lines stored */
 	int64_t analyze_at;        /* the count at which the planner is told of them next */
+	bool id_known;             /* next_id holds in this transaction */
+	int64_t next_id;           /* then: the row id (lid, pid) of the next line stored */
+	/* A Bloom filter of the row hashes the batch has counted: a hash it
+	 * does not hold is the first of its file, counted without asking the
+	 * ledger; one it holds (or a false positive) asks (ordinal_key). */
+	unsigned char *seen;       /* SEEN_BITS bits */
+	/* A Bloom filter of the line keys and row hashes the writer has
+	 * stored since it last had the COPY rows held sent (sb_db_step_past):
+	 * a look-up of one it may hold sends them first (held_look). */
+	unsigned char *held;       /* HELD_BITS bits */
+	bool any_held;             /* held is not all zeros */
 };
 
 /* Lines stored before the planner is first told of them (sb_db_analyze),
@@ -35,26 +51,159 @@ struct sb_line_writer {
  * the import. */
 enum { ANALYZE_FIRST = 64 };
 
+/* The SEEN_PROBES bits of the filter a hex row hash names: 24 bits of
+ * it each, taken in turn from its start. */
+static void seen_bits(const char *row_hash, uint32_t bits[SEEN_PROBES])
+{
+	for (int i = 0; i < SEEN_PROBES; i++) {
+		uint32_t v = 0;
+		for (int j = 0; j < 6; j++) {
+			char c = row_hash[6 * i + j];
+			v = v << 4 | (uint32_t)(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+		}
+		bits[i] = v & (SEEN_BITS - 1);
+	}
+}
+
+/* Whether the filter may hold row_hash (false: surely not). */
+static bool seen_may_hold(const sb_line_writer *w, const char *row_hash)
+{
+	uint32_t bits[SEEN_PROBES];
+
+	seen_bits(row_hash, bits);
+	for (int i = 0; i < SEEN_PROBES; i++)
+		if (!(w->seen[bits[i] >> 3] & (1u << (bits[i] & 7))))
+			return false;
+	return true;
+}
+
+/* Add row_hash to the filter. */
+static void seen_add(sb_line_writer *w, const char *row_hash)
+{
+	uint32_t bits[SEEN_PROBES];
+
+	seen_bits(row_hash, bits);
+	for (int i = 0; i < SEEN_PROBES; i++)
+		w->seen[bits[i] >> 3] |= (unsigned char)(1u << (bits[i] & 7));
+}
+
+/* What a text in the held filter is: a line key (of billing_line or
+ * billing_line_pending) or a row hash (of billing_row_seen). */
+enum held_kind { HELD_KEY = 'k', HELD_ROW = 'r' };
+
+/* The SEEN_PROBES bits of the held filter a text of kind names: FNV-1a's
+ * 64 bits of the kind and the text, mixed 16 bits at a time. */
+static void held_bits(enum held_kind kind, const char *text, uint32_t bits[SEEN_PROBES])
+{
+	uint64_t h = (14695981039346656037u ^ (uint64_t)kind) * 1099511628211u;
+
+	for (const unsigned char *p = (const unsigned char *)text; *p != '\0'; p++)
+		h = (h ^ *p) * 1099511628211u;
+	for (int i = 0; i < SEEN_PROBES; i++)
+		bits[i] = (uint32_t)((h >> (16 * i)) * 0x9e3779b9u + (h >> 32)) & (HELD_BITS - 1);
+}
+
+/* Note text of kind stored in a row that may be held. */
+static void held_add(sb_line_writer *w, enum held_kind kind, const char *text)
+{
+	uint32_t bits[SEEN_PROBES];
+
+	held_bits(kind, text, bits);
+	for (int i = 0; i < SEEN_PROBES; i++)
+		w->held[bits[i] >> 3] |= (unsigned char)(1u << (bits[i] & 7));
+	w->any_held = true;
+}
+
+/* The rows held were sent: nothing is held. */
+static void held_clear(sb_line_writer *w)
+{
+	if (w->any_held)
+		memset(w->held, 0, HELD_BITS / 8);
+	w->any_held = false;
+}
+
+/* Step st, a look-up of text of kind in a table whose rows the writer
+ * may hold: past the rows held unless text may be among them, which are
+ * then sent first. */
+static int held_look(sb_line_writer *w, sb_stmt *st, enum held_kind kind, const char *text, sb_err *e)
+{
+	uint32_t bits[SEEN_PROBES];
+	bool may = w->any_held;
+
+	held_bits(kind, text, bits);
+	for (int i = 0; i < SEEN_PROBES && may; i++)
+		may = (w->held[bits[i] >> 3] & (1u << (bits[i] & 7))) != 0;
+	if (may) {
+		if (sb_db_flush(w->db, e) != SB_OK) {
+			sb_stmt_reset(st);
+			return -1;
+		}
+		held_clear(w);
+	}
+	return sb_db_step_past(w->db, st, e);
+}
+
+/* Fill the filter with the row hashes the batch has counted (none but
+ * for a resumed batch). */
+static int seen_load(sb_line_writer *w, sb_err *e)
+{
+	sb_stmt *st = sb_db_stmt(w->db, "billing_row_seen_hashes", e);
+	int rc;
+
+	if (st == NULL)
+		return e->code;
+	sb_bind_i64(w->db, st, ":batch_id", w->batch_id);
+	while ((rc = sb_db_step(w->db, st, e)) == SB_ROW) {
+		const char *row_hash = sb_col_text(st, 0);
+		if (row_hash == NULL || strlen(row_hash) != SB_LINE_KEY_HEX - 1 ||
+		    strspn(row_hash, "0123456789abcdef") != SB_LINE_KEY_HEX - 1) {
+			sb_stmt_reset(st);
+			return sb_fail(e, SB_EDATA, "the ledger's billing_row_seen holds a row hash that is not 64 hex digits (batch %lld)",
+			               (long long)w->batch_id);
+		}
+		seen_add(w, row_hash);
+	}
+	sb_stmt_reset(st);
+	return rc < 0 ? e->code : SB_OK;
+}
+
 int sb_line_writer_new(sb_db *db, const char *format, int64_t batch_id,
                        const sb_line_writer_opts *o, sb_line_writer **out, sb_err *e)
 {
 	sb_line_writer *w = calloc(1, sizeof *w);
 
 	*out = NULL;
-	if (w == NULL)
+	if (w == NULL || (w->seen = calloc(SEEN_BITS / 8, 1)) == NULL ||
+	    (w->held = calloc(HELD_BITS / 8, 1)) == NULL) {
+		sb_line_writer_free(w);
 		return sb_fail(e, SB_EINTERNAL, "out of memory");
+	}
 	w->db = db;
 	w->format = format;
 	w->batch_id = batch_id;
 	w->o = *o;
 	w->analyze_at = ANALYZE_FIRST;
+	if (seen_load(w, e) != SB_OK) {
+		sb_line_writer_free(w);
+		return e->code;
+	}
 	*out = w;
 	return SB_OK;
 }
 
 void sb_line_writer_free(sb_line_writer *w)
 {
+	if (w != NULL) {
+		free(w->seen);
+		free(w->held);
+	}
 	free(w);
+}
+
+void sb_line_writer_forget(sb_line_writer *w)
+{
+	w->id_known = false;
+	held_clear(w);
 }
 
 /* The names of the kinds, by their enum. */
@@ -161,6 +310,10 @@ static void bind_line(sb_line_writer *w, sb_stmt *st, const sb_bill_line *line,
 		sb_bind_i64(db, st, ":batch_id", w->batch_id);
 	if (has_param(st, ":line_no"))
 		sb_bind_i64(db, st, ":line_no", line_no);
+	if (has_param(st, ":lid"))
+		sb_bind_i64(db, st, ":lid", w->next_id);
+	if (has_param(st, ":pid"))
+		sb_bind_i64(db, st, ":pid", w->next_id);
 	sb_bind_text(db, st, ":backend", line->backend);
 	sb_bind_text_opt(db, st, ":session_id", line->session_id);
 	sb_bind_i64(db, st, ":start_ms", line->start_ms);
@@ -188,12 +341,15 @@ static void bind_line(sb_line_writer *w, sb_stmt *st, const sb_bill_line *line,
 
 /* The key of a line without an id of its own, into key: its hash for the
  * first row of the batch's file with that content, else the SHA-256 of
- * the hash, '#' and the row's ordinal among those rows (1, 2, ...). */
+ * the hash, '#' and the row's ordinal among those rows (1, 2, ...).  The
+ * row is counted either way (billing_row_seen): a hash not in the filter
+ * is the first, counted without waiting; else the ledger counts it and
+ * says how many came before. */
 static int ordinal_key(sb_line_writer *w, const sb_bill_line *line, char key[SB_LINE_KEY_HEX],
                        int64_t line_no, sb_err *e)
 {
 	sb_db *db = w->db;
-	sb_stmt *st = sb_db_stmt(db, "billing_row_seen_next", e);
+	sb_stmt *st;
 	char text[SB_LINE_KEY_HEX + 24];
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned int md_len = 0;
@@ -202,11 +358,21 @@ static int ordinal_key(sb_line_writer *w, const sb_bill_line *line, char key[SB_
 
 	if (!sb_line_hash(line, key))
 		return sb_fail(e, SB_EINTERNAL, "out of memory (hashing line %lld)", (long long)line_no);
-	if (st == NULL)
+	if (!seen_may_hold(w, key)) {
+		if ((st = sb_db_stmt(db, "billing_row_seen_first", e)) == NULL)
+			return e->code;
+		seen_add(w, key);
+		held_add(w, HELD_ROW, key);
+		sb_bind_i64(db, st, ":batch_id", w->batch_id);
+		sb_bind_text(db, st, ":row_hash", key);
+		sb_bind_i64(db, st, ":seen", 1);
+		return sb_db_run_later(db, st, e);
+	}
+	if ((st = sb_db_stmt(db, "billing_row_seen_next", e)) == NULL)
 		return e->code;
 	sb_bind_i64(db, st, ":batch_id", w->batch_id);
 	sb_bind_text(db, st, ":row_hash", key);
-	rc = sb_db_step(db, st, e);
+	rc = held_look(w, st, HELD_ROW, key, e);
 	if (rc == SB_ROW)
 		seen = sb_col_i64(st, 0);
 	sb_stmt_reset(st);
@@ -239,7 +405,9 @@ static int reach_of(sb_line_writer *w, const char *backend, int64_t *ms, sb_err 
 		return e->code;
 	sb_bind_text(w->db, st, ":format", w->format);
 	sb_bind_text(w->db, st, ":backend", backend);
-	rc = sb_db_step(w->db, st, e);
+	/* the rows held are the batch's own, which no look-up of the same
+	 * charge reads */
+	rc = sb_db_step_past(w->db, st, e);
 	*ms = rc == SB_ROW ? sb_col_i64(st, 0) : 0;
 	sb_stmt_reset(st);
 	if (rc < 0)
@@ -264,7 +432,7 @@ static int find_key(sb_line_writer *w, const sb_bill_line *line, const char *key
 	if (st == NULL)
 		return e->code;
 	bind_line(w, st, line, key, 0, NULL, 0);
-	rc = sb_db_step(w->db, st, e);
+	rc = held_look(w, st, HELD_KEY, key, e);
 	if (rc == SB_ROW) {
 		r->batch_id = sb_col_i64(st, 0);
 		r->outcome = sb_col_int(st, 1) ? SB_LINE_DUPLICATE : SB_LINE_CONFLICT;
@@ -304,7 +472,8 @@ static int find_same_charge(sb_line_writer *w, const sb_bill_line *line, const c
 	sb_bind_text_opt(w->db, st, ":charge_identity", line->identity);
 	sb_bind_i64(w->db, st, ":loose", w->o.loose_identity ? 1 : 0);
 	sb_bind_text(w->db, st, ":line_key", key);
-	rc = sb_db_step(w->db, st, e);
+	/* other batches' lines only: past the rows held, all of this batch */
+	rc = sb_db_step_past(w->db, st, e);
 	if (rc == SB_ROW && !sb_col_is_null(st, 0)) {
 		r->outcome = SB_LINE_SAME_CHARGE;
 		r->batch_id = sb_col_i64(st, 0);
@@ -320,6 +489,7 @@ int sb_line_store(sb_line_writer *w, const sb_bill_line *line, int64_t line_no,
 	sb_stmt *st;
 	bool metered = line->kind == SB_LINE_METERED;
 	const char *key = line->line_key;
+	int rc;
 
 	memset(r, 0, sizeof *r);
 	r->outcome = SB_LINE_STORED;
@@ -343,6 +513,17 @@ int sb_line_store(sb_line_writer *w, const sb_bill_line *line, int64_t line_no,
 		return e->code;
 	if (r->outcome != SB_LINE_STORED)
 		return SB_OK;
+	if (!w->id_known) {
+		if ((st = sb_db_stmt(db, w->o.pending ? "billing_line_pending_pid_next" :
+		                                         "billing_line_lid_next", e)) == NULL)
+			return e->code;
+		if ((rc = sb_db_step(db, st, e)) == SB_ROW)
+			w->next_id = sb_col_i64(st, 0);
+		sb_stmt_reset(st);
+		if (rc != SB_ROW)
+			return rc < 0 ? e->code : sb_fail(e, SB_EINTERNAL, "the next billing line's row id: no row");
+		w->id_known = true;
+	}
 	st = sb_db_stmt(db, w->o.pending ? "billing_line_pending_insert" : "billing_line_insert", e);
 	if (st == NULL)
 		return e->code;
@@ -351,9 +532,14 @@ int sb_line_store(sb_line_writer *w, const sb_bill_line *line, int64_t line_no,
 	 * look-ups, the commit): a key taken meanwhile is an error there */
 	if (sb_db_run_later(db, st, e) != SB_OK)
 		return e->code;
+	w->next_id++;
+	held_add(w, HELD_KEY, key);
 	/* the look-ups of the next lines search the table as it now is */
 	if (++w->stored == w->analyze_at) {
 		w->analyze_at *= 2;
+		if (sb_db_flush(db, e) != SB_OK)
+			return e->code;
+		held_clear(w);
 		return sb_db_analyze(db, w->o.pending ? "billing_line_pending" : "billing_line", e);
 	}
 	return SB_OK;

@@ -94,6 +94,12 @@ int sb_line_writer_new(sb_db *db, const char *format, int64_t batch_id,
 /* Free w; NULL is allowed. */
 void sb_line_writer_free(sb_line_writer *w);
 
+/* Before a commit, and after a rollback to a savepoint of what w stored:
+ * what w knows of the ledger (the next line's row id) holds no longer,
+ * and is read again from the ledger when it is next needed (another
+ * process may store lines between two transactions). */
+void sb_line_writer_forget(sb_line_writer *w);
+
 /* What sb_line_store did with a line. */
 typedef enum {
 	SB_LINE_STORED,      /* stored (pending in a superseding batch) */

@@ -704,6 +704,50 @@ static void test_resume_csv(void **state)
 	free(path);
 }
 
+/* A row repeated word for word after a resume, its first before: the
+ * writer knows the rows the batch counted before it was interrupted (its
+ * filter is filled from the ledger), so the repeat is a second charge,
+ * not taken for the first row (nor counted as one again). */
+static void test_resume_repeated(void **state)
+{
+	struct ctx *c = *state;
+#define REC(session) "{\"backend\": \"docker\", \"session_id\": \"" session "\", \"cost_usd\": 1, " \
+	"\"period_start\": \"2026-11-02T00:00:00Z\", \"period_end\": \"2026-11-02T00:10:00Z\"}\n"
+	const char *text = REC("x") REC("y") REC("x");
+#undef REC
+	char *path = fixture(c, "r.jsonl", text);
+	const char *third = strchr(strchr(text, '\n') + 1, '\n') + 1;
+	sb_import_opts o;
+	sb_import_result r;
+	sb_err e;
+	int rc;
+
+	memset(&o, 0, sizeof o);
+	o.chunk = 1;
+	rc = import(c, "record", path, &o, &r, &e);
+	assert_sb_ok(&e, rc);
+	assert_int_equal(r.batch.accepted, 3);
+	/* as if killed after the second line was committed (what the third
+	 * counted rolled back with it) */
+	support_exec(c->db, "DELETE FROM billing_line WHERE line_no > 2;"
+	                    "UPDATE batch SET status = 'running', ended_ms = NULL, accepted = 2, resume_line = 3;");
+	{
+		char *sql = sqlite3_mprintf("INSERT INTO billing_row_seen (batch_id, row_hash, seen) "
+		                            "SELECT batch_id, line_key, 1 FROM billing_line WHERE line_no <= 2;"
+		                            "UPDATE batch SET resume_offset = %lld", (long long)(third - text));
+		support_exec(c->db, sql);
+		sqlite3_free(sql);
+	}
+	rc = import(c, "record", path, &o, &r, &e);
+	assert_sb_ok(&e, rc);
+	assert_true(r.batch.resumed);
+	assert_int_equal(r.batch.accepted, 3);
+	assert_int_equal(live_count(c, "record"), 3);
+	assert_int_equal(support_i64(c->db, "SELECT COUNT(DISTINCT line_key) FROM billing_line"), 3);
+	assert_int_equal(support_i64(c->db, "SELECT COUNT(*) FROM billing_row_seen"), 0);
+	free(path);
+}
+
 static void test_empty_exports(void **state)
 {
 	struct ctx *c = *state;
@@ -779,6 +823,76 @@ static void test_record_bad(void **state)
 	expect_rejects(c, "record", path, 2, w);
 	assert_int_equal(support_i64(c->db, "SELECT COUNT(*) FROM billing_line WHERE session_id = 'd7' AND currency = 'EUR'"), 1);
 	free(path);
+}
+
+/* A line key or a repeated row seen again in one file, while the lines
+ * before it may still be held unsent (PostgreSQL's COPY rows, which the
+ * writer's look-ups step past: ledger/lines.c): the same key with the same
+ * content is a duplicate, with other content a conflict; a row repeated
+ * word for word is one more charge each time in the file, and in a later
+ * file the same charges again (each its ordinal, counted sent or held),
+ * one more being the same charge as theirs.  Imported in chunks of chunk
+ * records (0: one transaction). */
+static void keys_held(struct ctx *c, int64_t chunk)
+{
+#define REC(id, session, cost) "{\"backend\": \"docker\", \"session_id\": \"" session "\", \"cost_usd\": " cost ", " \
+	"\"period_start\": \"2026-11-02T00:00:00Z\", \"period_end\": \"2026-11-02T00:10:00Z\"" id "}\n"
+	char *first = fixture(c, "first.jsonl",
+		REC(", \"line_id\": \"k1\"", "a", "1")
+		REC(", \"line_id\": \"k2\"", "b", "2")
+		REC(", \"line_id\": \"k1\"", "a", "1")
+		REC(", \"line_id\": \"k2\"", "b", "3")
+		REC("", "x", "10")
+		REC("", "x", "10")
+		REC("", "x", "10"));
+	char *second = fixture(c, "second.jsonl",
+		REC(", \"line_id\": \"k1\"", "a", "1")
+		REC("", "x", "10")
+		REC("", "x", "10")
+		REC("", "x", "10")
+		REC("", "x", "10")
+		REC(", \"line_id\": \"k3\"", "c", "4")
+		REC(", \"line_id\": \"k3\"", "c", "4"));
+#undef REC
+	sb_import_opts o;
+	sb_import_result r;
+	sb_err e;
+	int rc;
+
+	memset(&o, 0, sizeof o);
+	o.chunk = chunk;
+	rc = import(c, "record", first, &o, &r, &e);
+	assert_int_equal(rc, SB_EDATA);   /* one record rejected */
+	assert_int_equal(r.batch.accepted, 5);
+	assert_int_equal(r.batch.duplicates, 1);
+	assert_int_equal(r.batch.rejected, 1);
+	assert_reject(c, r.batch.id, 4, "line key 'k2' is already billed by batch");
+	assert_int_equal(live_sum(c, "record"), 33000000000);
+	assert_int_equal(support_i64(c->db, "SELECT COUNT(DISTINCT line_key) FROM billing_line WHERE session_id = 'x'"), 3);
+
+	/* the fourth x is a charge the first file did not have, over the
+	 * same period: the same charge as those of batch 1, refused */
+	rc = import(c, "record", second, &o, &r, &e);
+	assert_int_equal(rc, SB_EDATA);
+	assert_int_equal(r.batch.accepted, 1);
+	assert_int_equal(r.batch.duplicates, 5);
+	assert_int_equal(r.batch.rejected, 1);
+	assert_reject(c, r.batch.id, 5, "already billed by batch 1");
+	assert_int_equal(live_count(c, "record"), 6);
+	assert_int_equal(live_sum(c, "record"), 37000000000);
+	assert_int_equal(support_i64(c->db, "SELECT COUNT(*) FROM billing_row_seen"), 0);
+	free(first);
+	free(second);
+}
+
+static void test_keys_held_chunks(void **state)
+{
+	keys_held(*state, 2);
+}
+
+static void test_keys_held_one_commit(void **state)
+{
+	keys_held(*state, 0);
 }
 
 static void test_focus_bad(void **state)
@@ -1056,8 +1170,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_strict, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resume, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resume_csv, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_resume_repeated, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_empty_exports, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_record_bad, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_keys_held_chunks, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_keys_held_one_commit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_focus_bad, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_modal_bad, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_daytona_bad, setup, teardown),

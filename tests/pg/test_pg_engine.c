@@ -562,6 +562,77 @@ static void test_copy_rows(void **state)
 	free(url);
 }
 
+/* sb_db_step_past: a look-up stepped past the COPY rows held does not
+ * see them (they stay held, across several look-ups); a plain step, a
+ * commit or sb_db_flush sends them; an error among them is told at
+ * sb_db_flush; a rollback drops them still held. */
+static void test_step_past(void **state)
+{
+	char *url = fresh_db("t_past");
+	sb_db *db = open_ok(url, SB_DB_CREATE | SB_DB_WRITE);
+	const char *sql = "COPY sp_row (id) FROM STDIN; SELECT COUNT(*) FROM sp_row";
+	sb_stmt *copy = NULL, *count = NULL;
+	sb_err e;
+
+	(void)state;
+	sb_err_clear(&e);
+	support_exec(db, "CREATE TABLE sp_row (id BIGINT PRIMARY KEY)");
+	assert_sb_ok(&e, sb_db_prepare(db, &sql, "test", &copy, &e));
+	assert_sb_ok(&e, sb_db_prepare(db, &sql, "test", &count, &e));
+	assert_sb_ok(&e, sb_db_begin(db, &e));
+	for (int64_t id = 1; id <= 3; id++) {
+		sb_bind_i64(db, copy, ":id", id);
+		assert_sb_ok(&e, sb_db_run_later(db, copy, &e));
+		/* each look-up past them: none sent yet */
+		assert_int_equal(sb_db_step_past(db, count, &e), SB_ROW);
+		assert_int_equal(sb_col_i64(count, 0), 0);
+		sb_stmt_reset(count);
+	}
+	/* a plain step sends them first */
+	assert_int_equal(sb_db_step(db, count, &e), SB_ROW);
+	assert_int_equal(sb_col_i64(count, 0), 3);
+	sb_stmt_reset(count);
+	/* sb_db_flush sends them, and nothing is left for the next */
+	sb_bind_i64(db, copy, ":id", 4);
+	assert_sb_ok(&e, sb_db_run_later(db, copy, &e));
+	assert_sb_ok(&e, sb_db_flush(db, &e));
+	assert_sb_ok(&e, sb_db_flush(db, &e));
+	assert_int_equal(sb_db_step_past(db, count, &e), SB_ROW);
+	assert_int_equal(sb_col_i64(count, 0), 4);
+	sb_stmt_reset(count);
+	/* a key that is there, held past a look-up: told at the flush */
+	sb_bind_i64(db, copy, ":id", 2);
+	assert_sb_ok(&e, sb_db_run_later(db, copy, &e));
+	assert_int_equal(sb_db_step_past(db, count, &e), SB_ROW);
+	sb_stmt_reset(count);
+	assert_int_equal(sb_db_flush(db, &e), SB_EINTERNAL);
+	assert_non_null(strstr(e.msg, "duplicate key"));
+	sb_db_rollback(db);
+	sb_err_clear(&e);
+	/* rows held at a rollback are dropped */
+	assert_sb_ok(&e, sb_db_begin(db, &e));
+	sb_bind_i64(db, copy, ":id", 9);
+	assert_sb_ok(&e, sb_db_run_later(db, copy, &e));
+	assert_int_equal(sb_db_step_past(db, count, &e), SB_ROW);
+	sb_stmt_reset(count);
+	sb_db_rollback(db);
+	assert_sb_ok(&e, sb_db_begin(db, &e));
+	assert_sb_ok(&e, sb_db_commit(db, &e));
+	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM sp_row"), 0);
+	/* a commit sends them */
+	assert_sb_ok(&e, sb_db_begin(db, &e));
+	sb_bind_i64(db, copy, ":id", 10);
+	assert_sb_ok(&e, sb_db_run_later(db, copy, &e));
+	assert_int_equal(sb_db_step_past(db, count, &e), SB_ROW);
+	sb_stmt_reset(count);
+	assert_sb_ok(&e, sb_db_commit(db, &e));
+	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM sp_row WHERE id = 10"), 1);
+	sb_stmt_finalize(count);
+	sb_stmt_finalize(copy);
+	sb_db_close(db);
+	free(url);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -577,6 +648,7 @@ int main(void)
 		cmocka_unit_test(test_write_lock),
 		cmocka_unit_test(test_last_id_and_changes),
 		cmocka_unit_test(test_copy_rows),
+		cmocka_unit_test(test_step_past),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
