@@ -302,12 +302,12 @@ failmalloc: $(TEST_DEPS) $(BUILD)/san/sbledger $(BUILD)/reliability/failmalloc.s
 	@SBLEDGER=$(abspath $(BUILD)/san/sbledger) sh tests/reliability/failmalloc.sh
 
 failmalloc-check: $(TEST_DEPS) $(BUILD)/san/sbledger $(BUILD)/reliability/failmalloc.so
-	@SBLEDGER=$(abspath $(BUILD)/san/sbledger) sh tests/reliability/failmalloc.sh --every $(FAILMALLOC_EVERY)
+	@SBLEDGER=$(abspath $(BUILD)/san/sbledger) sh tests/reliability/failmalloc.sh --every $(FAILMALLOC_EVERY) --jobs $(JOBS)
 
 # Crash safety (SIGKILL at many points) and processes at once, under the
 # sanitizers.
 reliability-tests: $(TEST_DEPS) $(BUILD)/san/sbledger
-	@SBLEDGER=$(abspath $(BUILD)/san/sbledger) sh tests/reliability/kill.sh
+	@SBLEDGER=$(abspath $(BUILD)/san/sbledger) sh tests/reliability/kill.sh --jobs $(JOBS)
 	@SBLEDGER=$(abspath $(BUILD)/san/sbledger) sh tests/reliability/concurrency.sh
 
 # ThreadSanitizer over the import's thread pool (tests/reliability/tsan.sh):

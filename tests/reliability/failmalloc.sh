@@ -1,8 +1,10 @@
 #!/bin/sh
 # failmalloc.sh: allocation failures injected into import and reconcile.
 #
-#   sh tests/reliability/failmalloc.sh [--every K] [SCENARIO...]
+#   sh tests/reliability/failmalloc.sh [--every K] [--jobs N] [SCENARIO...]
 #
+# (--jobs N: the scenarios N at a time, each in its own directory: make
+# check gives one per CPU.)
 # SBLEDGER is the sbledger under test (an ASan build: make check passes
 # build/san/sbledger), FAILMALLOC the shim (build/reliability/failmalloc.so,
 # see failmalloc.c).  Scenarios (all by default):
@@ -51,13 +53,20 @@ here=$(cd "$(dirname "$0")" && pwd)
 SB=${SBLEDGER:-$repo/build/san/sbledger}
 SHIM=${FAILMALLOC:-$repo/build/reliability/failmalloc.so}
 every=1
+jobs=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--every) every=$2; shift 2 ;;
+	--jobs) jobs=$2; shift 2 ;;
 	*) break ;;
 	esac
 done
 scenarios=${*:-runs threads focus daytona reconcile nightly}
+if [ "$jobs" -gt 1 ]; then
+	# each scenario a run of this script; xargs fails when one does
+	printf '%s\n' $scenarios | xargs -P "$jobs" -n 1 sh "$0" --every "$every"
+	exit $?
+fi
 for f in "$SB" "$SHIM"; do
 	[ -e "$f" ] || { echo "failmalloc.sh: no $f (make build/san/sbledger build/reliability/failmalloc.so)" >&2; exit 70; }
 done

@@ -1,8 +1,10 @@
 #!/bin/sh
 # kill.sh: imports killed with SIGKILL at many points, then run again.
 #
-#   sh tests/reliability/kill.sh [--rounds N] [SCENARIO...]
+#   sh tests/reliability/kill.sh [--rounds N] [--jobs N] [SCENARIO...]
 #
+# (--jobs N: the scenarios N at a time, each in its own directory: make
+# check gives one per CPU.)
 # SBLEDGER is the sbledger under test (default ./sbledger of the repo).
 # Scenarios (all by default), each on a large generated file with one bad
 # record in the middle (so that rejects are resumed too):
@@ -46,13 +48,20 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/env.sh"
 SB=${SBLEDGER:-$repo/sbledger}
 rounds=4
+jobs=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--rounds) rounds=$2; shift 2 ;;
+	--jobs) jobs=$2; shift 2 ;;
 	*) break ;;
 	esac
 done
 scenarios=${*:-runs bulk focus daytona}
+if [ "$jobs" -gt 1 ]; then
+	# each scenario a run of this script; xargs fails when one does
+	printf '%s\n' $scenarios | xargs -P "$jobs" -n 1 sh "$0" --rounds "$rounds"
+	exit $?
+fi
 [ -x "$SB" ] || { echo "kill.sh: no sbledger at $SB" >&2; exit 70; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/sbledger-kill.XXXXXX") || exit 70
