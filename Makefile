@@ -205,8 +205,8 @@ $(PG_ENGINE_TEST).o: $(TEST_DEPS)
 # as well (support_memory_ledger gives one when SBLEDGER_TEST_PG_DIR is
 # set); the others look at SQLite itself (pragmas, plans, the file,
 # its migrations) or read the ledger through sqlite3 calls not yet made
-# portable (test_billing_real, test_import, test_import_threads)
-PG_UNIT_TESTS := $(addprefix $(BUILD)/san/tests/,test_billing test_budget test_http test_invoice test_line_list \
+# portable (test_import, test_import_threads)
+PG_UNIT_TESTS := $(addprefix $(BUILD)/san/tests/,test_billing test_billing_real test_budget test_http test_invoice test_line_list \
                  test_nightly test_precedence test_rates test_recon_detail test_reconcile test_runs_writer test_summary)
 pg-tests: $(TEST_DEPS) $(BUILD)/deps-pg.ok $(BUILD)/san/sbledger sbledger $(PG_ENGINE_TEST) $(PG_UNIT_TESTS)
 	@dir=$$(mktemp -d /tmp/sbpg.XXXXXX) || exit 70; \

@@ -53,30 +53,6 @@ static int setup(void **state)
 	return 0;
 }
 
-/* Every check of sql/checks/ must list nothing (each as db's engine reads
- * it: sql/pg/checks/NAME.sql instead on PostgreSQL when there is one). */
-static void assert_checks_pass(sb_db *db)
-{
-	for (const struct sb_sqlfile *f = sb_sqlfiles; f->name != NULL; f++) {
-		const char *sql = sb_db_sql(db, f->name);
-		sb_stmt *st = NULL;
-		sb_err e;
-		int rc;
-		if (strncmp(f->name, "checks/", 7) != 0)
-			continue;
-		sb_err_clear(&e);
-		assert_sb_ok(&e, sb_db_prepare(db, &sql, f->name, &st, &e));
-		assert_non_null(st);
-		rc = sb_db_step(db, st, &e);
-		if (rc == SB_ROW)
-			print_error("%s: %s\n", f->name, sb_col_text(st, 0));
-		else if (rc != SB_DONE)
-			print_error("%s: %s\n", f->name, e.msg);
-		assert_int_equal(rc, SB_DONE);
-		sb_stmt_finalize(st);
-	}
-}
-
 static int teardown(void **state)
 {
 	struct ctx *c = *state;

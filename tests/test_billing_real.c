@@ -11,7 +11,8 @@
  * corrections, Modal's breakdown against its total, and --supersede: the
  * period covered, lines of several lengths, a monthly fee in a daily
  * statement, resuming as begun.  After each test every check of
- * sql/checks must pass.
+ * sql/checks must pass.  On both engines (support_memory_ledger), but
+ * for test_migration_009, which makes a SQLite file of schema 8.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -45,24 +46,6 @@ static int setup(void **state)
 	c->dir = support_tmpdir();
 	*state = c;
 	return 0;
-}
-
-/* Every check of sql/checks/ must list nothing. */
-static void assert_checks_pass(sb_db *db)
-{
-	for (const struct sb_sqlfile *f = sb_sqlfiles; f->name != NULL; f++) {
-		sqlite3_stmt *st = NULL;
-		int rc;
-		if (strncmp(f->name, "checks/", 7) != 0)
-			continue;
-		rc = sqlite3_prepare_v2(sb_db_sqlite(db), f->text, -1, &st, NULL);
-		assert_sqlite_ok(sb_db_sqlite(db), rc);
-		rc = sqlite3_step(st);
-		if (rc == SQLITE_ROW)
-			print_error("%s: %s\n", f->name, sqlite3_column_text(st, 0));
-		assert_int_equal(rc, SQLITE_DONE);
-		sqlite3_finalize(st);
-	}
 }
 
 static int teardown(void **state)
@@ -215,8 +198,8 @@ static void test_focus10_sample_traits(void **state)
 	assert_int_equal(support_i64(c->db, "SELECT COUNT(*) FROM billing_line WHERE session_id = 'NULL'"), 1);
 	assert_int_equal(support_i64(c->db, "SELECT COUNT(*) FROM billing_line WHERE correction = 0 AND tags IS NULL"), 6);
 	assert_int_equal(support_i64(c->db, "SELECT COUNT(*) FROM billing_line WHERE tags = '{\"env\":\"dev\"}'"), 1);
-	assert_int_equal(support_i64(c->db, "SELECT COUNT(*) FROM billing_line WHERE instr(extra, 'NULL') > 0 "
-	                                    "OR instr(extra, 'AvailabilityZone') > 0"), 0);
+	assert_int_equal(support_i64(c->db, "SELECT COUNT(*) FROM billing_line WHERE replace(extra, 'NULL', '') <> extra "
+	                                    "OR replace(extra, 'AvailabilityZone', '') <> extra"), 0);
 	/* ProviderName names the backend; the identity is kept */
 	assert_int_equal(support_i64(c->db, "SELECT COUNT(*) FROM billing_line WHERE backend = 'aws' AND charge_identity = "
 	                                    "'[\"Amazon Simple Storage Service\",\"SKU2\",\"$0.01 per GB\",\"Standard\",null,\"us-west-2\",null]'"), 1);
@@ -300,9 +283,9 @@ static void test_focus_own_export(void **state)
 	assert_int_equal(r.batch.skipped, 3);
 	assert_int_equal(live_sum(c, "focus", "modal"), 375000000);
 	assert_int_equal(support_i64(c->db, "SELECT COUNT(*) FROM billing_line WHERE session_id = '-s3' "
-	                                    "AND instr(charge_identity, '\"=HYPERLINK(1)\"') > 0"), 1);
+	                                    "AND replace(charge_identity, '\"=HYPERLINK(1)\"', '') <> charge_identity"), 1);
 	assert_int_equal(support_i64(c->db, "SELECT COUNT(*) FROM billing_line WHERE session_id = '''x4' "
-	                                    "AND instr(charge_identity, '\"@a\"') > 0"), 1);
+	                                    "AND replace(charge_identity, '\"@a\"', '') <> charge_identity"), 1);
 }
 
 /* ---- Modal -------------------------------------------------------------- */
@@ -557,7 +540,7 @@ static void test_daytona_one_line(void **state)
 	/* two rejects on one line: both kept */
 	assert_sb_fails(&e, rc, SB_EDATA, "2 records rejected");
 	assert_int_equal(support_i64(c->db, "SELECT COUNT(*) FROM reject WHERE batch_id = %lld AND line_no = 1 "
-	                                    "AND instr(reason, 'the period the usage report covers') > 0", (long long)r.batch.id), 2);
+	                                    "AND replace(reason, 'the period the usage report covers', '') <> reason", (long long)r.batch.id), 2);
 	assert_int_equal(support_i64(c->db, "SELECT COUNT(DISTINCT CAST(content AS TEXT)) FROM reject"), 2);
 	rc = import(c, "daytona", text, &nov, &r, &e);
 	assert_sb_ok(&e, rc);
@@ -863,9 +846,13 @@ static void test_resume_as_begun(void **state)
 	                    "end_ms, kind, amount_nanos, currency, correction, source_row) "
 	                    "SELECT format, line_key, batch_id, line_no, backend, session_id, start_ms, end_ms, kind, "
 	                    "amount_nanos, currency, correction, source_row FROM billing_line WHERE line_no = 1;"
-	                    "DELETE FROM billing_line;"
-	                    "UPDATE batch SET status = 'running', ended_ms = NULL, accepted = 1, resume_line = 2, "
-	                    "resume_offset = (SELECT length(CAST(source_row AS BLOB)) + 1 FROM billing_line_pending);");
+	                    "DELETE FROM billing_line;");
+	/* (a blob's bytes: length of it as a BLOB on SQLite, octet_length on PostgreSQL) */
+	support_exec(c->db, strcmp(sb_db_engine(c->db), "PostgreSQL") == 0 ?
+	             "UPDATE batch SET status = 'running', ended_ms = NULL, accepted = 1, resume_line = 2, "
+	             "resume_offset = (SELECT octet_length(source_row) + 1 FROM billing_line_pending);" :
+	             "UPDATE batch SET status = 'running', ended_ms = NULL, accepted = 1, resume_line = 2, "
+	             "resume_offset = (SELECT length(CAST(source_row AS BLOB)) + 1 FROM billing_line_pending);");
 	/* the pending line is seen by no reader */
 	assert_int_equal(live_count(c, "record"), 0);
 	/* resumed otherwise than begun: refused, nothing changes */
@@ -932,7 +919,7 @@ static void test_migration_009(void **state)
 	assert_sb_ok(&e, sb_db_open(path, SB_DB_WRITE, 1000, &db, &e));
 	assert_int_equal(support_i64(db, "PRAGMA user_version"), sb_db_schema_latest());
 	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM billing_line WHERE charge_identity IS NULL"), 1);
-	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM reject WHERE line_no = 2 AND instr(reason, 'oops') > 0"), 1);
+	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM reject WHERE line_no = 2 AND replace(reason, 'oops', '') <> reason"), 1);
 	assert_checks_pass(db);
 	/* the old line is the same charge as a changed one */
 	sb_err_clear(&e);

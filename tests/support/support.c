@@ -120,6 +120,28 @@ void support_exec(sb_db *db, const char *sql)
 	}
 }
 
+void support_assert_checks_pass(sb_db *db)
+{
+	for (const struct sb_sqlfile *f = sb_sqlfiles; f->name != NULL; f++) {
+		const char *sql = sb_db_sql(db, f->name);
+		sb_stmt *st = NULL;
+		sb_err e;
+		int rc;
+		if (strncmp(f->name, "checks/", 7) != 0)
+			continue;
+		sb_err_clear(&e);
+		assert_sb_ok(&e, sb_db_prepare(db, &sql, f->name, &st, &e));
+		assert_non_null(st);
+		rc = sb_db_step(db, st, &e);
+		if (rc == SB_ROW)
+			print_error("%s: %s\n", f->name, sb_col_text(st, 0));
+		else if (rc != SB_DONE)
+			print_error("%s: %s\n", f->name, e.msg);
+		assert_int_equal(rc, SB_DONE);
+		sb_stmt_finalize(st);
+	}
+}
+
 void support_rollup_rebuild(sb_db *db)
 {
 	static const char marker[] = "-- The rollups of the runs already stored, made again whole.";

@@ -49,6 +49,12 @@ sb_db *support_memory_ledger(void);
  * test when it does not succeed. */
 void support_exec(sb_db *db, const char *sql);
 
+/* Fail the test unless every check of sql/checks/ lists nothing, each as
+ * db's engine reads it (sql/pg/checks/NAME.sql instead on PostgreSQL
+ * when there is one); a check that lists something is printed. */
+void support_assert_checks_pass(sb_db *db);
+#define assert_checks_pass(db) support_assert_checks_pass(db)
+
 /* A fresh, empty database name in the PostgreSQL cluster of
  * tools/pg_cluster.sh at dir (made again when it exists); its URL in url.
  * The test fails when it cannot be made. */
