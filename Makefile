@@ -195,7 +195,8 @@ cli-tests: $(TEST_DEPS) $(BUILD)/san/sbledger sbledger
 # throwaway cluster (tools/pg_cluster.sh, in a temporary directory,
 # stopped and removed however the tests end) for the schema's match with
 # SQLite's, every query prepared, the rows an import reads per record,
-# the engine's unit test, the unit tests of PG_UNIT_TESTS (two at a time:
+# check on a ledger edited into shapes its schema does not allow, the
+# engine's unit test, the unit tests of PG_UNIT_TESTS (two at a time:
 # each one's waits on the server overlap the other's work), the CLI suite
 # (each case in a fresh database), and the concurrency and copy test with
 # the disk-full test beside it (their databases are their own).
@@ -218,6 +219,7 @@ pg-tests: $(TEST_DEPS) $(BUILD)/deps-pg.ok $(BUILD)/san/sbledger sbledger $(PG_E
 	  sh tests/pg/schema_match.sh "$$dir/schema.db" "$$url" && echo "pg: the schemas of both engines match"; \
 	  sh tests/pg/prepare_all.sh "$$url"; \
 	  sh tests/pg/rows_read.sh $$sb "$$dir"; \
+	  sh tests/pg/check_corrupt.sh $$sb "$$dir"; \
 	  SBLEDGER_TEST_PG_DIR="$$dir" $(PG_ENGINE_TEST); \
 	  printf '%s\n' $(PG_UNIT_TESTS) | xargs -P 2 -n 1 sh tests/pg/unit_on_pg.sh "$$dir"; \
 	  CLI_ENGINE=pg CLI_PG_DIR="$$dir" SBLEDGER=$$sb sh tests/cli/run.sh; \
