@@ -19,6 +19,7 @@ static int run_one(sb_db *db, const struct sb_sqlfile *f, const sb_check_events 
 
 	if (sb_db_prepare(db, &sql, f->name, &st, e) != SB_OK)
 		return e->code;
+	sb_db_value_error_clear(db);
 	while (st != NULL && (rc = sb_db_step(db, st, e)) == SB_ROW) {
 		if (ev->on_problem != NULL)
 			ev->on_problem(ev->ctx, sb_col_text(st, 0), n);
@@ -27,10 +28,10 @@ static int run_one(sb_db *db, const struct sb_sqlfile *f, const sb_check_events 
 	sb_stmt_finalize(st);
 	if (st == NULL)
 		return sb_fail(e, SB_EINTERNAL, "sql/%s.sql holds no statement", f->name);
-	if (rc != SB_DONE && e->code == SB_EDATA) {
+	if (rc != SB_DONE && e->code == SB_EDATA && sb_db_value_error(db)) {
 		/* the ledger's data is what stopped it (a stored value the
-		 * schema does not allow, a sum past 64 bits): one problem more,
-		 * and the checks after it run */
+		 * schema does not allow): one problem more, and the checks
+		 * after it run */
 		char row[sizeof e->msg + 32];
 		snprintf(row, sizeof row, "this check could not run: %s", e->msg);
 		if (ev->on_problem != NULL)

@@ -29,11 +29,11 @@ typedef struct sb_check_events {
 } sb_check_events;
 
 /* Run every check of the ledger in turn, telling ev (any callback may be
- * NULL); *problems gets the rows found in all.  A check that the ledger's
- * data stops (SB_EDATA: a stored value its schema does not allow, a sum
- * past 64 bits) is one problem, its row saying why, and the checks after
- * it run.  SB_OK when every check ran or was stopped so, else the error
- * of the one that could not run (the checks after it are not run). */
+ * NULL); *problems gets the rows found in all.  A check that a stored
+ * value its schema does not allow stops (sb_db_value_error) is one
+ * problem, its row saying why, and the checks after it run.  SB_OK when
+ * every check ran or was stopped so, else the error of the one that
+ * could not run (the checks after it are not run). */
 int sb_ledger_check(sb_db *db, const sb_check_events *ev, int64_t *problems, sb_err *e);
 
 #endif

@@ -282,6 +282,16 @@ int sb_db_indexes_create(sb_db *db, sb_err *e)
 	return sb_db_exec_file(db, "indexes/create", e);
 }
 
+bool sb_db_value_error(const sb_db *db)
+{
+	return db->value_error;
+}
+
+void sb_db_value_error_clear(sb_db *db)
+{
+	db->value_error = false;
+}
+
 const char *sb_db_check_note(sb_db *db)
 {
 	return db->eng->check_note(db);

@@ -248,6 +248,13 @@ int sb_db_load_sql(sb_db *db, const char *table, const char *const *cols, int n,
  * in the database or the role may not run it. */
 const char *sb_db_check_note(sb_db *db);
 
+/* Whether an error of db since sb_db_value_error_clear was a stored value
+ * its schema does not allow, which a query could not read (PostgreSQL
+ * refuses to cast an edited execution's "1.5" to an integer; SQLite reads
+ * what it can): the ledger's data, not the program or the storage. */
+bool sb_db_value_error(const sb_db *db);
+void sb_db_value_error_clear(sb_db *db);
+
 /* The ledger's schema version and the newest this binary knows. */
 int sb_db_schema_version(sb_db *db);
 int sb_db_schema_latest(void);

@@ -88,6 +88,8 @@ struct sb_db {
 	sb_clock clock;                        /* what "now" is (sb_db_set_clock) */
 	bool created;                          /* init created the ledger just now */
 	bool pending;                          /* a bind failed since the last step */
+	bool value_error;                      /* an error since sb_db_value_error_clear was a
+	                                          stored value the schema does not allow */
 	char pending_msg[256];                 /* its description */
 	size_t n_stmts;                        /* entries used in stmts */
 	struct sb_db_cached stmts[SB_DB_MAX_STMTS];   /* prepared queries by name */

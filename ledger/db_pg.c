@@ -172,9 +172,11 @@ static int pg_error(sb_db *db, const PGresult *res, const char *what, sb_err *e)
 		               db->shown, msg, what);
 	if (strcmp(state, "22003") == 0)
 		return sb_fail(e, SB_EDATA, "%s: a sum overflows 64-bit nanodollars while %s", db->shown, what);
-	if (strcmp(state, "22P02") == 0 || strcmp(state, "22018") == 0)
+	if (strcmp(state, "22P02") == 0 || strcmp(state, "22018") == 0) {
+		db->value_error = true;
 		return sb_fail(e, SB_EDATA, "%s: the ledger holds a value its schema does not allow (%s) while %s",
 		               db->shown, msg, what);
+	}
 	return sb_fail(e, SB_EINTERNAL, "%s: PostgreSQL error while %s: %s", db->shown, what, msg);
 }
 
@@ -187,7 +189,7 @@ static int run_error(sb_db *db, const PGresult *res, const char *file, sb_err *e
 	char msg[sizeof e->msg];
 	int code = pg_error(db, res, "running a query", e);
 
-	if (code == SB_EINTERNAL || (code == SB_EDATA && strstr(e->msg, "its schema does not allow") != NULL)) {
+	if (code == SB_EINTERNAL || (code == SB_EDATA && db->value_error)) {
 		snprintf(msg, sizeof msg, "%s", e->msg);
 		sb_err_clear(e);
 		sb_fail(e, code, "%s (sql/%s.sql)", msg, file);
