@@ -431,8 +431,8 @@ int sb_import_file(sb_db *db, const char *kind, const char *format, sb_source *s
 		goto done;
 	if (h->begin(h->ctx, db, r->batch.id, e) != SB_OK ||
 	    (in.bad.code != SB_OK && reject_file(&d, &in, e) != SB_OK) ||
-	    (in.rr != NULL && threads <= 1 && read_records(&d, &in, h, e) != SB_OK) ||
-	    (in.rr != NULL && threads > 1 && sb_pipeline_read(&d, &in, h, threads, e) != SB_OK) ||
+	    (in.rr != NULL && h->parse == NULL && read_records(&d, &in, h, e) != SB_OK) ||
+	    (in.rr != NULL && h->parse != NULL && sb_pipeline_read(&d, &in, h, threads, e) != SB_OK) ||
 	    ((in.rr != NULL || in.blank) && sb_source_finish(src, e) != SB_OK) ||
 	    (h->flush != NULL && h->flush(h->ctx, e) != SB_OK))
 		goto fail;

@@ -199,6 +199,29 @@ static int store_job(driver *d, const handler *h, const job *j, sb_err *e)
 	return SB_OK;
 }
 
+/* sb_pipeline_read with one thread: this one reads a job, parses it with
+ * one worker's state and stores it, a job at a time. */
+static int read_inline(driver *d, input *in, const handler *h, sb_err *e)
+{
+	void *worker = h->worker_new(h->ctx);
+	job *j = worker != NULL ? job_new(h) : NULL;
+	bool eof = false;
+
+	if (j == NULL)
+		sb_fail(e, SB_EINTERNAL, "out of memory");
+	while (e->code == SB_OK && !eof) {
+		if (job_fill(j, in, &eof, e) != SB_OK || j->n_recs == 0)
+			break;
+		parse_job(worker, j);
+		store_job(d, h, j, e);
+		job_clear(j);
+	}
+	job_free(j);
+	if (worker != NULL)
+		h->worker_free(worker);
+	return e->code;
+}
+
 /* The driver's read_records with n threads parsing: this thread reads
  * records into jobs, the pool parses them, and this thread stores them in
  * the order of the input, so the ledger, the counts, the rejects and
@@ -213,6 +236,8 @@ int sb_pipeline_read(driver *d, input *in, const handler *h, size_t n, sb_err *e
 	sb_pool *pool = NULL;
 	bool eof = false;
 
+	if (n <= 1)
+		return read_inline(d, in, h, e);
 	for (size_t i = 0; i < n; i++)
 		if ((workers[i] = h->worker_new(h->ctx)) == NULL)
 			sb_fail(e, SB_EINTERNAL, "out of memory");

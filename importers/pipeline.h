@@ -23,8 +23,11 @@
 size_t sb_pipeline_threads(const sb_import_opts *o, const handler *h);
 
 /* Read every record of in from the batch's resume point with n threads
- * parsing (n > 1), storing and settling each on this thread in input
- * order.  Returns SB_OK or the error that stopped the import (e). */
+ * parsing, storing and settling each on this thread in input order.  With
+ * n 1 no thread is started: this one reads a job, parses it and stores it
+ * in turn, so that the handler's expect still sees a job at a time (the
+ * run import's one look-up a job, whatever the threads).  Returns SB_OK
+ * or the error that stopped the import (e). */
 int sb_pipeline_read(driver *d, input *in, const handler *h, size_t n, sb_err *e);
 
 #endif
