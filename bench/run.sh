@@ -46,6 +46,7 @@
 #   BENCH_BASE      runs of the base ledger, 0: none       (0)
 #   BENCH_CALLGRIND 1: count instructions, 0: not          (1 when valgrind is there)
 #   BENCH_PG        1: the PostgreSQL ledger too, 0: not   (1 when its server is here)
+#   BENCH_FOCUS_ROWS rows of the billing file both engines import (40000)
 #   BENCH_DIR       where data and databases go            (bench/data)
 #   SBLEDGER        the binary under test                  (./sbledger)
 #   PYTHON          the interpreter for generator & peer   (python3)
@@ -57,6 +58,7 @@ SIZES=${BENCH_RUNS:-100000 1000000}
 SEED=${BENCH_SEED:-1}
 DUP=${BENCH_DUP_RATE:-0}
 ROUNDS=${BENCH_ROUNDS:-3}
+FOCUS_ROWS=${BENCH_FOCUS_ROWS:-40000}
 BASE=${BENCH_BASE:-0}
 DIR=${BENCH_DIR:-bench/data}
 SBLEDGER=${SBLEDGER:-./sbledger}
@@ -314,7 +316,9 @@ fresh "$LEDGER"
 # BENCH_ROUNDS times into a fresh database, then on that ledger the reports
 # of step 3, and 'copy' of it into a SQLite file and of a SQLite ledger into
 # a database; the PostgreSQL ledger must hold what the SQLite ledger of the
-# same file holds (check --fingerprint) and give the same summary.
+# same file holds (check --fingerprint) and give the same summary.  Then a
+# billing file of BENCH_FOCUS_ROWS FOCUS rows imported into each engine,
+# BENCH_ROUNDS times, the two ledgers' lines compared by fingerprint.
 if [ "$BENCH_PG" = 1 ]; then
 	PGDIR=$(mktemp -d /tmp/sbpg.XXXXXX) || die "no temporary directory for PostgreSQL"
 	sh tools/pg_cluster.sh start "$PGDIR" >/dev/null || die "the PostgreSQL cluster did not start"
@@ -362,6 +366,27 @@ if [ "$BENCH_PG" = 1 ]; then
 	echo "bench: the PostgreSQL ledger, its copies and the SQLite ledger hold the same (check --fingerprint)"
 	fresh "$WORK/back.db"
 	fresh "$WORK/small.db"
+	# a billing file into each engine (tests/gen_focus_sample.py: the
+	# FOCUS sample's traits, BENCH_FOCUS_ROWS rows), the same lines after
+	"$PYTHON" tests/gen_focus_sample.py "$WORK/focus.csv" "$FOCUS_ROWS" >/dev/null ||
+		die "tests/gen_focus_sample.py failed"
+	echo "bench: import billing --format focus of $FOCUS_ROWS rows into each engine, $ROUNDS rounds"
+	i=1
+	while [ "$i" -le "$ROUNDS" ]; do
+		PGURL=$(sh tools/pg_cluster.sh createdb "$PGDIR" bench_bill) || die "createdb failed"
+		"$SBLEDGER" --db "$PGURL" init >/dev/null || die "init of the PostgreSQL ledger failed"
+		timed pg-billing "$i" "$SBLEDGER" --db "$PGURL" --quiet import billing --format focus "$WORK/focus.csv"
+		fresh "$WORK/bill.db"
+		"$SBLEDGER" --db "$WORK/bill.db" init >/dev/null || die "init of the SQLite ledger failed"
+		timed lite-billing "$i" "$SBLEDGER" --db "$WORK/bill.db" --quiet import billing --format focus "$WORK/focus.csv"
+		i=$((i + 1))
+	done
+	"$SBLEDGER" --db "$PGURL" check --fingerprint 2>&1 | grep -v '^00_batch' >"$WORK/pg-bill.fp"
+	"$SBLEDGER" --db "$WORK/bill.db" check --fingerprint 2>&1 | grep -v '^00_batch' >"$WORK/lite-bill.fp"
+	cmp -s "$WORK/pg-bill.fp" "$WORK/lite-bill.fp" ||
+		die "the PostgreSQL and the SQLite ledger hold other billing lines of the same file"
+	echo "bench: both engines hold the same billing lines (check --fingerprint)"
+	fresh "$WORK/bill.db"
 	unset SBLEDGER_NOW
 fi
 
@@ -568,7 +593,9 @@ if [ "$BENCH_PG" = 1 ]; then
 		-v ps="$(median pg-summary 1)" -v ls="$(median lite-summary 1)" \
 		-v pr="$(median pg-reconcile 1)" -v lr="$(median lite-reconcile 1)" \
 		-v pi="$(median pg-invoice 1)" -v li="$(median lite-invoice 1)" \
-		-v co="$(median pg-copy-out 1)" -v ci="$(median pg-copy-in 1)" 'BEGIN {
+		-v co="$(median pg-copy-out 1)" -v ci="$(median pg-copy-in 1)" \
+		-v frows="$FOCUS_ROWS" -v pb="$(median pg-billing 1)" -v lb="$(median lite-billing 1)" \
+		-v pbr="$(peak_mib pg-billing)" -v lbr="$(peak_mib lite-billing)" 'BEGIN {
 	printf "\nPostgreSQL ledger (a local server on a Unix socket): %d runs, %.1f MB\n", runs, bytes / 1e6
 	printf "  %-30s %9s %9s %10s %13s\n", "", "median s", "CPU s", "runs/s", "peak RSS MiB"
 	printf "  %-30s %9.2f %9.2f %10.0f %13.1f\n", "import runs", pg_sec, pg_cpu, (pg_sec > 0 ? runs / pg_sec : 0), pg_rss
@@ -580,6 +607,8 @@ if [ "$BENCH_PG" = 1 ]; then
 	printf "  %-30s %9.2fs %8.2fs\n", "reconcile --dry-run", pr, lr
 	printf "  %-30s %9.2fs %8.2fs\n", "invoice --by tag:customer", pi, li
 	printf "  copy PostgreSQL -> SQLite %.2f s, SQLite -> PostgreSQL %.2f s\n", co, ci
+	printf "  import billing (FOCUS, %d rows)  %8.2fs %8.2fs   (PostgreSQL %.2fx its time; peak RSS %.1f and %.1f MiB)\n",
+		frows, pb, lb, (lb > 0 ? pb / lb : 0), pbr, lbr
 }'
 fi
 if [ "$BENCH_CALLGRIND" = 1 ]; then
