@@ -17,11 +17,15 @@ enum {
 	HELD_BITS = 1 << 18        /* bits of the filter of keys and row hashes held (32 KiB) */
 };
 
-/* The longest live charge period of one backend of the writer's format
- * before the import (lines of other batches do not change during it). */
+/* What the live lines of one backend of the writer's format span before
+ * the import (lines of other batches do not change during it: the
+ * import holds the writers' lock from its start to its end). */
 typedef struct reach {
 	char backend[65];          /* backend id */
-	int64_t ms;                /* longest end - start */
+	int64_t ms;                /* the longest end - start */
+	bool others;               /* other batches hold live lines of it: */
+	int64_t lo, hi;            /* the earliest start among those, the latest end (a
+	                              zero-length line's a millisecond after its start) */
 } reach;
 
 struct sb_line_writer {
@@ -388,16 +392,16 @@ static int ordinal_key(sb_line_writer *w, const sb_bill_line *line, char key[SB_
 	return SB_OK;
 }
 
-/* The longest live charge period of the writer's format and backend
+/* What the live lines of the writer's format and backend span, into *r
  * (cached for the first REACH_CACHE backends). */
-static int reach_of(sb_line_writer *w, const char *backend, int64_t *ms, sb_err *e)
+static int reach_of(sb_line_writer *w, const char *backend, reach *r, sb_err *e)
 {
 	sb_stmt *st;
 	int rc;
 
 	for (size_t i = 0; i < w->n_reaches; i++) {
 		if (strcmp(w->reaches[i].backend, backend) == 0) {
-			*ms = w->reaches[i].ms;
+			*r = w->reaches[i];
 			return SB_OK;
 		}
 	}
@@ -405,16 +409,23 @@ static int reach_of(sb_line_writer *w, const char *backend, int64_t *ms, sb_err 
 		return e->code;
 	sb_bind_text(w->db, st, ":format", w->format);
 	sb_bind_text(w->db, st, ":backend", backend);
+	sb_bind_i64(w->db, st, ":batch_id", w->batch_id);
 	/* the rows held are the batch's own, which no look-up of the same
 	 * charge reads */
 	rc = sb_db_step_past(w->db, st, e);
-	*ms = rc == SB_ROW ? sb_col_i64(st, 0) : 0;
+	memset(r, 0, sizeof *r);
+	if (rc == SB_ROW) {
+		r->ms = sb_col_i64(st, 0);
+		r->others = !sb_col_is_null(st, 1) && !sb_col_is_null(st, 2);
+		r->lo = r->others ? sb_col_i64(st, 1) : 0;
+		r->hi = r->others ? sb_col_i64(st, 2) : 0;
+	}
 	sb_stmt_reset(st);
 	if (rc < 0)
 		return e->code;
-	if (w->n_reaches < REACH_CACHE && strlen(backend) < sizeof w->reaches[0].backend) {
-		snprintf(w->reaches[w->n_reaches].backend, sizeof w->reaches[0].backend, "%s", backend);
-		w->reaches[w->n_reaches++].ms = *ms;
+	if (w->n_reaches < REACH_CACHE && strlen(backend) < sizeof r->backend) {
+		snprintf(r->backend, sizeof r->backend, "%s", backend);
+		w->reaches[w->n_reaches++] = *r;
 	}
 	return SB_OK;
 }
@@ -453,20 +464,26 @@ static int find_same_charge(sb_line_writer *w, const sb_bill_line *line, const c
 		{"billing_line_same_charge.with_neither", "billing_line_same_charge.with_identity"},
 		{"billing_line_same_charge.with_session", "billing_line_same_charge.with_session_identity"}};
 	sb_stmt *st;
-	int64_t reach_ms = 0;
+	reach span;
+	int64_t end = line->end_ms > line->start_ms ? line->end_ms : line->start_ms + 1;
 	int rc;
 
 	if (line->correction)
 		return SB_OK;   /* a correction adds to the charge it corrects */
-	if (reach_of(w, line->backend, &reach_ms, e) != SB_OK ||
-	    (st = sb_db_stmt(w->db, cases[line->session_id != NULL][line->identity != NULL], e)) == NULL)
+	if (reach_of(w, line->backend, &span, e) != SB_OK)
+		return e->code;
+	/* no other batch's line of the backend overlaps it: none is the same
+	 * charge (the query's overlap, at the span's ends) */
+	if (!span.others || span.lo >= end || span.hi <= line->start_ms)
+		return SB_OK;
+	if ((st = sb_db_stmt(w->db, cases[line->session_id != NULL][line->identity != NULL], e)) == NULL)
 		return e->code;
 	sb_bind_text(w->db, st, ":format", w->format);
 	sb_bind_text(w->db, st, ":backend", line->backend);
 	sb_bind_text_opt(w->db, st, ":session_id", line->session_id);
 	sb_bind_i64(w->db, st, ":start_ms", line->start_ms);
 	sb_bind_i64(w->db, st, ":end_ms", line->end_ms);
-	sb_bind_i64(w->db, st, ":reach", reach_ms);
+	sb_bind_i64(w->db, st, ":reach", span.ms);
 	sb_bind_i64(w->db, st, ":batch_id", w->batch_id);
 	sb_bind_text_opt(w->db, st, ":category", line->category);
 	sb_bind_text_opt(w->db, st, ":charge_identity", line->identity);
