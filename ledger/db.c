@@ -473,6 +473,21 @@ int sb_db_step(sb_db *db, sb_stmt *st, sb_err *e)
 	return db->eng->step(st, e);
 }
 
+int sb_db_one_i64(sb_db *db, const char *name, int64_t *out, sb_err *e)
+{
+	sb_stmt *st = sb_db_stmt(db, name, e);
+	int rc;
+
+	if (st == NULL)
+		return e->code;
+	if ((rc = sb_db_step(db, st, e)) == SB_ROW)
+		*out = sb_col_i64(st, 0);
+	sb_stmt_reset(st);
+	if (rc != SB_ROW)
+		return rc < 0 ? e->code : sb_fail(e, SB_EINTERNAL, "sql/queries/%s.sql returned no row", name);
+	return SB_OK;
+}
+
 int sb_db_step_past(sb_db *db, sb_stmt *st, sb_err *e)
 {
 	if (db->pending || db->eng->step_past == NULL)

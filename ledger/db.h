@@ -199,6 +199,11 @@ int sb_db_run(sb_db *db, sb_stmt *st, sb_err *e);
  * taken as they are at the call. */
 int sb_db_run_later(sb_db *db, sb_stmt *st, sb_err *e);
 
+/* The integer the query sql/queries/NAME.sql (no parameters) gives in its
+ * one row's first column, into *out (the next row id of a table: MAX + 1).
+ * SB_EINTERNAL when it gives no row. */
+int sb_db_one_i64(sb_db *db, const char *name, int64_t *out, sb_err *e);
+
 /* As sb_db_step, without first sending the rows a COPY statement holds
  * (sb_db_run_later of one, on PostgreSQL; see ledger/db_pg.c): for a
  * statement the caller knows reads none of those rows, so that a COPY

@@ -506,7 +506,6 @@ int sb_line_store(sb_line_writer *w, const sb_bill_line *line, int64_t line_no,
 	sb_stmt *st;
 	bool metered = line->kind == SB_LINE_METERED;
 	const char *key = line->line_key;
-	int rc;
 
 	memset(r, 0, sizeof *r);
 	r->outcome = SB_LINE_STORED;
@@ -531,14 +530,9 @@ int sb_line_store(sb_line_writer *w, const sb_bill_line *line, int64_t line_no,
 	if (r->outcome != SB_LINE_STORED)
 		return SB_OK;
 	if (!w->id_known) {
-		if ((st = sb_db_stmt(db, w->o.pending ? "billing_line_pending_pid_next" :
-		                                         "billing_line_lid_next", e)) == NULL)
+		if (sb_db_one_i64(db, w->o.pending ? "billing_line_pending_pid_next" : "billing_line_lid_next",
+		                  &w->next_id, e) != SB_OK)
 			return e->code;
-		if ((rc = sb_db_step(db, st, e)) == SB_ROW)
-			w->next_id = sb_col_i64(st, 0);
-		sb_stmt_reset(st);
-		if (rc != SB_ROW)
-			return rc < 0 ? e->code : sb_fail(e, SB_EINTERNAL, "the next billing line's row id: no row");
 		w->id_known = true;
 	}
 	st = sb_db_stmt(db, w->o.pending ? "billing_line_pending_insert" : "billing_line_insert", e);

@@ -555,15 +555,8 @@ int sb_run_writer_expect(sb_run_writer *w, const sb_run *const *runs, size_t n, 
 	sb_stmt_reset(st);
 	if (rc < 0)
 		return e->code;
-	if (!rid_known) {
-		if ((st = sb_db_stmt(db, "run_rid_next", e)) == NULL)
-			return e->code;
-		if ((rc = sb_db_step(db, st, e)) == SB_ROW)
-			w->next_rid = sb_col_i64(st, 0);
-		sb_stmt_reset(st);
-		if (rc != SB_ROW)
-			return rc < 0 ? e->code : sb_fail(e, SB_EINTERNAL, "sql/queries/run_rid_next.sql returned no row");
-	}
+	if (!rid_known && sb_db_one_i64(db, "run_rid_next", &w->next_rid, e) != SB_OK)
+		return e->code;
 	w->expecting = true;
 	return SB_OK;
 }
