@@ -69,26 +69,21 @@ static void seen_bits(const char *row_hash, uint32_t bits[SEEN_PROBES])
 	}
 }
 
-/* Whether the filter may hold row_hash (false: surely not). */
-static bool seen_may_hold(const sb_line_writer *w, const char *row_hash)
+/* Whether every one of bits is set in the filter f (false: what names
+ * them was surely never added). */
+static bool bits_all_set(const unsigned char *f, const uint32_t bits[SEEN_PROBES])
 {
-	uint32_t bits[SEEN_PROBES];
-
-	seen_bits(row_hash, bits);
 	for (int i = 0; i < SEEN_PROBES; i++)
-		if (!(w->seen[bits[i] >> 3] & (1u << (bits[i] & 7))))
+		if (!(f[bits[i] >> 3] & (1u << (bits[i] & 7))))
 			return false;
 	return true;
 }
 
-/* Add row_hash to the filter. */
-static void seen_add(sb_line_writer *w, const char *row_hash)
+/* Set bits in the filter f. */
+static void bits_set(unsigned char *f, const uint32_t bits[SEEN_PROBES])
 {
-	uint32_t bits[SEEN_PROBES];
-
-	seen_bits(row_hash, bits);
 	for (int i = 0; i < SEEN_PROBES; i++)
-		w->seen[bits[i] >> 3] |= (unsigned char)(1u << (bits[i] & 7));
+		f[bits[i] >> 3] |= (unsigned char)(1u << (bits[i] & 7));
 }
 
 /* What a text in the held filter is: a line key (of billing_line or
@@ -113,8 +108,7 @@ static void held_add(sb_line_writer *w, enum held_kind kind, const char *text)
 	uint32_t bits[SEEN_PROBES];
 
 	held_bits(kind, text, bits);
-	for (int i = 0; i < SEEN_PROBES; i++)
-		w->held[bits[i] >> 3] |= (unsigned char)(1u << (bits[i] & 7));
+	bits_set(w->held, bits);
 	w->any_held = true;
 }
 
@@ -132,17 +126,16 @@ static void held_clear(sb_line_writer *w)
 static int held_look(sb_line_writer *w, sb_stmt *st, enum held_kind kind, const char *text, sb_err *e)
 {
 	uint32_t bits[SEEN_PROBES];
-	bool may = w->any_held;
 
-	held_bits(kind, text, bits);
-	for (int i = 0; i < SEEN_PROBES && may; i++)
-		may = (w->held[bits[i] >> 3] & (1u << (bits[i] & 7))) != 0;
-	if (may) {
-		if (sb_db_flush(w->db, e) != SB_OK) {
-			sb_stmt_reset(st);
-			return -1;
+	if (w->any_held) {
+		held_bits(kind, text, bits);
+		if (bits_all_set(w->held, bits)) {
+			if (sb_db_flush(w->db, e) != SB_OK) {
+				sb_stmt_reset(st);
+				return -1;
+			}
+			held_clear(w);
 		}
-		held_clear(w);
 	}
 	return sb_db_step_past(w->db, st, e);
 }
@@ -159,13 +152,15 @@ static int seen_load(sb_line_writer *w, sb_err *e)
 	sb_bind_i64(w->db, st, ":batch_id", w->batch_id);
 	while ((rc = sb_db_step(w->db, st, e)) == SB_ROW) {
 		const char *row_hash = sb_col_text(st, 0);
+		uint32_t bits[SEEN_PROBES];
 		if (row_hash == NULL || strlen(row_hash) != SB_LINE_KEY_HEX - 1 ||
 		    strspn(row_hash, "0123456789abcdef") != SB_LINE_KEY_HEX - 1) {
 			sb_stmt_reset(st);
 			return sb_fail(e, SB_EDATA, "the ledger's billing_row_seen holds a row hash that is not 64 hex digits (batch %lld)",
 			               (long long)w->batch_id);
 		}
-		seen_add(w, row_hash);
+		seen_bits(row_hash, bits);
+		bits_set(w->seen, bits);
 	}
 	sb_stmt_reset(st);
 	return rc < 0 ? e->code : SB_OK;
@@ -357,15 +352,17 @@ static int ordinal_key(sb_line_writer *w, const sb_bill_line *line, char key[SB_
 	char text[SB_LINE_KEY_HEX + 24];
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned int md_len = 0;
+	uint32_t bits[SEEN_PROBES];
 	int64_t seen = 0;
 	int rc;
 
 	if (!sb_line_hash(line, key))
 		return sb_fail(e, SB_EINTERNAL, "out of memory (hashing line %lld)", (long long)line_no);
-	if (!seen_may_hold(w, key)) {
+	seen_bits(key, bits);
+	if (!bits_all_set(w->seen, bits)) {
 		if ((st = sb_db_stmt(db, "billing_row_seen_first", e)) == NULL)
 			return e->code;
-		seen_add(w, key);
+		bits_set(w->seen, bits);
 		held_add(w, HELD_ROW, key);
 		sb_bind_i64(db, st, ":batch_id", w->batch_id);
 		sb_bind_text(db, st, ":row_hash", key);
