@@ -615,6 +615,21 @@ static void test_strict(void **state)
 	free(path);
 }
 
+/* Leave the ledger's one batch as if killed after a commit: its lines past
+ * line kept gone, accepted counted, and its resume point at byte offset,
+ * line resume_line. */
+static void as_if_killed(struct ctx *c, int64_t kept, int64_t accepted, ptrdiff_t offset,
+                         int64_t resume_line)
+{
+	char sql[256];
+
+	snprintf(sql, sizeof sql, "DELETE FROM billing_line WHERE line_no > %lld;"
+	         "UPDATE batch SET status = 'running', ended_ms = NULL, accepted = %lld, resume_line = %lld, "
+	         "resume_offset = %lld;", (long long)kept, (long long)accepted, (long long)resume_line,
+	         (long long)offset);
+	support_exec(c->db, sql);
+}
+
 static void test_resume(void **state)
 {
 	struct ctx *c = *state;
@@ -634,13 +649,7 @@ static void test_resume(void **state)
 	rc = import(c, "modal", path, &o, &r, &e);
 	assert_sb_ok(&e, rc);
 	/* as if killed after the first element was committed */
-	support_exec(c->db, "DELETE FROM billing_line WHERE line_no > 1;"
-	                    "UPDATE batch SET status = 'running', ended_ms = NULL, accepted = 1, resume_line = 1;");
-	{
-		char *sql = sqlite3_mprintf("UPDATE batch SET resume_offset = %lld", (long long)(second - text - 1));
-		support_exec(c->db, sql);
-		sqlite3_free(sql);
-	}
+	as_if_killed(c, 1, 1, second - text - 1, 1);
 	rc = import(c, "modal", path, &o, &r, &e);
 	assert_sb_ok(&e, rc);
 	assert_true(r.batch.resumed);
@@ -664,13 +673,7 @@ static void test_resume_csv(void **state)
 	o.chunk = 1;
 	rc = import(c, "focus", path, &o, &r, &e);
 	assert_sb_ok(&e, rc);
-	support_exec(c->db, "DELETE FROM billing_line WHERE line_no > 3;"
-	                    "UPDATE batch SET status = 'running', ended_ms = NULL, accepted = 2, resume_line = 4;");
-	{
-		char *sql = sqlite3_mprintf("UPDATE batch SET resume_offset = %lld", (long long)(third - focus_v1));
-		support_exec(c->db, sql);
-		sqlite3_free(sql);
-	}
+	as_if_killed(c, 3, 2, third - focus_v1, 4);
 	rc = import(c, "focus", path, &o, &r, &e);
 	assert_sb_ok(&e, rc);
 	assert_true(r.batch.resumed);
@@ -705,15 +708,9 @@ static void test_resume_repeated(void **state)
 	assert_int_equal(r.batch.accepted, 3);
 	/* as if killed after the second line was committed (what the third
 	 * counted rolled back with it) */
-	support_exec(c->db, "DELETE FROM billing_line WHERE line_no > 2;"
-	                    "UPDATE batch SET status = 'running', ended_ms = NULL, accepted = 2, resume_line = 3;");
-	{
-		char *sql = sqlite3_mprintf("INSERT INTO billing_row_seen (batch_id, row_hash, seen) "
-		                            "SELECT batch_id, line_key, 1 FROM billing_line WHERE line_no <= 2;"
-		                            "UPDATE batch SET resume_offset = %lld", (long long)(third - text));
-		support_exec(c->db, sql);
-		sqlite3_free(sql);
-	}
+	as_if_killed(c, 2, 2, third - text, 3);
+	support_exec(c->db, "INSERT INTO billing_row_seen (batch_id, row_hash, seen) "
+	                    "SELECT batch_id, line_key, 1 FROM billing_line");
 	rc = import(c, "record", path, &o, &r, &e);
 	assert_sb_ok(&e, rc);
 	assert_true(r.batch.resumed);
