@@ -26,13 +26,13 @@ fi
 SB=$1
 dir=$2
 cd "$(dirname "$0")/../.." || exit 70
+here=$(pwd)/tests/reliability
+. "$here/env.sh"
 cluster=tools/pg_cluster.sh
 work=$(mktemp -d "${TMPDIR:-/tmp}/sbledger-rows.XXXXXX") || exit 70
 trap 'rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
 
-passed=0
-failed=0
 # read DB TABLE: rows that table's scans have read so far
 read_rows() {
 	psql -XAtq -d "$(sh "$cluster" url "$dir" "$1")" -c "SELECT pg_stat_force_next_flush()" \
@@ -43,10 +43,9 @@ read_rows() {
 bounded() {
 	got=$(read_rows "$2" "$3")
 	if [ $((got - $4)) -le $(($5 * 40)) ]; then
-		passed=$((passed + 1))
+		pass
 	else
-		failed=$((failed + 1))
-		echo "FAIL $1: $((got - $4)) rows of $3 read for $5 records (at most $(($5 * 40)))"
+		fail "$1: $((got - $4)) rows of $3 read for $5 records (at most $(($5 * 40)))"
 	fi
 }
 

@@ -3,7 +3,8 @@
 # it sets `here` (its own folder): a fixed locale, time zone and clock
 # (SBLEDGER_NOW), no ledger taken from the caller's environment, `repo`,
 # the checkout's root; and the checks of the scripts that count them
-# (concurrency.sh, pg_concurrency.sh, pg_diskfull.sh): pass, fail, eq, ok,
+# (concurrency.sh, pg_concurrency.sh, pg_diskfull.sh, and tests/pg's
+# rows_read.sh and check_corrupt.sh): pass, fail, eq, ok,
 # with `SB` the sbledger under test.
 LC_ALL=C
 TZ=UTC
