@@ -144,7 +144,7 @@ static int parse_reconcile(sb_cli *cli, int argc, char **argv, void *opts)
 static int store(sb_db *db, sb_recon *r, sb_err *e)
 {
 	char *text = sb_recon_json_text(r, JSON_COMPACT);
-	int rc = sb_recon_store(db, r, text, e);
+	int rc = sb_recon_store(db, r, text, NULL, e);
 
 	free(text);
 	return rc;

@@ -6,6 +6,7 @@
 
 #include <jansson.h>
 
+#include "ledger/changes.h"
 #include "ledger/names.h"
 #include "ledger/sqlfiles.h"
 
@@ -324,7 +325,9 @@ int sb_batch_take_out(sb_db *db, sb_batch *b, const char *reason, sb_err *e)
 {
 	sb_stmt *st;
 
-	if (sb_db_run_each(db, "queries/batch_take_out", ":batch_id", b->id, e) != SB_OK ||
+	/* what it had changed is logged first: results that saw it are stale */
+	if (sb_change_batch(db, b->id, e) != SB_OK ||
+	    sb_db_run_each(db, "queries/batch_take_out", ":batch_id", b->id, e) != SB_OK ||
 	    restore_replaced(db, b->id, e) != SB_OK ||
 	    sb_db_run_each(db, "queries/batch_take_out_end", ":batch_id", b->id, e) != SB_OK ||
 	    sb_db_exec_file(db, "queries/rollup_fix_max", e) != SB_OK)
@@ -394,5 +397,9 @@ int sb_batch_end(sb_db *db, const sb_batch *b, sb_batch_status status, const cha
 	sb_bind_i64(db, st, ":ended_ms", sb_db_now_ms(db));
 	sb_bind_text_opt(db, st, ":sha256", sha256);
 	sb_bind_i64(db, st, ":batch_id", b->id);
-	return sb_db_run(db, st, e);
+	if (sb_db_run(db, st, e) != SB_OK)
+		return e->code;
+	/* a complete batch's runs and lines make the results they meet stale
+	 * (a failed one kept nothing: its take-out logged what it had) */
+	return status == SB_BATCH_COMPLETE ? sb_change_batch(db, b->id, e) : SB_OK;
 }

@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "ledger/changes.h"
+
 /* The active ISO 4217 codes (alphabetic), sorted, three letters each. */
 static const char codes[] =
 	"AED" "AFN" "ALL" "AMD" "ANG" "AOA" "ARS" "AUD" "AWG" "AZN" "BAM" "BBD" "BDT" "BGN" "BHD"
@@ -53,7 +55,10 @@ int sb_fx_set(sb_db *db, const char *currency, int64_t usd_nanos, int64_t effect
 	sb_bind_text(db, st, ":currency", currency);
 	sb_bind_i64(db, st, ":effective_ms", effective_ms);
 	sb_bind_i64(db, st, ":usd_nanos", usd_nanos);
-	return sb_db_run(db, st, e);
+	if (sb_db_run(db, st, e) != SB_OK)
+		return e->code;
+	/* every backend's lines in that currency from then on */
+	return sb_change_setting(db, "fx", NULL, effective_ms, SB_CHANGE_FOREVER, e);
 }
 
 int sb_fx_rate_at(sb_db *db, const char *currency, int64_t at_ms, bool *found,

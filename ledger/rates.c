@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ledger/changes.h"
 #include "ledger/money.h"
 #include "ledger/timefmt.h"
 
@@ -144,7 +145,8 @@ int sb_rates_store_counted(sb_db *db, const sb_card *card, const char *source, i
 	if ((st = sb_db_stmt(db, "backend_add", e)) == NULL)
 		return e->code;
 	sb_bind_text(db, st, ":backend", card->backend);
-	if (sb_db_run(db, st, e) != SB_OK)
+	if (sb_db_run(db, st, e) != SB_OK ||
+	    sb_change_setting(db, "rate", card->backend, card->effective_ms, SB_CHANGE_FOREVER, e) != SB_OK)
 		return e->code;
 	return reprice(db, card->backend, card->effective_ms, card, priced, e);
 }

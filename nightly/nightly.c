@@ -205,7 +205,7 @@ static void judge(run *u, const sb_period *p, bool store_empty, sb_nightly_judge
 	/* stored with its JSON text: the ledger keeps the result as
 	 * 'reconcile --format json' prints it */
 	text = sb_recon_json_text(r, JSON_COMPACT);
-	if (sb_recon_store(u->db, r, text, &e) != SB_OK ||
+	if (sb_recon_store(u->db, r, text, NULL, &e) != SB_OK ||
 	    sb_summary_build(u->db, p, "backend", &s, &e) != SB_OK) {
 		tell(u, &e);
 		note(u, e.code);

@@ -2,6 +2,7 @@
 #include "reconcile/reconcile.h"
 
 #include "ledger/money.h"
+#include "reconcile/flags.h"
 
 /* Store one backend's result. */
 static int store_backend(sb_db *db, int64_t id, const sb_recon_backend *b, sb_err *e)
@@ -24,6 +25,9 @@ static int store_backend(sb_db *db, int64_t id, const sb_recon_backend *b, sb_er
 	sb_bind_i64(db, st, ":window_to_ms", b->window.to_ms);
 	sb_bind_i64(db, st, ":flagged", b->flagged);
 	sb_bind_i64(db, st, ":sessions_flagged", b->sessions_flagged);
+	sb_bind_text(db, st, ":grain", sb_grain_name(b->grain));
+	sb_bind_i64(db, st, ":abs_nanos", b->abs_nanos);
+	sb_bind_i64(db, st, ":rel_ppb", b->rel_ppb);
 	return sb_db_run(db, st, e);
 }
 
@@ -47,7 +51,7 @@ static int store_session(sb_db *db, int64_t id, const sb_recon_session *s, sb_er
 	return sb_db_run(db, st, e);
 }
 
-int sb_recon_store(sb_db *db, sb_recon *r, const char *result_json, sb_err *e)
+int sb_recon_store(sb_db *db, sb_recon *r, const char *result_json, sb_flags *moves, sb_err *e)
 {
 	sb_stmt *st;
 	int64_t id;
@@ -68,6 +72,7 @@ int sb_recon_store(sb_db *db, sb_recon *r, const char *result_json, sb_err *e)
 	sb_bind_i64(db, st, ":billing_lag_ms", r->opts.billing_lag_ms);
 	sb_bind_i64(db, st, ":flagged_backends", r->flagged_backends);
 	sb_bind_i64(db, st, ":flagged_sessions", r->flagged_sessions);
+	sb_bind_i64(db, st, ":change_id", r->change_id);
 	if (sb_db_run(db, st, e) != SB_OK)
 		goto fail;
 	id = sb_db_last_id(db);
@@ -77,9 +82,11 @@ int sb_recon_store(sb_db *db, sb_recon *r, const char *result_json, sb_err *e)
 	for (size_t i = 0; i < r->n_sessions; i++)
 		if (store_session(db, id, &r->sessions[i], e) != SB_OK)
 			goto fail;
-	if (sb_db_commit(db, e) != SB_OK)
-		goto fail;
 	r->recon_id = id;
+	if (sb_flags_judge(db, r, moves, e) != SB_OK || sb_db_commit(db, e) != SB_OK) {
+		r->recon_id = 0;
+		goto fail;
+	}
 	return SB_OK;
 fail:
 	sb_db_rollback(db);

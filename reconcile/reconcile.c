@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ledger/changes.h"
 #include "ledger/fx.h"
 #include "ledger/lines.h"
 #include "ledger/money.h"
@@ -890,6 +891,16 @@ static void settle_backend(recon_ctx *c, backend_acc *a)
 	                                          b->has_billed, b->billed_nanos, b->computed_nanos,
 	                                          b->abs_nanos, b->rel_ppb));
 	b->flagged = sb_recon_flags(b->status, b->window.to_ms, c->o->now_ms, c->o->billing_lag_ms);
+	if (sb_grain_of(c->db, b->backend, &b->grain, c->e) != SB_OK)
+		return;
+	/* billed by the month: a shorter period holds part of a bill, which
+	 * is nothing wrong (pending still says its window has not ended) */
+	if (b->grain == SB_GRAIN_MONTH && !sb_period_whole_months(&c->o->period) &&
+	    b->status != SB_STATUS_PENDING) {
+		b->off_grain = true;
+		b->status = SB_STATUS_PARTIAL;
+		b->flagged = false;
+	}
 	b->has_drift_rel = b->has_drift && b->computed_nanos != 0 &&
 	                   sb_div_round_even((__int128)b->drift_nanos * 1000000, b->computed_nanos,
 	                                     &b->drift_rel_micro) == SB_MONEY_OK;
@@ -918,6 +929,10 @@ static bool list_session(recon_ctx *c, backend_acc *a, const char *session_id,
 	                                                       a->out.abs_nanos, a->out.rel_ppb));
 	bool flagged = sb_recon_flags(status, p->to_ms, c->o->now_ms, c->o->billing_lag_ms);
 
+	if (a->out.off_grain && status != SB_STATUS_PENDING && status != SB_STATUS_OK) {
+		status = SB_STATUS_PARTIAL;
+		flagged = false;
+	}
 	if (flagged) {
 		r->flagged_sessions++;
 		a->out.sessions_flagged++;
@@ -1051,6 +1066,9 @@ int sb_reconcile(sb_db *db, const sb_recon_opts *opts, sb_recon **out, sb_err *e
 	c.o = &r->opts;
 	c.r = r;
 	c.e = e;
+	/* read first: a change committed while this is judged makes it stale */
+	if (sb_db_one_i64(db, "change_latest", &r->change_id, e) != SB_OK)
+		goto fail;
 	if (load_tables(&c) != SB_OK || read_grids(&c) != SB_OK || read_lines(&c) != SB_OK ||
 	    read_runs(&c) != SB_OK)
 		goto fail;
@@ -1094,5 +1112,7 @@ int sb_tolerance_set(sb_db *db, const char *backend, int64_t abs_nanos, int64_t 
 	sb_bind_i64(db, st, ":abs_nanos", abs_nanos);
 	sb_bind_i64(db, st, ":rel_ppb", rel_ppb);
 	sb_bind_i64(db, st, ":updated_ms", sb_db_now_ms(db));
-	return sb_db_run(db, st, e);
+	if (sb_db_run(db, st, e) != SB_OK)
+		return e->code;
+	return sb_change_setting(db, "tolerance", backend, INT64_MIN, SB_CHANGE_FOREVER, e);
 }

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "ledger/db.h"
+#include "ledger/grain.h"
 #include "ledger/period.h"
 #include "ledger/rates.h"
 
@@ -137,6 +138,9 @@ typedef struct sb_recon_backend {
 	char currency[8];          /* the first such line's currency */
 	int64_t partial_end_ms;    /* the latest end of an account-level line ending after the window */
 	sb_rate_fix rate_fix;      /* no_rate: what to set */
+	sb_grain grain;            /* the grain it is billed at (SB_GRAIN_DAY or SB_GRAIN_MONTH) */
+	bool off_grain;            /* billed by the month and judged over a period that is not
+	                              whole months: partial, never flagged */
 	sb_explain explain;        /* why billed differs */
 } sb_recon_backend;
 
@@ -162,6 +166,7 @@ typedef struct sb_recon {
 	int64_t flagged_sessions;      /* sessions flagged (listed or not) */
 	int64_t pending;               /* backends pending */
 	int64_t recon_id;              /* the stored reconciliation, 0 when not stored */
+	int64_t change_id;             /* the newest logged change when it was judged (ledger/changes.h) */
 } sb_recon;
 
 /* Reconcile the period.  The caller owns *out (sb_recon_free). */
@@ -195,12 +200,17 @@ bool sb_recon_beyond(__int128 drift, int64_t base, int64_t abs_nanos, int64_t re
 bool sb_recon_flags(sb_recon_status status, int64_t window_to_ms, int64_t now_ms,
                     int64_t billing_lag_ms);
 
+struct sb_flags;   /* reconcile/flags.h */
+
 /* Store r (parameters, per-backend and listed per-session results, and
  * result_json, the whole result as JSON text, which the caller renders:
  * report/recon_json.h, sb_recon_json_text with JSON_COMPACT) in one
- * transaction; sets r->recon_id.  result_json NULL (the text could not be
+ * transaction, with the flags it raises, keeps, reopens or resolves
+ * (reconcile/flags.h; what happened to each appended to *moves, which may
+ * be NULL); sets r->recon_id.  result_json NULL (the text could not be
  * made whole: out of memory) is SB_EINTERNAL, and nothing is stored. */
-int sb_recon_store(sb_db *db, sb_recon *r, const char *result_json, sb_err *e);
+int sb_recon_store(sb_db *db, sb_recon *r, const char *result_json, struct sb_flags *moves,
+                   sb_err *e);
 
 /* Free r; NULL is allowed. */
 void sb_recon_free(sb_recon *r);

@@ -473,12 +473,12 @@ static void test_store(void **state)
 	(void)state;
 	/* no text (out of memory while rendering it): refused, nothing stored */
 	sb_err_clear(&e);
-	assert_sb_fails(&e, sb_recon_store(db, r, NULL, &e), SB_EINTERNAL, "out of memory");
+	assert_sb_fails(&e, sb_recon_store(db, r, NULL, NULL, &e), SB_EINTERNAL, "out of memory");
 	assert_int_equal(r->recon_id, 0);
 	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM reconciliation"), 0);
 	sb_err_clear(&e);
 	assert_non_null(text);
-	assert_sb_ok(&e, sb_recon_store(db, r, text, &e));
+	assert_sb_ok(&e, sb_recon_store(db, r, text, NULL, &e));
 	assert_int_equal(r->recon_id, 1);
 	/* the result is kept as the text it was given */
 	stored = support_text(db, "SELECT result FROM reconciliation WHERE recon_id = 1");

@@ -1,0 +1,56 @@
+/* grain.h: the grain a backend is billed at (docs/reconcile.md, "Grain").
+ *
+ * A backend billed by the month (DeepInfra's usage, a FOCUS line of a
+ * month) is judged on whole months; on any other period its status is
+ * partial and never flagged.  Every other backend is judged by the day.
+ * The grain is set per backend (backends set B --grain day|month|auto);
+ * auto, the default, is month when the backend's live account-level lines
+ * of the latest month that has any all span that whole calendar month.
+ * Nothing here allocates.
+ */
+#ifndef SB_GRAIN_H
+#define SB_GRAIN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ledger/db.h"
+#include "ledger/period.h"
+
+typedef enum sb_grain {
+	SB_GRAIN_AUTO,   /* as its lines say (a setting only) */
+	SB_GRAIN_DAY,    /* judged by the day */
+	SB_GRAIN_MONTH   /* judged by the calendar month */
+} sb_grain;
+
+/* "auto", "day", "month" (static text). */
+const char *sb_grain_name(sb_grain g);
+
+/* A name back to its grain; SB_EUSAGE naming the three otherwise. */
+int sb_grain_parse(const char *name, sb_grain *out, sb_err *e);
+
+/* The grain set for backend (SB_GRAIN_AUTO when none is). */
+int sb_grain_setting(sb_db *db, const char *backend, sb_grain *out, sb_err *e);
+
+/* The grain backend is judged at now: its setting, or for auto what its
+ * latest month of account-level lines says (SB_GRAIN_DAY or
+ * SB_GRAIN_MONTH). */
+int sb_grain_of(sb_db *db, const char *backend, sb_grain *out, sb_err *e);
+
+/* Set backend's grain, in the caller's transaction, and log the change
+ * (its stored results are stale). */
+int sb_grain_set(sb_db *db, const char *backend, sb_grain g, sb_err *e);
+
+/* Whether p is whole calendar months (UTC). */
+bool sb_period_whole_months(const sb_period *p);
+
+/* Whether p is one whole UTC day. */
+bool sb_period_one_day(const sb_period *p);
+
+/* Whether p is one whole calendar month (UTC). */
+bool sb_period_one_month(const sb_period *p);
+
+/* The calendar month (UTC) that holds t. */
+sb_period sb_month_of(int64_t t);
+
+#endif
