@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/fetch.h"
@@ -46,6 +47,9 @@ typedef struct nightly {
 	const char *lag_arg;         /* --billing-lag as given */
 	bool supersede;              /* --supersede: billing files supersede earlier lines */
 	bool verbose;                /* --verbose: trace fetches */
+	int64_t catch_up;            /* --catch-up DAYS (default 35) */
+	int64_t now_ms;              /* the ledger's clock when the run began */
+	char out_abs[PATH_MAX];      /* --out made absolute (the mail's reader is elsewhere) */
 	long shown;                  /* rejects printed for the current inbox file */
 	cli_fetch cf;                /* how the fetches print */
 	char root[PATH_MAX];         /* the inbox resolved (sb_inbox_resolve) */
@@ -154,6 +158,14 @@ static int on_nightly_opt(sb_cli *cli, void *ctx, int val, const char *arg)
 		return cli_duration(cli, "--billing-lag", arg, &n->billing_lag_ms);
 	case 's': n->supersede = true; return 0;
 	case 'v': n->verbose = true; return 0;
+	case 'c': {
+		char *end = NULL;
+		long long v = strtoll(arg, &end, 10);
+		if (end == arg || *end != '\0' || v < 0 || v > 36600)
+			return cli_usage(cli, "--catch-up: '%s' is not a number of days (0 to 36600)", arg);
+		n->catch_up = v;
+		return 0;
+	}
 	default: return SB_EUSAGE;
 	}
 }
@@ -167,6 +179,7 @@ static const struct option nightly_options[] = {
 	{"billing-lag", required_argument, NULL, 'l'},
 	{"supersede", no_argument, NULL, 's'},
 	{"verbose", no_argument, NULL, 'v'},
+	{"catch-up", required_argument, NULL, 'c'},
 	{NULL, 0, NULL, 0},
 };
 
@@ -219,6 +232,16 @@ static const char *counts(const sb_recon *r, char buf[128])
 	return buf;
 }
 
+/* The program and ledger words a suggested command starts with: the
+ * program as invoked ('./sbledger' when argv[0] has a slash), and --db
+ * unless the ledger is the default one or came from $SBLEDGER_DB. */
+static void print_prog(const nightly *n)
+{
+	printf("sbledger ");
+	if (strcmp(n->cli->db_path, "./sbledger.db") != 0)
+		printf("--db %s ", QUOTE(n->cli->db_path));
+}
+
 /* The command that lists the flagged sessions of period p (as this
  * nightly judged it: its ledger, its billing lag), on stdout.  Each value
  * is one shell word, so that the line runs as printed. */
@@ -226,50 +249,158 @@ static void print_sessions_command(const nightly *n, const sb_period *p)
 {
 	char name[96];
 
-	printf("flagged sessions: sbledger ");
-	if (strcmp(n->cli->db_path, "./sbledger.db") != 0)
-		printf("--db %s ", QUOTE(n->cli->db_path));
+	printf("flagged sessions: ");
+	print_prog(n);
 	printf("reconcile --period %s", QUOTE(sb_period_name(p, name)));
 	if (n->has_lag)
 		printf(" --billing-lag %s", QUOTE(n->lag_arg));
 	printf(" --dry-run\n");
 }
 
-/* What the run did, on stdout: each extra period's backends and line, the
- * run's period's backends, the totals, the commands that list the flagged
- * sessions. */
+/* Why a period was judged, as the mail says it. */
+static const char *why_words(sb_nightly_why why)
+{
+	switch (why) {
+	case SB_WHY_ASKED: return "judged (--period)";
+	case SB_WHY_FIRST: return "judged for the first time";
+	case SB_WHY_STALE: return "judged again (something committed since moved its figures)";
+	case SB_WHY_RULES: return "judged again (its result was judged with other tolerances or another grain)";
+	case SB_WHY_PENDING: return "judged again (its window had not ended when it was judged)";
+	case SB_WHY_LAGGED: return "judged again (a bill it lacked is now past the billing lag)";
+	}
+	return "judged";
+}
+
+/* One line of what moved for a backend of period p since its earlier
+ * result: "2026-11-03 blaxel: unbilled -> ok (bill of 0.645082 in batch 12)". */
+static void print_change(const sb_period *p, const sb_nightly_change *c)
+{
+	char name[96], a[SB_MONEY_BUFSZ], b[SB_MONEY_BUFSZ], why[256];
+	size_t k = 0;
+
+	why[0] = '\0';
+	if (c->had && c->has && !c->old_has_billed && c->new_has_billed)
+		k += (size_t)snprintf(why + k, sizeof why - k, "bill of %s", sb_money_format(c->new_billed, 6, b));
+	else if (c->had && c->has && c->old_has_billed && !c->new_has_billed)
+		k += (size_t)snprintf(why + k, sizeof why - k, "its bill taken out");
+	else if (c->had && c->has && c->old_billed != c->new_billed)
+		k += (size_t)snprintf(why + k, sizeof why - k, "billed %s -> %s", sb_money_format(c->old_billed, 6, a),
+		                      sb_money_format(c->new_billed, 6, b));
+	if (c->had && c->has && c->old_computed != c->new_computed && k < sizeof why)
+		k += (size_t)snprintf(why + k, sizeof why - k, "%scomputed %s -> %s", k > 0 ? ", " : "",
+		                      sb_money_format(c->old_computed, 6, a), sb_money_format(c->new_computed, 6, b));
+	if (k == 0 && c->had && c->has && c->old_status == SB_STATUS_PENDING)
+		k += (size_t)snprintf(why, sizeof why, "its window has ended");
+	else if (k == 0 && c->had && c->has && c->new_flagged && !c->old_flagged)
+		k += (size_t)snprintf(why, sizeof why, "flagged: no bill within the billing lag");
+	if (c->batch_id > 0 && k < sizeof why)
+		snprintf(why + k, sizeof why - k, "%sin batch %lld", k > 0 ? " " : "", (long long)c->batch_id);
+	else if (k == 0)
+		snprintf(why, sizeof why, "a rate card, price, exchange rate, tolerance or grain changed");
+	printf("%s %s: %s -> %s (%s)\n", sb_period_name(p, name), QUOTE(c->backend),
+	       c->had ? sb_recon_status_name(c->old_status) : "-",
+	       c->has ? sb_recon_status_name(c->new_status) : "-", why);
+}
+
+/* An open flag, with what tonight did to it. */
+static void print_flag(const sb_flag *f, const sb_nightly_result *res)
+{
+	char name[96], c[SB_MONEY_BUFSZ], b[SB_MONEY_BUFSZ], d[SB_MONEY_BUFSZ];
+	const char *note = "";
+	const char *what = NULL;
+
+	for (size_t i = 0; i < res->n_judged; i++)
+		for (size_t k = 0; k < res->judged[i].flags.n; k++) {
+			const sb_flag *m = &res->judged[i].flags.list[k];
+			if (m->id != f->id)
+				continue;
+			if (m->move == SB_FLAG_RAISED)
+				note = "  (new)";
+			else if (m->move == SB_FLAG_REOPENED) {
+				note = "  (reopened: ";
+				what = m->what_changed;
+			}
+		}
+	printf("flag %lld  %s  %s%s%s  %s  computed %s  billed %s  drift %s%s%s%s\n", (long long)f->id,
+	       sb_period_name(&f->period, name), QUOTE(f->backend), f->is_session ? " session " : "",
+	       f->is_session ? (f->session_id != NULL ? QUOTE(f->session_id) : "(none)") : "",
+	       sb_recon_status_name(f->status), sb_money_format(f->computed_nanos, 6, c),
+	       f->has_billed ? sb_money_format(f->billed_nanos, 6, b) : "-",
+	       f->has_drift ? sb_money_format(f->drift_nanos, 6, d) : "-", note,
+	       what != NULL ? what : "", what != NULL ? ")" : "");
+}
+
+/* What needs a look, on stdout: the open flags, what moved in the
+ * periods judged again, the days left unjudged, the stale results out of
+ * reach, the commands that list flagged sessions. */
+static void print_look(const nightly *n, const sb_nightly_result *res)
+{
+	char name[96], to[96];
+
+	for (size_t i = 0; i < res->n_judged; i++)
+		for (size_t k = 0; k < res->judged[i].n_changes; k++)
+			print_change(&res->judged[i].period, &res->judged[i].changes[k]);
+	if (res->open.n > 0)
+		printf("open flags (%zu; 'flags ack|waive|dispute ID --reason TEXT' handles one):\n", res->open.n);
+	for (size_t i = 0; i < res->open.n; i++)
+		print_flag(&res->open.list[i], res);
+	for (size_t i = 0; i < res->n_unjudged && i < 10; i++) {
+		sb_period last = {res->unjudged[i].to_ms - SB_MS_PER_DAY, res->unjudged[i].to_ms};
+		sb_period_name(&res->unjudged[i], name);
+		if (res->unjudged[i].to_ms - res->unjudged[i].from_ms > SB_MS_PER_DAY) {
+			sb_period first = {res->unjudged[i].from_ms, res->unjudged[i].from_ms + SB_MS_PER_DAY};
+			sb_period_name(&first, name);
+			sb_period_name(&last, to);
+			printf("not judged: %s .. %s (older than --catch-up %lld days)\n", name, to,
+			       (long long)n->catch_up);
+		} else {
+			printf("not judged: %s (older than --catch-up %lld days)\n", name, (long long)n->catch_up);
+		}
+	}
+	if (res->n_unjudged > 10)
+		printf("not judged: ... and %zu more ranges\n", res->n_unjudged - 10);
+	if (res->n_unjudged > 0) {
+		printf("judge them: ");
+		print_prog(n);
+		printf("nightly --inbox %s --out %s --catch-up %lld\n", QUOTE(n->root), QUOTE(n->out_abs),
+		       (long long)res->unjudged_days);
+	}
+	if (res->stale_older > 0) {
+		printf("%zu stale result%s older than --catch-up %lld days: ", res->stale_older,
+		       res->stale_older == 1 ? "" : "s", (long long)n->catch_up);
+		print_prog(n);
+		printf("reconcile --stale\n");
+	}
+	for (size_t i = 0; i < res->n_judged; i++)
+		if (res->judged[i].r != NULL && res->judged[i].r->flagged_sessions > 0 &&
+		    (sb_period_one_day(&res->judged[i].period) || res->judged[i].why == SB_WHY_ASKED))
+			print_sessions_command(n, &res->judged[i].period);
+}
+
+/* What the run did, on stdout: each period judged, its backends and
+ * line, the totals, then what needs a look. */
 static void print_run(const nightly *n, const sb_nightly_result *res)
 {
-	const sb_recon *r = res->main.r;
 	char name[96], line[128];
+	sb_period today = {0, 0};
 
-	print_backends(r);
-	for (size_t i = 0; i < res->n_extra; i++) {
-		const sb_nightly_judged *x = &res->extra[i];
-		if (x->r == NULL || x->r->n_backends == 0)
+	for (size_t i = 0; i < res->n_judged; i++) {
+		const sb_nightly_judged *x = &res->judged[i];
+		if (x->r == NULL)
 			continue;
-		printf("%s %s:\n", sb_period_name(&x->period, name), x->why);
+		printf("%s %s:\n", sb_period_name(&x->period, name), why_words(x->why));
 		print_backends(x->r);
 		printf("%s: %s; reconciliation %lld; %s%s%s\n", name, counts(x->r, line),
 		       (long long)x->r->recon_id, x->reports_ok ? "reports in " : "reports not written",
 		       x->reports_ok ? QUOTE(x->dir) : "", x->reports_ok ? "/" : "");
 	}
-	sb_period_name(&n->period, name);
+	today.from_ms = n->now_ms - ((n->now_ms % SB_MS_PER_DAY) + SB_MS_PER_DAY) % SB_MS_PER_DAY;
+	today.to_ms = today.from_ms + SB_MS_PER_DAY;
 	printf("nightly %s: %ld %s imported, %ld already in the ledger, %ld %s rejected; "
-	       "%s; ", name, res->files, res->files == 1 ? "file" : "files", res->already, res->rejected,
-	       res->rejected == 1 ? "record" : "records", counts(r, line));
-	if (res->again_backends + res->again_sessions > 0)
-		printf("earlier periods judged again: %lld backend%s, %lld session%s flagged; ",
-		       (long long)res->again_backends, res->again_backends == 1 ? "" : "s",
-		       (long long)res->again_sessions, res->again_sessions == 1 ? "" : "s");
-	printf("reconciliation %lld; %s%s%s\n", (long long)r->recon_id,
-	       res->main.reports_ok ? "reports in " : "reports not written",
-	       res->main.reports_ok ? QUOTE(res->main.dir) : "", res->main.reports_ok ? "/" : "");
-	if (r->flagged_sessions > 0)
-		print_sessions_command(n, &n->period);
-	for (size_t i = 0; i < res->n_extra; i++)
-		if (res->extra[i].r != NULL && res->extra[i].r->flagged_sessions > 0)
-			print_sessions_command(n, &res->extra[i].period);
+	       "%zu period%s judged (%zu for the first time); %zu open flag%s\n", sb_period_name(&today, name),
+	       res->files, res->files == 1 ? "file" : "files", res->already, res->rejected,
+	       res->rejected == 1 ? "record" : "records", res->n_judged, res->n_judged == 1 ? "" : "s",
+	       res->n_first, res->open.n, res->open.n == 1 ? "" : "s");
 }
 
 /* ---- the command -------------------------------------------------------- */
@@ -288,6 +419,7 @@ static int parse_nightly(sb_cli *cli, int argc, char **argv, void *opts)
 	sb_err_clear(&e);
 	n->cli = cli;
 	n->out = "reports";
+	n->catch_up = 35;
 	n->cf.cli = cli;
 	if ((rc = cli_getopt(cli, argc, argv, nightly_options, on_nightly_opt, n, &first)) != 0)
 		return rc;
@@ -298,10 +430,15 @@ static int parse_nightly(sb_cli *cli, int argc, char **argv, void *opts)
 		return cli_usage(cli, "--inbox DIR is required (DIR/runs/, DIR/billing/FORMAT/)");
 	if ((rc = parse_fetch(cli, n->fetch, providers, &n_providers)) != 0)
 		return rc;
-	if (!n->has_period && (rc = cli_period(cli, "yesterday", &n->period)) != 0)
-		return rc;
 	if (sb_inbox_resolve(n->inbox, n->root, sizeof n->root, &e) != SB_OK)
 		return cli_report(&e);
+	if (n->out[0] == '/' || getcwd(n->out_abs, sizeof n->out_abs) == NULL ||
+	    strlen(n->out_abs) + 1 + strlen(n->out) >= sizeof n->out_abs)
+		snprintf(n->out_abs, sizeof n->out_abs, "%s", n->out);
+	else
+		snprintf(n->out_abs + strlen(n->out_abs), sizeof n->out_abs - strlen(n->out_abs), "/%s",
+		         strncmp(n->out, "./", 2) == 0 ? n->out + 2 : n->out);
+	n->out = n->out_abs;
 	/* what each provider's fetches take from the environment; options
 	 * that do not parse are said now and leave the fetches out (the rest
 	 * of the run still runs) */
@@ -334,7 +471,9 @@ static int run_nightly(sb_cli *cli, sb_db *db, void *opts)
 	o.root = n->root;
 	o.out = n->out;
 	o.ledger = n->cli->db_path;
+	o.has_period = n->has_period;
 	o.period = n->period;
+	o.catch_up_days = n->catch_up;
 	o.has_lag = n->has_lag;
 	o.billing_lag_ms = n->billing_lag_ms;
 	o.supersede = n->supersede;
@@ -353,52 +492,69 @@ static int run_nightly(sb_cli *cli, sb_db *db, void *opts)
 		o.rebuild_pause_path = io.rebuild_pause_path;
 	}
 	o.events = (sb_nightly_events){on_problem, on_reject, on_imported, on_fetched, n};
+	n->now_ms = sb_db_now_ms(db);
 	status = sb_code_worst(n->status, sb_nightly_run(db, &o, &res));
-	if (res.main.r != NULL && (!cli->quiet || res.attention || status != SB_OK))
+	if (!cli->quiet)
 		print_run(n, &res);
+	if (!cli->quiet || res.attention || status != SB_OK)
+		print_look(n, &res);
+	{
+		sb_err he;
+		sb_err_clear(&he);
+		if (sb_nightly_heartbeat(n->out, n->now_ms, status, &res, &he) != SB_OK)
+			status = sb_code_worst(status, cli_report(&he));
+	}
 	sb_nightly_result_free(&res);
 	return status;
 }
 
 const sb_command sb_nightly_commands[] = {
 	{"nightly", parse_nightly, run_nightly, sizeof(nightly), CMD_WRITES,
-	 "--inbox DIR [--period P] [--out DIR] [--fetch LIST] [--billing-lag D] [--fail-on-drift] "
-	 "[--supersede] [--verbose]",
+	 "--inbox DIR [--period P] [--out DIR] [--catch-up DAYS] [--fetch LIST] [--billing-lag D] "
+	 "[--fail-on-drift] [--supersede] [--verbose]",
 	 "The job cron runs.  Imports every file of DIR/runs/ (run-usage JSON Lines)\n"
 	 "and DIR/billing/FORMAT/ (billing files of FORMAT: focus, modal, ...) not\n"
 	 "yet in the ledger (a file is known by its SHA-256, so each is read once;\n"
 	 "names starting with '.' are skipped, and nothing outside DIR is followed),\n"
 	 "fetches from the providers of --fetch (the catalog now, usage and billing\n"
-	 "for the period), reconciles period P and stores the result, writes\n"
-	 "OUT/PERIOD/reconcile.json, summary.csv and report.html (the page of\n"
-	 "'reconcile --format html', with what the night imported), and prints one\n"
-	 "line per backend and a line of totals.  It also judges again every\n"
-	 "earlier period whose stored result had a backend pending (its window had\n"
-	 "not ended) or unbilled and now past the billing lag, and the period that\n"
-	 "ended the billing lag ago when it was never judged, so that a bill that\n"
-	 "never came is flagged, once; each period judged gets its own reports.\n"
+	 "for --period, else yesterday; a provider whose key is not set is skipped,\n"
+	 "said once), then judges: every day up to yesterday (UTC) within --catch-up\n"
+	 "days that holds runs or lines of a backend billed by the day and has no\n"
+	 "current result (a missed night or a week off is judged the next night);\n"
+	 "every month holding a backend billed by the month, once it ended more than\n"
+	 "the billing lag ago; every stored result that something committed since\n"
+	 "makes stale, or that had a backend pending, or unbilled and now past the\n"
+	 "billing lag; and --period P when given.  Each result is stored (naming the\n"
+	 "one it replaces), its flags raised, kept, reopened or resolved, and\n"
+	 "OUT/PERIOD/reconcile.json, summary.csv and report.html written;\n"
+	 "OUT/heartbeat.json says when the night ran and how it ended.\n"
 	 "\n"
 	 "  --inbox DIR       the inbox: DIR/runs/ and DIR/billing/FORMAT/ (required)\n"
-	 "  --period P        the period to reconcile (default yesterday, UTC)\n"
+	 "  --period P        a period to judge as well (and what the fetches ask for)\n"
 	 "  --out DIR         where the reports go, in DIR/PERIOD/ (default ./reports)\n"
+	 "  --catch-up DAYS   how many days back are judged (default 35); older days\n"
+	 "                    left unjudged are named with the command that judges them\n"
 	 "  --fetch LIST      providers to fetch from, comma separated:\n"
 	 "                    deepinfra,vercel (keys from the environment)\n"
 	 "  --billing-lag D   a backend with runs and no bill is flagged unbilled once\n"
 	 "                    its window ended more than D ago (default 72h; 3d, 90m)\n"
-	 "  --fail-on-drift   exit 1 when a backend or session is flagged\n"
+	 "  --fail-on-drift   exit 1 when a result stored tonight has an open flag\n"
 	 "  --supersede       billing files supersede the lines of earlier batches\n"
 	 "                    inside their span (for providers that reissue exports)\n"
 	 "  --verbose         trace the fetches on stderr\n"
 	 "\n"
-	 "With --quiet nothing is printed unless something needs a look (a flag, a\n"
-	 "rejected record, an error), so that cron mails only then; the output then\n"
-	 "ends with the command that lists the flagged sessions.  The ledger's write\n"
-	 "lock is held throughout: a second nightly waits for the first, and exits\n"
-	 "75 after --busy-timeout.\n"
+	 "Prints one line per backend of each period judged and a line of totals,\n"
+	 "then what needs a look: what moved in a period judged again, every open\n"
+	 "flag (until someone handles it with 'flags'), days left unjudged.  With\n"
+	 "--quiet only what needs a look, and nothing when nothing does, so that\n"
+	 "cron mails only then.  The ledger's write lock is held throughout: a\n"
+	 "second nightly waits for the first and exits 75 after --busy-timeout,\n"
+	 "leaving the previous reports as they were.\n"
 	 "\n"
-	 "Exit 0; 1 with --fail-on-drift when something is flagged; 65 when a record\n"
-	 "was rejected; 66 an inbox file unreadable or leading out of the inbox; 69\n"
-	 "or 75 when a fetch failed (the rest still runs); the worst of these.\n",
+	 "Exit: the first that applies of 70, 74, 75, 69 (a provider refused), 66 (an\n"
+	 "inbox file unreadable or leading out of the inbox), 64 (a fetch skipped:\n"
+	 "its key is not set), 65 (a record rejected), 1 (--fail-on-drift and an\n"
+	 "open flag), 0; every cause is named in the output.\n",
 	 "the cron job: import, fetch, reconcile, write the reports", nightly_options,
 	 "sbledger nightly --inbox inbox --fail-on-drift\n"
 	 "sbledger --db ledger.db --quiet nightly --inbox inbox --out reports --fetch deepinfra,vercel --fail-on-drift\n"

@@ -15,6 +15,7 @@ const sb_command_group sb_command_groups[] = {
 	{"Invoices and export", sb_invoice_commands},
 	{"Provider APIs", sb_fetch_commands},
 	{"The nightly job", sb_nightly_commands},
+	{"Flags", sb_flags_commands},
 	{NULL, NULL},
 };
 

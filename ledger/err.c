@@ -130,8 +130,9 @@ void sb_err_prefix(sb_err *e, const char *fmt, ...)
 /* Seriousness of each exit code, most serious last. */
 static int rank(int code)
 {
-	static const int order[] = {SB_OK, SB_FLAGGED, SB_EDATA, SB_ENOINPUT,
-	                            SB_EUSAGE, SB_EREFUSED, SB_ETEMP, SB_EIO,
+	/* the contract's order, most urgent first: 70, 74, 75, 69, 66, 64, 65, 1, 0 */
+	static const int order[] = {SB_OK, SB_FLAGGED, SB_EDATA, SB_EUSAGE,
+	                            SB_ENOINPUT, SB_EREFUSED, SB_ETEMP, SB_EIO,
 	                            SB_EINTERNAL};
 	for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
 		if (order[i] == code)

@@ -9,6 +9,7 @@
 #include "importers/import_billing.h"
 #include "importers/import_runs.h"
 #include "importers/source.h"
+#include "ledger/grain.h"
 #include "ledger/timefmt.h"
 #include "nightly/inbox.h"
 #include "nightly/reports.h"
@@ -21,6 +22,8 @@ typedef struct run {
 	const sb_nightly_opts *o;   /* what was asked */
 	sb_nightly_result *r;       /* what it did so far */
 	int64_t batch_before;       /* the newest batch before the run: the night's are those after it */
+	sb_period fetch_period;     /* what the fetches ask for: --period, else yesterday */
+	int64_t lag_ms;             /* the billing lag */
 } run;
 
 /* Fold a step's status into the run's. */
@@ -127,13 +130,18 @@ static void fetch_all(run *u)
 			sb_err_clear(&e);
 			memset(&fr, 0, sizeof fr);
 			fo.has_period = ep->period != SB_QUERY_NONE;
-			fo.period = o->period;
+			fo.period = u->fetch_period;
 			fo.events = (sb_import_events){count_reject, f->opts.events.on_progress, &c};
 			rc = fetch(o->events.ctx, u->db, f->provider, ep, &fo, &fr, &e);
 			u->r->rejected += c.n;
 			if (o->events.on_fetched != NULL)
 				o->events.on_fetched(o->events.ctx, f->provider, ep, rc, &fr, &e);
 			note(u, e.code != SB_OK ? e.code : rc);
+			if (e.hint == SB_HINT_KEY) {
+				/* no key: its other endpoints would say the same; said once */
+				u->r->fetches_skipped++;
+				break;
+			}
 		}
 	}
 }
@@ -167,11 +175,125 @@ static void load_page(run *u, const sb_recon *r, sb_night_imports **imports,
 	note(u, e.code);
 }
 
-/* Judge period p into j as the run does (default tolerances, its
- * billing lag), store the result and its summary, and write its reports.
- * A period never judged before with no backend (store_empty false) is
- * neither stored nor reported.  j->r is NULL when it failed (told). */
-static void judge(run *u, const sb_period *p, bool store_empty, sb_nightly_judged *j)
+/* Load the backends of stored result id into j->changes as what they
+ * were (had). */
+static int load_before(run *u, int64_t id, sb_nightly_judged *j, sb_err *e)
+{
+	sb_stmt *st = sb_db_stmt(u->db, "recon_stored_backends", e);
+	size_t cap = 0;
+	int rc;
+
+	if (st == NULL)
+		return e->code;
+	sb_bind_i64(u->db, st, ":recon_id", id);
+	while ((rc = sb_db_step(u->db, st, e)) == SB_ROW) {
+		sb_nightly_change *c;
+		if (j->n_changes == cap) {
+			size_t ncap = cap > 0 ? 2 * cap : 16;
+			sb_nightly_change *more = realloc(j->changes, ncap * sizeof *more);
+			if (more == NULL) {
+				sb_stmt_reset(st);
+				return sb_fail(e, SB_EINTERNAL, "out of memory");
+			}
+			j->changes = more;
+			cap = ncap;
+		}
+		c = &j->changes[j->n_changes++];
+		memset(c, 0, sizeof *c);
+		snprintf(c->backend, sizeof c->backend, "%s", sb_col_text(st, 0));
+		c->had = true;
+		if (sb_recon_status_parse(sb_col_text(st, 1), &c->old_status, e) != SB_OK) {
+			sb_stmt_reset(st);
+			return e->code;
+		}
+		c->old_computed = sb_col_i64(st, 2);
+		c->old_has_billed = !sb_col_is_null(st, 3);
+		c->old_billed = sb_col_i64(st, 3);
+		c->old_flagged = sb_col_int(st, 5) != 0;
+	}
+	sb_stmt_reset(st);
+	return rc < 0 ? e->code : SB_OK;
+}
+
+/* The newest batch that moved backend's figures over window since change
+ * after_id (0 none). */
+static int64_t batch_of(run *u, int64_t after_id, const char *backend, const sb_period *window)
+{
+	sb_stmt *st;
+	sb_err e;
+	int64_t id = 0;
+
+	sb_err_clear(&e);
+	if ((st = sb_db_stmt(u->db, "change_batch_of", &e)) == NULL)
+		return 0;
+	sb_bind_i64(u->db, st, ":after_id", after_id);
+	sb_bind_text(u->db, st, ":backend", backend);
+	sb_bind_i64(u->db, st, ":from_ms", window->from_ms);
+	sb_bind_i64(u->db, st, ":to_ms", window->to_ms);
+	if (sb_db_step(u->db, st, &e) == SB_ROW && !sb_col_is_null(st, 0))
+		id = sb_col_i64(st, 0);
+	sb_stmt_reset(st);
+	return id;
+}
+
+/* Keep in j->changes only the backends whose status, flag or figures
+ * moved between the earlier result (loaded as had) and r, each with the
+ * batch that moved it. */
+static int diff_after(run *u, sb_nightly_judged *j, const sb_recon *r, sb_err *e)
+{
+	size_t keep = 0, n_old = j->n_changes;
+
+	for (size_t i = 0; i < r->n_backends; i++) {
+		const sb_recon_backend *b = &r->backends[i];
+		sb_nightly_change *c = NULL;
+		for (size_t k = 0; k < n_old && c == NULL; k++)
+			if (strcmp(j->changes[k].backend, b->backend) == 0)
+				c = &j->changes[k];
+		if (c == NULL) {
+			sb_nightly_change *more = realloc(j->changes, (j->n_changes + 1) * sizeof *more);
+			if (more == NULL)
+				return sb_fail(e, SB_EINTERNAL, "out of memory");
+			j->changes = more;
+			c = &j->changes[j->n_changes++];
+			memset(c, 0, sizeof *c);
+			snprintf(c->backend, sizeof c->backend, "%s", b->backend);
+		}
+		c->has = true;
+		c->new_status = b->status;
+		c->new_computed = b->computed_nanos;
+		c->new_has_billed = b->has_billed;
+		c->new_billed = b->billed_nanos;
+		c->new_flagged = b->flagged;
+		c->batch_id = batch_of(u, j->prev_change_id, b->backend, &b->window);
+	}
+	for (size_t i = 0; i < j->n_changes; i++) {
+		sb_nightly_change *c = &j->changes[i];
+		bool moved = c->had != c->has ||
+		             (c->had && c->has &&
+		              (c->old_status != c->new_status || c->old_flagged != c->new_flagged ||
+		               c->old_computed != c->new_computed || c->old_has_billed != c->new_has_billed ||
+		               c->old_billed != c->new_billed));
+		if (c->had && !c->has)
+			c->batch_id = batch_of(u, j->prev_change_id, c->backend, &r->opts.period);
+		if (moved)
+			j->changes[keep++] = *c;
+	}
+	j->n_changes = keep;
+	/* by backend */
+	for (size_t i = 1; i < keep; i++)
+		for (size_t k = i; k > 0 && strcmp(j->changes[k - 1].backend, j->changes[k].backend) > 0; k--) {
+			sb_nightly_change t = j->changes[k - 1];
+			j->changes[k - 1] = j->changes[k];
+			j->changes[k] = t;
+		}
+	return SB_OK;
+}
+
+/* Judge j->period as the run does (default tolerances, its billing lag),
+ * store the result (replacing j->prev_id), judge its flags, say what moved
+ * since the result it replaces, and write its reports.  j->r is NULL when
+ * it failed (told). */
+static void judge(run *u, sb_nightly_judged *j)
 {
 	const sb_nightly_opts *o = u->o;
 	sb_recon_opts ro;
@@ -179,7 +301,7 @@ static void judge(run *u, const sb_period *p, bool store_empty, sb_nightly_judge
 	sb_recon *r = NULL;
 	sb_recon_detail *d = NULL;
 	sb_night_imports *imports = NULL;
-	char *text;
+	char *text = NULL;
 	sb_page_opts po = {o->ledger, sb_db_now_ms(u->db), NULL, o->root};
 	sb_err e;
 
@@ -188,165 +310,421 @@ static void judge(run *u, const sb_period *p, bool store_empty, sb_nightly_judge
 	j->reports_ok = false;
 	j->dir[0] = '\0';
 	memset(&ro, 0, sizeof ro);
-	ro.period = *p;
+	ro.period = j->period;
 	ro.abs_nanos = SB_DEFAULT_ABS_NANOS;
 	ro.rel_ppb = SB_DEFAULT_REL_PPB;
-	ro.has_lag = o->has_lag;
-	ro.billing_lag_ms = o->billing_lag_ms;
-	if (sb_reconcile(u->db, &ro, &r, &e) != SB_OK) {
-		tell(u, &e);
-		note(u, e.code);
-		return;
-	}
-	if (!store_empty && r->n_backends == 0) {
-		j->r = r;
-		return;
-	}
+	ro.has_lag = true;
+	ro.billing_lag_ms = u->lag_ms;
+	if ((j->prev_id > 0 && load_before(u, j->prev_id, j, &e) != SB_OK) ||
+	    sb_reconcile(u->db, &ro, &r, &e) != SB_OK)
+		goto fail;
 	/* stored with its JSON text: the ledger keeps the result as
 	 * 'reconcile --format json' prints it */
 	text = sb_recon_json_text(r, JSON_COMPACT);
-	if (sb_recon_store(u->db, r, text, NULL, &e) != SB_OK ||
-	    sb_summary_build(u->db, p, "backend", &s, &e) != SB_OK) {
-		tell(u, &e);
-		note(u, e.code);
-		free(text);
-		sb_summary_free(s);
-		sb_recon_free(r);
-		return;
-	}
+	if (sb_recon_store(u->db, r, text, &j->flags, &e) != SB_OK ||
+	    (j->prev_id > 0 && diff_after(u, j, r, &e) != SB_OK) ||
+	    sb_summary_build(u->db, &j->period, "backend", &s, &e) != SB_OK)
+		goto fail;
 	free(text);
+	text = NULL;
+	for (size_t i = 0; i < j->flags.n; i++)
+		if (j->flags.list[i].move == SB_FLAG_RAISED || j->flags.list[i].move == SB_FLAG_STILL_OPEN ||
+		    j->flags.list[i].move == SB_FLAG_REOPENED)
+			u->r->open_judged = true;
 	load_page(u, r, &imports, &d);
 	po.imports = imports;
-	j->reports_ok = sb_nightly_write_reports(o->out, p, r, s, d, &po, j->dir, sizeof j->dir,
+	j->reports_ok = sb_nightly_write_reports(o->out, &j->period, r, s, d, &po, j->dir, sizeof j->dir,
 	                                         report_problem, u);
 	sb_recon_detail_free(d);
 	sb_night_imports_free(imports);
 	if (!j->reports_ok && u->r->status == SB_OK)
 		note(u, SB_EIO);   /* not written, and nothing said why: an I/O error */
-	if (o->fail_on_drift && r->flagged > 0)
-		note(u, SB_FLAGGED);
 	sb_summary_free(s);
 	j->r = r;
+	return;
+fail:
+	tell(u, &e);
+	note(u, e.code);
+	free(text);
+	sb_summary_free(s);
+	sb_recon_free(r);
 }
 
-sb_period sb_nightly_prev_period(const sb_period *p)
-{
-	char name[96];
-	size_t len = strlen(sb_period_name(p, name));
-	sb_period q = {p->from_ms - (p->to_ms - p->from_ms), p->from_ms};
-	int64_t year;
-	int month, day;
+/* ---- what to judge ------------------------------------------------------ */
 
-	sb_civil_from_ms(p->from_ms, &year, &month, &day);
-	if (len == 4)
-		q.from_ms = sb_days_from_civil_ms(year - 1, 1, 1);
-	else if (len == 7)
-		q.from_ms = month == 1 ? sb_days_from_civil_ms(year - 1, 12, 1)
-		                       : sb_days_from_civil_ms(year, month - 1, 1);
-	return q;
+/* A stored result as recon_latest.sql gives it. */
+typedef struct stored {
+	int64_t id;                 /* the result */
+	sb_period period;           /* its period */
+	int64_t change_id;          /* the newest change it saw */
+	bool defaults;              /* judged with the default tolerances */
+	int64_t stale_change;       /* the newest change that makes it stale, 0 none */
+	bool pending, lagged;       /* a backend was pending; a missing bill is now past the lag */
+	bool grain_moved;           /* a backend's grain is not the one it was judged at */
+} stored;
+
+/* A backend's grain, as found once per run. */
+typedef struct grain_seen {
+	char backend[65];
+	sb_grain grain;
+} grain_seen;
+
+/* The plan of a run: the latest results in reach, the backends' grains,
+ * and the periods to judge. */
+typedef struct plan {
+	stored *results;
+	size_t n_results;
+	grain_seen *grains;
+	size_t n_grains;
+	sb_nightly_judged *list;    /* the periods to judge (becomes r->judged) */
+	size_t n, cap;
+} plan;
+
+static void plan_free(plan *pl)
+{
+	free(pl->results);
+	free(pl->grains);
 }
 
-bool sb_nightly_lag_period(const sb_period *p, int64_t now_ms, int64_t lag_ms, sb_period *out)
+/* backend's grain (found once); SB_GRAIN_DAY when it cannot be read (e says). */
+static sb_grain grain_for(run *u, plan *pl, const char *backend, sb_err *e)
 {
-	sb_period q = *p;
+	sb_grain g = SB_GRAIN_DAY;
+	grain_seen *more;
 
-	for (int i = 0; i < 100000; i++) {
-		if ((__int128)now_ms - q.to_ms > lag_ms) {
-			*out = sb_nightly_prev_period(&q);
-			return true;
-		}
-		q = sb_nightly_prev_period(&q);
-	}
-	return false;
-}
-
-/* Append an empty entry to *list (count entries so far): it, or NULL
- * when out of memory (e says so). */
-static sb_nightly_judged *push(sb_nightly_judged **list, size_t *count, sb_err *e)
-{
-	sb_nightly_judged *more = realloc(*list, (*count + 1) * sizeof *more);
-
-	if (more == NULL) {
+	for (size_t i = 0; i < pl->n_grains; i++)
+		if (strcmp(pl->grains[i].backend, backend) == 0)
+			return pl->grains[i].grain;
+	if (sb_grain_of(u->db, backend, &g, e) != SB_OK)
+		return SB_GRAIN_DAY;
+	if ((more = realloc(pl->grains, (pl->n_grains + 1) * sizeof *more)) == NULL) {
 		sb_fail(e, SB_EINTERNAL, "out of memory");
-		return NULL;
+		return g;
 	}
-	*list = more;
-	memset(&more[*count], 0, sizeof more[*count]);
-	return &more[(*count)++];
+	pl->grains = more;
+	snprintf(more[pl->n_grains].backend, sizeof more[pl->n_grains].backend, "%s", backend);
+	more[pl->n_grains++].grain = g;
+	return g;
 }
 
-int sb_nightly_periods(sb_db *db, const sb_period *period, int64_t now_ms, int64_t lag_ms,
-                       sb_nightly_judged **list, size_t *count, sb_err *e)
+/* The latest results of the periods ending after since_ms. */
+static int load_results(run *u, plan *pl, int64_t since_ms, sb_err *e)
 {
-	sb_stmt *st = sb_db_stmt(db, "recon_reopen", e);
-	sb_nightly_judged *x;
-	sb_period lag;
+	sb_stmt *st = sb_db_stmt(u->db, "recon_latest", e);
+	size_t cap = 0;
 	int rc;
 
-	*list = NULL;
-	*count = 0;
 	if (st == NULL)
 		return e->code;
-	sb_bind_i64(db, st, ":from_ms", period->from_ms);
-	sb_bind_i64(db, st, ":to_ms", period->to_ms);
-	sb_bind_i64(db, st, ":now_ms", now_ms);
-	sb_bind_i64(db, st, ":lag_ms", lag_ms);
-	while ((rc = sb_db_step(db, st, e)) == SB_ROW) {
-		if ((x = push(list, count, e)) == NULL) {
-			sb_stmt_reset(st);
-			return e->code;
+	sb_bind_i64(u->db, st, ":since_ms", since_ms);
+	sb_bind_i64(u->db, st, ":now_ms", sb_db_now_ms(u->db));
+	sb_bind_i64(u->db, st, ":lag_ms", u->lag_ms);
+	while ((rc = sb_db_step(u->db, st, e)) == SB_ROW) {
+		stored *x;
+		if (pl->n_results == cap) {
+			size_t ncap = cap > 0 ? 2 * cap : 64;
+			stored *more = realloc(pl->results, ncap * sizeof *more);
+			if (more == NULL) {
+				sb_stmt_reset(st);
+				return sb_fail(e, SB_EINTERNAL, "out of memory");
+			}
+			pl->results = more;
+			cap = ncap;
 		}
-		x->period.from_ms = sb_col_i64(st, 0);
-		x->period.to_ms = sb_col_i64(st, 1);
-		x->why = sb_col_int(st, 2) != 0
-		         ? "judged again (its window had not ended when it was judged)"
-		         : "judged again (a bill it lacked is now past the billing lag)";
+		x = &pl->results[pl->n_results++];
+		memset(x, 0, sizeof *x);
+		x->id = sb_col_i64(st, 0);
+		x->period.from_ms = sb_col_i64(st, 1);
+		x->period.to_ms = sb_col_i64(st, 2);
+		x->defaults = sb_col_i64(st, 3) == SB_DEFAULT_ABS_NANOS && sb_col_i64(st, 4) == SB_DEFAULT_REL_PPB;
+		x->change_id = sb_col_i64(st, 5);
+		x->stale_change = sb_col_is_null(st, 6) ? 0 : sb_col_i64(st, 6);
+		x->pending = sb_col_int(st, 7) != 0;
+		x->lagged = sb_col_int(st, 8) != 0;
 	}
 	sb_stmt_reset(st);
 	if (rc < 0)
 		return e->code;
-	if (!sb_nightly_lag_period(period, now_ms, lag_ms, &lag))
-		return SB_OK;
-	for (size_t i = 0; i < *count; i++)
-		if ((*list)[i].period.from_ms == lag.from_ms && (*list)[i].period.to_ms == lag.to_ms)
-			return SB_OK;
-	if ((st = sb_db_stmt(db, "recon_period_stored", e)) == NULL)
-		return e->code;
-	sb_bind_i64(db, st, ":from_ms", lag.from_ms);
-	sb_bind_i64(db, st, ":to_ms", lag.to_ms);
-	rc = sb_db_step(db, st, e);
-	if (rc == SB_ROW && sb_col_int(st, 0) == 0) {
-		if ((x = push(list, count, e)) == NULL) {
-			sb_stmt_reset(st);
+	/* a backend judged at another grain than it now has */
+	for (size_t i = 0; i < pl->n_results && e->code == SB_OK; i++) {
+		stored *x = &pl->results[i];
+		if ((st = sb_db_stmt(u->db, "recon_stored_backends", e)) == NULL)
 			return e->code;
+		sb_bind_i64(u->db, st, ":recon_id", x->id);
+		while ((rc = sb_db_step(u->db, st, e)) == SB_ROW) {
+			const char *was = sb_col_is_null(st, 4) ? NULL : sb_col_text(st, 4);
+			char backend[65];
+			snprintf(backend, sizeof backend, "%s", sb_col_text(st, 0));
+			if (was != NULL && !x->grain_moved) {
+				char kept[8];
+				snprintf(kept, sizeof kept, "%s", was);
+				sb_stmt_reset(st);   /* grain_for runs statements of its own */
+				x->grain_moved = strcmp(kept, sb_grain_name(grain_for(u, pl, backend, e))) != 0;
+				break;
+			}
 		}
-		x->period = lag;
-		x->why = "judged for the first time (it ended more than the billing lag ago)";
-		x->first_time = true;
+		sb_stmt_reset(st);
+		if (rc < 0)
+			return e->code;
 	}
-	sb_stmt_reset(st);
-	return rc < 0 ? e->code : SB_OK;
+	return e->code;
+}
+
+/* The latest result of exactly p, NULL when none. */
+static stored *result_of(plan *pl, const sb_period *p)
+{
+	for (size_t i = 0; i < pl->n_results; i++)
+		if (pl->results[i].period.from_ms == p->from_ms && pl->results[i].period.to_ms == p->to_ms)
+			return &pl->results[i];
+	return NULL;
+}
+
+/* Whether x is current: not stale, judged with the default tolerances at
+ * the grains its backends have. */
+static bool current(const stored *x)
+{
+	return x != NULL && x->stale_change == 0 && x->defaults && !x->grain_moved;
+}
+
+/* Add period p to the plan, judged for why (once: a period already in it
+ * keeps its first reason). */
+static int plan_add(plan *pl, const sb_period *p, sb_nightly_why why, sb_err *e)
+{
+	stored *x = result_of(pl, p);
+	sb_nightly_judged *j;
+
+	for (size_t i = 0; i < pl->n; i++)
+		if (pl->list[i].period.from_ms == p->from_ms && pl->list[i].period.to_ms == p->to_ms)
+			return SB_OK;
+	if (pl->n == pl->cap) {
+		size_t cap = pl->cap > 0 ? 2 * pl->cap : 16;
+		sb_nightly_judged *more = realloc(pl->list, cap * sizeof *more);
+		if (more == NULL)
+			return sb_fail(e, SB_EINTERNAL, "out of memory");
+		pl->list = more;
+		pl->cap = cap;
+	}
+	j = &pl->list[pl->n++];
+	memset(j, 0, sizeof *j);
+	j->period = *p;
+	j->why = why;
+	j->prev_id = x != NULL ? x->id : 0;
+	j->prev_change_id = x != NULL ? x->change_id : 0;
+	return SB_OK;
+}
+
+/* A day or month holding runs or lines: its start, and whether a backend
+ * of it is billed by the day (by the month). */
+typedef struct active {
+	int64_t day_ms;             /* the UTC day */
+	bool daily;                 /* a backend billed by the day has runs or lines on it */
+	bool monthly;               /* one billed by the month has */
+} active;
+
+/* Mark day t of backend active in *days (sorted by day, unique). */
+static int mark(run *u, plan *pl, active **days, size_t *n, int64_t t, const char *backend, sb_err *e)
+{
+	int64_t day = t - ((t % SB_MS_PER_DAY) + SB_MS_PER_DAY) % SB_MS_PER_DAY;
+	sb_grain g = grain_for(u, pl, backend, e);
+	size_t i = 0;
+	active *more;
+
+	while (i < *n && (*days)[i].day_ms < day)
+		i++;
+	if (i == *n || (*days)[i].day_ms != day) {
+		if ((more = realloc(*days, (*n + 1) * sizeof *more)) == NULL)
+			return sb_fail(e, SB_EINTERNAL, "out of memory");
+		*days = more;
+		memmove(&more[i + 1], &more[i], (*n - i) * sizeof *more);
+		memset(&more[i], 0, sizeof more[i]);
+		more[i].day_ms = day;
+		(*n)++;
+	}
+	if (g == SB_GRAIN_MONTH)
+		(*days)[i].monthly = true;
+	else
+		(*days)[i].daily = true;
+	return e->code;
+}
+
+/* The days in [from_ms, to_ms) holding runs or live lines. */
+static int load_activity(run *u, plan *pl, int64_t from_ms, int64_t to_ms, active **days,
+                         size_t *n, sb_err *e)
+{
+	char from_day[SB_TIME_BUFSZ], to_day[SB_TIME_BUFSZ];
+	sb_stmt *st;
+	int rc;
+
+	*days = NULL;
+	*n = 0;
+	snprintf(from_day, sizeof from_day, "%.10s", sb_time_format(from_ms, (char[SB_TIME_BUFSZ]){0}));
+	snprintf(to_day, sizeof to_day, "%.10s", sb_time_format(to_ms, (char[SB_TIME_BUFSZ]){0}));
+	if ((st = sb_db_stmt(u->db, "activity_run_days", e)) == NULL)
+		return e->code;
+	sb_bind_text(u->db, st, ":from_day", from_day);
+	sb_bind_text(u->db, st, ":to_day", to_day);
+	/* collected first: grain_for runs statements of its own */
+	{
+		struct { int64_t t; char backend[65]; } *seen = NULL;
+		size_t k = 0, cap = 0;
+		while ((rc = sb_db_step(u->db, st, e)) == SB_ROW) {
+			sb_period day;
+			if (k == cap) {
+				size_t ncap = cap > 0 ? 2 * cap : 64;
+				void *more = realloc(seen, ncap * sizeof *seen);
+				if (more == NULL) {
+					rc = -1;
+					sb_fail(e, SB_EINTERNAL, "out of memory");
+					break;
+				}
+				seen = more;
+				cap = ncap;
+			}
+			if (sb_period_parse(sb_col_text(st, 0), 0, &day, e) != SB_OK) {
+				rc = -1;
+				break;
+			}
+			seen[k].t = day.from_ms;
+			snprintf(seen[k++].backend, sizeof seen[0].backend, "%s", sb_col_text(st, 1));
+		}
+		sb_stmt_reset(st);
+		if (rc >= 0 && (st = sb_db_stmt(u->db, "activity_line_days", e)) != NULL) {
+			sb_bind_i64(u->db, st, ":from_ms", from_ms);
+			sb_bind_i64(u->db, st, ":to_ms", to_ms);
+			while ((rc = sb_db_step(u->db, st, e)) == SB_ROW) {
+				if (k == cap) {
+					size_t ncap = cap > 0 ? 2 * cap : 64;
+					void *more = realloc(seen, ncap * sizeof *seen);
+					if (more == NULL) {
+						rc = -1;
+						sb_fail(e, SB_EINTERNAL, "out of memory");
+						break;
+					}
+					seen = more;
+					cap = ncap;
+				}
+				seen[k].t = sb_col_i64(st, 0);
+				snprintf(seen[k++].backend, sizeof seen[0].backend, "%s", sb_col_text(st, 1));
+			}
+			sb_stmt_reset(st);
+		}
+		for (size_t i = 0; i < k && rc >= 0 && e->code == SB_OK; i++)
+			mark(u, pl, days, n, seen[i].t, seen[i].backend, e);
+		free(seen);
+	}
+	return e->code;
+}
+
+/* The whole plan: --period, the days and months to catch up, the results
+ * to judge again; the older days left unjudged as ranges in r. */
+static int make_plan(run *u, plan *pl, sb_err *e)
+{
+	const sb_nightly_opts *o = u->o;
+	int64_t now = sb_db_now_ms(u->db);
+	int64_t today = now - ((now % SB_MS_PER_DAY) + SB_MS_PER_DAY) % SB_MS_PER_DAY;
+	int64_t reach = today - o->catch_up_days * SB_MS_PER_DAY;
+	int64_t look = reach - 366 * SB_MS_PER_DAY;   /* how far back unjudged days are named */
+	active *days = NULL;
+	size_t n_days = 0;
+	sb_nightly_result *r = u->r;
+
+	if (load_results(u, pl, look, e) != SB_OK || load_activity(u, pl, look, today, &days, &n_days, e) != SB_OK)
+		goto out;
+	if (o->has_period && plan_add(pl, &o->period, SB_WHY_ASKED, e) != SB_OK)
+		goto out;
+	for (size_t i = 0; i < n_days; i++) {
+		sb_period day = {days[i].day_ms, days[i].day_ms + SB_MS_PER_DAY};
+		stored *x = result_of(pl, &day);
+		if (!days[i].daily || current(x))
+			continue;
+		if (day.from_ms >= reach) {
+			if (plan_add(pl, &day, x == NULL ? SB_WHY_FIRST : x->stale_change != 0 ? SB_WHY_STALE : SB_WHY_RULES, e) != SB_OK)
+				goto out;
+			continue;
+		}
+		/* older: named, as ranges of consecutive days */
+		if (r->n_unjudged > 0 && r->unjudged[r->n_unjudged - 1].to_ms == day.from_ms) {
+			r->unjudged[r->n_unjudged - 1].to_ms = day.to_ms;
+		} else {
+			sb_period *more = realloc(r->unjudged, (r->n_unjudged + 1) * sizeof *more);
+			if (more == NULL) {
+				sb_fail(e, SB_EINTERNAL, "out of memory");
+				goto out;
+			}
+			r->unjudged = more;
+			r->unjudged[r->n_unjudged++] = day;
+		}
+		if (r->unjudged_days == 0)
+			r->unjudged_days = (today - day.from_ms) / SB_MS_PER_DAY;
+	}
+	/* months billed by the month, once ended more than the lag ago */
+	for (size_t i = 0; i < n_days; i++) {
+		sb_period m = sb_month_of(days[i].day_ms);
+		stored *x = result_of(pl, &m);
+		if (!days[i].monthly || m.to_ms <= reach || (__int128)now - m.to_ms <= u->lag_ms || current(x))
+			continue;
+		if (plan_add(pl, &m, x == NULL ? SB_WHY_FIRST : x->stale_change != 0 ? SB_WHY_STALE : SB_WHY_RULES, e) != SB_OK)
+			goto out;
+	}
+	/* results in reach to judge again: stale, pending, a bill now overdue */
+	for (size_t i = 0; i < pl->n_results; i++) {
+		stored *x = &pl->results[i];
+		sb_nightly_why why = x->stale_change != 0 ? SB_WHY_STALE : x->pending ? SB_WHY_PENDING
+		                   : x->lagged ? SB_WHY_LAGGED : SB_WHY_ASKED;
+		if (why == SB_WHY_ASKED || x->period.from_ms >= today)
+			continue;
+		if (x->period.to_ms <= reach) {
+			if (x->stale_change != 0)
+				r->stale_older++;
+			continue;
+		}
+		if (plan_add(pl, &x->period, why, e) != SB_OK)
+			goto out;
+	}
+	/* oldest first */
+	for (size_t i = 1; i < pl->n; i++)
+		for (size_t k = i; k > 0; k--) {
+			sb_nightly_judged *a = &pl->list[k - 1], *b = &pl->list[k], t;
+			if (a->period.from_ms < b->period.from_ms ||
+			    (a->period.from_ms == b->period.from_ms && a->period.to_ms <= b->period.to_ms))
+				break;
+			t = *a;
+			*a = *b;
+			*b = t;
+		}
+out:
+	free(days);
+	return e->code;
 }
 
 bool sb_nightly_needs_attention(const sb_nightly_result *r)
 {
-	bool flagged = r->main.r != NULL && r->main.r->flagged > 0;
-
-	for (size_t i = 0; i < r->n_extra && !flagged; i++)
-		flagged = r->extra[i].r != NULL && r->extra[i].r->flagged > 0;
-	return flagged || r->status != SB_OK;
+	for (size_t i = 0; i < r->n_judged; i++)
+		if (r->judged[i].n_changes > 0)
+			return true;
+	return r->open.n > 0 || r->n_unjudged > 0 || r->stale_older > 0 || r->rejected > 0 ||
+	       r->fetches_skipped > 0 || r->status != SB_OK;
 }
 
 /* ---- the run ------------------------------------------------------------ */
 
 int sb_nightly_run(sb_db *db, const sb_nightly_opts *o, sb_nightly_result *r)
 {
-	run u = {db, o, r, 0};
+	run u;
 	sb_inbox_events ev = {import_file, inbox_problem, &u};
-	int64_t lag_ms = o->has_lag ? o->billing_lag_ms : SB_DEFAULT_LAG_MS;
+	plan pl;
+	int64_t now = sb_db_now_ms(db);
+	int64_t today = now - ((now % SB_MS_PER_DAY) + SB_MS_PER_DAY) % SB_MS_PER_DAY;
 	sb_err e;
 
 	memset(r, 0, sizeof *r);
+	memset(&u, 0, sizeof u);
+	memset(&pl, 0, sizeof pl);
+	u.db = db;
+	u.o = o;
+	u.r = r;
+	u.lag_ms = o->has_lag ? o->billing_lag_ms : SB_DEFAULT_LAG_MS;
+	u.fetch_period = o->has_period ? o->period : (sb_period){today - SB_MS_PER_DAY, today};
 	sb_err_clear(&e);
 	if (sb_batch_last_id(db, &u.batch_before, &e) != SB_OK) {
 		tell(&u, &e);
@@ -355,33 +733,55 @@ int sb_nightly_run(sb_db *db, const sb_nightly_opts *o, sb_nightly_result *r)
 	}
 	note(&u, sb_inbox_walk(o->root, o->inbox, o->pause_checked, &ev));
 	fetch_all(&u);
-	/* the period, then every earlier one that needs judging again */
-	r->main.period = o->period;
-	judge(&u, &o->period, true, &r->main);
-	if (r->main.r == NULL)
-		return r->status;
-	if (sb_nightly_periods(db, &o->period, sb_db_now_ms(db), lag_ms, &r->extra, &r->n_extra, &e) !=
-	    SB_OK) {
+	if (make_plan(&u, &pl, &e) != SB_OK) {
 		tell(&u, &e);
 		note(&u, e.code);
 	}
-	for (size_t i = 0; i < r->n_extra; i++) {
-		sb_nightly_judged *x = &r->extra[i];
-		judge(&u, &x->period, !x->first_time, x);
-		if (x->r == NULL)
-			continue;
-		r->again_backends += x->r->flagged_backends;
-		r->again_sessions += x->r->flagged_sessions;
+	r->judged = pl.list;
+	r->n_judged = pl.n;
+	for (size_t i = 0; i < r->n_judged; i++) {
+		judge(&u, &r->judged[i]);
+		if (r->judged[i].why == SB_WHY_FIRST)
+			r->n_first++;
 	}
+	plan_free(&pl);
+	sb_err_clear(&e);
+	if (sb_flags_list(db, SB_FLAGS_OPEN, NULL, &r->open, &e) != SB_OK) {
+		tell(&u, &e);
+		note(&u, e.code);
+	}
+	if (o->fail_on_drift && r->open_judged)
+		note(&u, SB_FLAGGED);
 	r->attention = sb_nightly_needs_attention(r);
 	return r->status;
 }
 
 void sb_nightly_result_free(sb_nightly_result *r)
 {
-	sb_recon_free(r->main.r);
-	for (size_t i = 0; i < r->n_extra; i++)
-		sb_recon_free(r->extra[i].r);
-	free(r->extra);
+	for (size_t i = 0; i < r->n_judged; i++) {
+		sb_recon_free(r->judged[i].r);
+		free(r->judged[i].changes);
+		sb_flags_free(&r->judged[i].flags);
+	}
+	free(r->judged);
+	free(r->unjudged);
+	sb_flags_free(&r->open);
 	memset(r, 0, sizeof *r);
+}
+
+int sb_nightly_heartbeat(const char *out, int64_t now_ms, int status,
+                         const sb_nightly_result *r, sb_err *e)
+{
+	char at[SB_TIME_BUFSZ];
+	json_t *o = json_pack("{s:s, s:i, s:s, s:I, s:I, s:I, s:n}", "ran_at", sb_time_format(now_ms, at),
+	                      "status", status, "ended",
+	                      status == SB_OK ? "ok" : status == SB_FLAGGED ? "flagged" : "failed",
+	                      "periods_judged", (json_int_t)r->n_judged, "first_time", (json_int_t)r->n_first,
+	                      "open_flags", (json_int_t)r->open.n, "seal");
+	char *text = o != NULL ? json_dumps(o, JSON_COMPACT) : NULL;
+	int rc = sb_nightly_heartbeat_write(out, text, e);
+
+	free(text);
+	json_decref(o);
+	return rc;
 }

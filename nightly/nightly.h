@@ -4,13 +4,17 @@
  * A run imports every new file of the inbox (nightly/inbox.h; a file
  * already in the ledger is known by its SHA-256 and not read again),
  * fetches what the caller asks from the providers (each endpoint of each:
- * the catalog as of now, usage and billing for the period), reconciles
- * the period and stores the result with its summary, then judges again
- * every earlier stored period left pending, or unbilled and now past the
- * billing lag, and the period that ended the billing lag ago when it was
- * never judged (sb_nightly_periods), and writes the reports of every
- * period it judged (nightly/reports.h).  It says whether the run needs a
- * look (sb_nightly_needs_attention): what decides that cron mails.
+ * the catalog as of now, usage and billing for the period; a provider
+ * whose key is missing is skipped, once), then judges: every day up to
+ * yesterday (UTC) within --catch-up days that holds runs or lines of a
+ * backend billed by the day and has no current result (the latest stored
+ * one, not stale, judged with the default tolerances), every month that
+ * holds a backend billed by the month once it ended more than the billing
+ * lag ago, every stale result in reach, every result with a backend
+ * pending or unbilled and now past the billing lag, and --period when
+ * given.  Each is stored (replacing the result it had), its flags judged
+ * (reconcile/flags.h), its reports written (nightly/reports.h).  Older
+ * days left unjudged are named as ranges.
  *
  * The library prints nothing and reads no environment: the caller hands
  * it the clock (the ledger's), each provider's key and options, the test
@@ -30,6 +34,7 @@
 #include "ledger/db.h"
 #include "ledger/err.h"
 #include "ledger/period.h"
+#include "reconcile/flags.h"
 #include "reconcile/reconcile.h"
 
 /* How a fetch runs: sb_fetch's signature (the caller may wrap it, to
@@ -68,7 +73,9 @@ typedef struct sb_nightly_opts {
 	const char *out;              /* where the reports go: OUT/PERIOD/ */
 	const char *ledger;           /* the ledger's path as the user named it, for the
 	                                 commands of the page (NULL: the default one) */
-	sb_period period;             /* the period to judge */
+	bool has_period;              /* period is given (--period): judged as well */
+	sb_period period;             /* the period --period names */
+	int64_t catch_up_days;        /* --catch-up: how many days back are judged (default 35) */
 	bool has_lag;                 /* billing_lag_ms is given; else SB_DEFAULT_LAG_MS */
 	int64_t billing_lag_ms;       /* a backend with runs and no bill is flagged unbilled
 	                                 once its window ended more than this ago */
@@ -88,13 +95,46 @@ typedef struct sb_nightly_opts {
 	sb_nightly_events events;     /* callbacks */
 } sb_nightly_opts;
 
+/* Why a period is judged tonight. */
+typedef enum sb_nightly_why {
+	SB_WHY_ASKED,      /* --period */
+	SB_WHY_FIRST,      /* it holds runs or lines and was never judged */
+	SB_WHY_STALE,      /* something committed after its result moves a figure it judged */
+	SB_WHY_RULES,      /* its result was judged with other tolerances or another grain */
+	SB_WHY_PENDING,    /* its result had a backend whose window had not ended */
+	SB_WHY_LAGGED      /* a bill it lacked is now past the billing lag */
+} sb_nightly_why;
+
+/* What moved for one backend between a period's earlier result and
+ * tonight's. */
+typedef struct sb_nightly_change {
+	char backend[65];             /* backend id */
+	bool had;                     /* the earlier result had it */
+	sb_recon_status old_status;   /* its earlier status and figures (when had) */
+	int64_t old_computed;
+	bool old_has_billed;
+	int64_t old_billed;
+	bool old_flagged;
+	bool has;                     /* tonight's result has it */
+	sb_recon_status new_status;   /* tonight's (when has) */
+	int64_t new_computed;
+	bool new_has_billed;
+	int64_t new_billed;
+	bool new_flagged;
+	int64_t batch_id;             /* the newest batch that moved its figures since, 0 none */
+} sb_nightly_change;
+
 /* A period judged tonight. */
 typedef struct sb_nightly_judged {
 	sb_period period;             /* the period */
-	const char *why;              /* why it is judged (static text; NULL: the run's period) */
-	bool first_time;              /* never judged before: stored only when it has backends */
+	sb_nightly_why why;           /* why it is judged */
+	int64_t prev_id;              /* the result it replaces, 0 none */
+	int64_t prev_change_id;       /* the newest change that result saw */
 	sb_recon *r;                  /* its result, NULL when judging it failed (on_problem
 	                                 said why) */
+	sb_nightly_change *changes;   /* what moved since prev_id (malloc'd) */
+	size_t n_changes;
+	sb_flags flags;               /* what its result did to each flag */
 	char dir[4096];               /* where its reports are ("" when none were written) */
 	bool reports_ok;              /* every report was written */
 } sb_nightly_judged;
@@ -105,49 +145,40 @@ typedef struct sb_nightly_result {
 	long files;                   /* inbox files imported now */
 	long already;                 /* inbox files found already in the ledger */
 	long rejected;                /* records rejected by this run's imports and fetches */
-	sb_nightly_judged main;       /* the run's period */
-	sb_nightly_judged *extra;     /* the earlier periods judged again (malloc'd) */
-	size_t n_extra;               /* how many */
-	int64_t again_backends;       /* backends flagged among them */
-	int64_t again_sessions;       /* sessions flagged among them */
+	long fetches_skipped;         /* fetches left out (a key missing) */
+	sb_nightly_judged *judged;    /* the periods judged, oldest first (malloc'd) */
+	size_t n_judged;
+	size_t n_first;               /* of which judged for the first time */
+	sb_period *unjudged;          /* older days holding runs or lines and no current
+	                                 result, as ranges, oldest first (malloc'd) */
+	size_t n_unjudged;
+	int64_t unjudged_days;        /* the --catch-up that would judge them all */
+	size_t stale_older;           /* stale results older than --catch-up, not judged */
+	sb_flags open;                /* every open flag after the run */
+	bool open_judged;             /* a result stored tonight has an open flag */
 	bool attention;               /* sb_nightly_needs_attention */
 } sb_nightly_result;
 
 /* Run the nightly job on db (opened with SB_DB_WRITE: its write lock is
  * held throughout, so a second run waits for the first) with o, into *r
- * (the caller frees it: sb_nightly_result_free).  Returns r->status.
- * When the run's own period cannot be judged, nothing more is done and
- * r->main.r is NULL. */
+ * (the caller frees it: sb_nightly_result_free).  Returns r->status. */
 int sb_nightly_run(sb_db *db, const sb_nightly_opts *o, sb_nightly_result *r);
 
 /* Free what r holds (not r). */
 void sb_nightly_result_free(sb_nightly_result *r);
 
-/* Whether a run needs a look, which decides whether cron mails: a
- * backend or a session flagged in any period judged, or any step that did
- * not end well (a rejected record, an inbox file not followed, a fetch or
- * a report that failed: status not SB_OK).  A pending or not yet overdue
- * unbilled backend alone does not. */
+/* Whether a run needs a look, which decides whether cron mails: an open
+ * flag, a result whose figures or status moved, a rejected record, a
+ * fetch skipped, a day left unjudged, or any step that did not end well
+ * (status not SB_OK).  A pending or not yet overdue unbilled backend
+ * alone does not. */
 bool sb_nightly_needs_attention(const sb_nightly_result *r);
 
-/* The period of p's shape just before it: the day, month or year before a
- * whole UTC day, month or year, else the span of the same length just
- * before. */
-sb_period sb_nightly_prev_period(const sb_period *p);
-
-/* The period that ended the billing lag ago: the latest period of p's
- * shape before p whose next period also ended more than lag_ms before
- * now_ms, so that even a window reaching past its end (a grid off the UTC
- * edges) ended more than the lag ago.  False when there is none within
- * reach (p far in the future). */
-bool sb_nightly_lag_period(const sb_period *p, int64_t now_ms, int64_t lag_ms, sb_period *out);
-
-/* The periods to judge beyond period: every earlier stored period whose
- * result had a backend pending, or unbilled and now past the billing lag
- * (docs/reconcile.md), then the period sb_nightly_lag_period gives when
- * it was never judged (first_time) and is not already among them; into
- * *list (malloc'd, the caller frees it; r NULL in each). */
-int sb_nightly_periods(sb_db *db, const sb_period *period, int64_t now_ms, int64_t lag_ms,
-                       sb_nightly_judged **list, size_t *count, sb_err *e);
+/* Write OUT/heartbeat.json: when the run was (now_ms), how it ended
+ * (status), how many periods it judged and flags are open, the seal head
+ * (none yet: null), so that a monitor can tell a night that never ran
+ * from a quiet one.  Written whole or not at all (as the reports). */
+int sb_nightly_heartbeat(const char *out, int64_t now_ms, int status,
+                         const sb_nightly_result *r, sb_err *e);
 
 #endif

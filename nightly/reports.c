@@ -192,3 +192,29 @@ bool sb_nightly_write_reports(const char *out, const sb_period *p, const sb_reco
 	}
 	return ok;
 }
+
+/* Keep the first problem of the heartbeat (its sink). */
+static void keep_problem(void *ctx, const sb_err *problem)
+{
+	sb_err *e = ctx;
+
+	if (e->code == SB_OK)
+		*e = *problem;
+}
+
+int sb_nightly_heartbeat_write(const char *out, const char *json_text, sb_err *e)
+{
+	sink k = {keep_problem, e};
+	report_file rf;
+
+	if (json_text == NULL)
+		return sb_fail(e, SB_EINTERNAL, "out of memory");
+	if (make_dirs(out) != 0)
+		return sb_fail(e, SB_EIO, "%s: cannot make the directory: %s", QUOTE(out), strerror(errno));
+	if (!report_open(&k, &rf, out, "heartbeat.json"))
+		return e->code;
+	fputs(json_text, rf.f);
+	fputc('\n', rf.f);
+	report_close(&k, &rf);
+	return e->code;
+}

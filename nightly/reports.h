@@ -42,4 +42,8 @@ bool sb_nightly_write_reports(const char *out, const sb_period *p, const sb_reco
                               const sb_page_opts *po, char *dir, size_t cap,
                               void (*on_problem)(void *ctx, const sb_err *problem), void *ctx);
 
+/* Write json_text (NULL: it could not be made, SB_EINTERNAL) and a
+ * newline as OUT/heartbeat.json, whole or not at all, as the reports. */
+int sb_nightly_heartbeat_write(const char *out, const char *json_text, sb_err *e);
+
 #endif

@@ -19,68 +19,61 @@
 #include "ledger/period.h"
 #include "ledger/timefmt.h"
 #include "nightly/inbox.h"
+#include "ledger/grain.h"
 #include "nightly/nightly.h"
 
 /* ---- the attention rule -------------------------------------------------- */
 
-/* A result whose run's period flagged main_flagged, with extra periods
- * flagging what extra[] says (-1: judging it failed), and status. */
-typedef struct fake {
-	sb_recon main, extra[3];
-	sb_nightly_judged judged[3];
-	sb_nightly_result r;
-} fake;
-
-static void make(fake *f, int64_t main_flagged, const int64_t *extra, size_t n, int status)
-{
-	memset(f, 0, sizeof *f);
-	f->main.flagged = main_flagged;
-	f->r.main.r = &f->main;
-	for (size_t i = 0; i < n; i++) {
-		f->extra[i].flagged = extra[i] < 0 ? 0 : extra[i];
-		f->judged[i].r = extra[i] < 0 ? NULL : &f->extra[i];
-	}
-	f->r.extra = f->judged;
-	f->r.n_extra = n;
-	f->r.status = status;
-}
-
-/* Nothing flagged and every step fine: no look; one flag anywhere, or
- * one step not fine, and cron mails.  Pending and not-yet-overdue
- * backends are not flags. */
+/* Nothing to look at: no look.  An open flag, a moved figure, a
+ * rejected record, a skipped fetch, a day left unjudged, a stale result
+ * out of reach, or a step not fine: cron mails.  Pending and not yet
+ * overdue backends are not flags. */
 static void test_attention_edges(void **state)
 {
-	fake f;
-	int64_t none[3] = {0, 0, 0}, one_late[3] = {0, 0, 1}, failed[1] = {-1};
+	sb_nightly_result r;
+	sb_nightly_judged j;
+	sb_recon rec;
+	sb_flag open;
+	sb_period day = {0, 86400000};
 
 	(void)state;
-	make(&f, 0, NULL, 0, SB_OK);
-	assert_false(sb_nightly_needs_attention(&f.r));
-	f.main.pending = 3;                       /* pending alone */
-	f.main.n_backends = 3;
-	assert_false(sb_nightly_needs_attention(&f.r));
-	make(&f, 1, NULL, 0, SB_OK);              /* one flag, tonight's period */
-	assert_true(sb_nightly_needs_attention(&f.r));
-	make(&f, 0, none, 3, SB_OK);              /* periods judged again, nothing flagged */
-	assert_false(sb_nightly_needs_attention(&f.r));
-	make(&f, 0, one_late, 3, SB_OK);          /* one flag, in the last period judged again */
-	assert_true(sb_nightly_needs_attention(&f.r));
-	make(&f, 0, failed, 1, SB_OK);            /* a period not judged, nothing said */
-	assert_false(sb_nightly_needs_attention(&f.r));
-	make(&f, 0, failed, 1, SB_EINTERNAL);     /* ... and what it weighed */
-	assert_true(sb_nightly_needs_attention(&f.r));
-	make(&f, 0, NULL, 0, SB_EDATA);           /* a record rejected */
-	assert_true(sb_nightly_needs_attention(&f.r));
-	make(&f, 0, NULL, 0, SB_ENOINPUT);        /* an inbox entry not followed */
-	assert_true(sb_nightly_needs_attention(&f.r));
-	make(&f, 0, NULL, 0, SB_EIO);             /* a report not written */
-	assert_true(sb_nightly_needs_attention(&f.r));
-	make(&f, 0, NULL, 0, SB_ETEMP);           /* a fetch to try again */
-	assert_true(sb_nightly_needs_attention(&f.r));
-	make(&f, 0, NULL, 0, SB_FLAGGED);         /* --fail-on-drift's status alone */
-	assert_true(sb_nightly_needs_attention(&f.r));
-	f.r.main.r = NULL;                        /* the period itself not judged */
-	assert_true(sb_nightly_needs_attention(&f.r));
+	memset(&r, 0, sizeof r);
+	memset(&j, 0, sizeof j);
+	memset(&rec, 0, sizeof rec);
+	memset(&open, 0, sizeof open);
+	assert_false(sb_nightly_needs_attention(&r));
+	rec.pending = 3;                          /* pending alone */
+	rec.n_backends = 3;
+	j.r = &rec;
+	r.judged = &j;
+	r.n_judged = 1;
+	assert_false(sb_nightly_needs_attention(&r));
+	r.open.list = &open;                      /* an open flag */
+	r.open.n = 1;
+	assert_true(sb_nightly_needs_attention(&r));
+	r.open.n = 0;
+	j.n_changes = 1;                          /* a result that moved */
+	assert_true(sb_nightly_needs_attention(&r));
+	j.n_changes = 0;
+	r.rejected = 1;
+	assert_true(sb_nightly_needs_attention(&r));
+	r.rejected = 0;
+	r.fetches_skipped = 1;
+	assert_true(sb_nightly_needs_attention(&r));
+	r.fetches_skipped = 0;
+	r.unjudged = &day;
+	r.n_unjudged = 1;
+	assert_true(sb_nightly_needs_attention(&r));
+	r.n_unjudged = 0;
+	r.stale_older = 1;
+	assert_true(sb_nightly_needs_attention(&r));
+	r.stale_older = 0;
+	assert_false(sb_nightly_needs_attention(&r));
+	int codes[] = {SB_EDATA, SB_ENOINPUT, SB_EIO, SB_ETEMP, SB_FLAGGED, SB_EUSAGE, SB_EINTERNAL};
+	for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
+		r.status = codes[i];
+		assert_true(sb_nightly_needs_attention(&r));
+	}
 }
 
 /* ---- the inbox walk ------------------------------------------------------ */
@@ -331,120 +324,36 @@ static void assert_period(sb_period got, const char *want)
 
 /* The period before: a day, a month (of 28 days; January to December of
  * the year before), a year, and a span of its own length just before. */
-static void test_prev_period(void **state)
+/* The grains' periods at their edges: one UTC day (not a day shifted by
+ * a millisecond, not two), one calendar month, whole months (not a month
+ * and a day); the month of an instant at its first and last millisecond. */
+static void test_grain_periods(void **state)
 {
 	sb_period p;
 
 	(void)state;
-	p = period("2026-11-30");
-	assert_period(sb_nightly_prev_period(&p), "2026-11-29");
-	p = period("2026-03");
-	assert_period(sb_nightly_prev_period(&p), "2026-02");
-	p = period("2026-01");
-	assert_period(sb_nightly_prev_period(&p), "2025-12");
-	p = period("2026");
-	assert_period(sb_nightly_prev_period(&p), "2025");
-	p = period("2026-11-01..2026-11-16");
-	assert_period(sb_nightly_prev_period(&p), "2026-10-17..2026-11-01");
-}
-
-/* The period that ended the lag ago: the latest whose next period ended
- * more than the lag before now.  At exactly the lag it is one further
- * back; a millisecond past, not. */
-static void test_lag_period_edges(void **state)
-{
-	sb_period p = period("2026-11-29"), out;
-	int64_t lag = 72 * INT64_C(3600000);
-
-	(void)state;
-	/* 2026-11-28 ended 2026-11-29T00:00Z, exactly 72 h before now */
-	assert_true(sb_nightly_lag_period(&p, at_ms("2026-12-02T00:00:00Z"), lag, &out));
-	assert_period(out, "2026-11-26");
-	assert_true(sb_nightly_lag_period(&p, at_ms("2026-12-02T00:00:00.001Z"), lag, &out));
-	assert_period(out, "2026-11-27");
-	/* the period itself ended more than the lag ago: the one before it */
-	assert_true(sb_nightly_lag_period(&p, at_ms("2026-12-10T00:00:00Z"), lag, &out));
-	assert_period(out, "2026-11-28");
-	/* months */
+	p = period("2026-11-03");
+	assert_true(sb_period_one_day(&p));
+	assert_false(sb_period_one_month(&p));
+	assert_false(sb_period_whole_months(&p));
+	p.from_ms++;
+	p.to_ms++;
+	assert_false(sb_period_one_day(&p));
+	p = period("2026-11-03..2026-11-05");
+	assert_false(sb_period_one_day(&p));
 	p = period("2026-11");
-	assert_true(sb_nightly_lag_period(&p, at_ms("2026-12-04T00:00:00.001Z"), lag, &out));
-	assert_period(out, "2026-10");
-	/* a period far in the future: none within reach */
-	p = period("9000-01-01");
-	assert_false(sb_nightly_lag_period(&p, at_ms("2026-12-01T00:00:00Z"), lag, &out));
-}
-
-/* A stored reconciliation of [from, to) (recon_id id) with one backend of
- * status, window [from, to), flagged. */
-static void store_recon(sb_db *db, int id, const char *from, const char *to, const char *status,
-                        int flagged)
-{
-	char sql[1024];
-	int64_t f = at_ms(from), t = at_ms(to);
-
-	snprintf(sql, sizeof sql,
-	         "INSERT INTO reconciliation (recon_id, created_ms, from_ms, to_ms, abs_nanos, rel_ppb, "
-	         "backends, flagged, result) VALUES (%d, 0, %lld, %lld, 0, 0, 1, %d, '{}');"
-	         "INSERT INTO reconciliation_backend (recon_id, backend, status, runs, computed_nanos, "
-	         "window_from_ms, window_to_ms, flagged) VALUES (%d, 'modal', '%s', 1, 1, %lld, %lld, %d);",
-	         id, (long long)f, (long long)t, flagged, id, status, (long long)f, (long long)t, flagged);
-	support_exec(db, sql);
-}
-
-/* Which periods a night judges beyond its own: the period that ended the
- * lag ago when never judged; every earlier stored period left pending, or
- * unbilled and past the lag (at exactly the lag, not yet); never the
- * night's own period, one ending after it, or one twice. */
-static void test_periods_judged(void **state)
-{
-	sb_db *db = support_memory_ledger();
-	sb_period night = period("2026-11-29");
-	int64_t now = at_ms("2026-12-02T00:00:00.001Z"), lag = 72 * INT64_C(3600000);
-	sb_nightly_judged *list = NULL;
-	size_t n = 0;
-	sb_err e;
-
-	(void)state;
-	sb_err_clear(&e);
-	/* an empty ledger: the lag period, first time */
-	assert_sb_ok(&e, sb_nightly_periods(db, &night, now, lag, &list, &n, &e));
-	assert_int_equal(n, 1);
-	assert_period(list[0].period, "2026-11-27");
-	assert_true(list[0].first_time);
-	assert_non_null(strstr(list[0].why, "for the first time"));
-	free(list);
-	/* judged once (nothing pending in it): no longer */
-	store_recon(db, 1, "2026-11-27T00:00:00Z", "2026-11-28T00:00:00Z", "ok", 0);
-	assert_sb_ok(&e, sb_nightly_periods(db, &night, now, lag, &list, &n, &e));
-	assert_int_equal(n, 0);
-	free(list);
-	/* earlier periods: one pending; one unbilled whose window ended a
-	 * millisecond more than the lag before now, one exactly the lag
-	 * before; one unbilled already flagged; the night's own, pending;
-	 * one after it, pending */
-	store_recon(db, 2, "2026-11-20T00:00:00Z", "2026-11-21T00:00:00Z", "pending", 0);
-	store_recon(db, 3, "2026-11-28T00:00:00Z", "2026-11-29T00:00:00Z", "unbilled", 0);
-	store_recon(db, 4, "2026-11-28T00:00:00.001Z", "2026-11-29T00:00:00.001Z", "unbilled", 0);
-	store_recon(db, 5, "2026-11-25T00:00:00Z", "2026-11-26T00:00:00Z", "unbilled", 1);
-	store_recon(db, 6, "2026-11-29T00:00:00Z", "2026-11-30T00:00:00Z", "pending", 0);
-	store_recon(db, 7, "2026-11-30T00:00:00Z", "2026-12-01T00:00:00Z", "pending", 0);
-	assert_sb_ok(&e, sb_nightly_periods(db, &night, now, lag, &list, &n, &e));
-	assert_int_equal(n, 2);
-	assert_period(list[0].period, "2026-11-20");
-	assert_non_null(strstr(list[0].why, "window had not ended"));
-	assert_false(list[0].first_time);
-	assert_period(list[1].period, "2026-11-28");
-	assert_non_null(strstr(list[1].why, "past the billing lag"));
-	free(list);
-	/* the lag period left pending: listed once, as judged again */
-	store_recon(db, 8, "2026-11-27T00:00:00Z", "2026-11-28T00:00:00Z", "pending", 0);
-	assert_sb_ok(&e, sb_nightly_periods(db, &night, now, lag, &list, &n, &e));
-	assert_int_equal(n, 3);
-	assert_period(list[1].period, "2026-11-27");
-	assert_false(list[1].first_time);
-	assert_non_null(strstr(list[1].why, "window had not ended"));
-	free(list);
-	sb_db_close(db);
+	assert_true(sb_period_one_month(&p));
+	assert_true(sb_period_whole_months(&p));
+	assert_false(sb_period_one_day(&p));
+	p = period("2026-02");
+	assert_true(sb_period_one_month(&p));
+	p = period("2026-11-01..2027-01-01");
+	assert_false(sb_period_one_month(&p));
+	assert_true(sb_period_whole_months(&p));
+	p = period("2026-11-01..2026-12-02");
+	assert_false(sb_period_whole_months(&p));
+	assert_period(sb_month_of(at_ms("2026-12-01T00:00:00Z")), "2026-12");
+	assert_period(sb_month_of(at_ms("2026-11-30T23:59:59.999Z")), "2026-11");
 }
 
 int main(void)
@@ -454,9 +363,7 @@ int main(void)
 		cmocka_unit_test(test_walk_link_rule),
 		cmocka_unit_test(test_walk_resolve),
 		cmocka_unit_test(test_walk_race),
-		cmocka_unit_test(test_prev_period),
-		cmocka_unit_test(test_lag_period_edges),
-		cmocka_unit_test(test_periods_judged),
+		cmocka_unit_test(test_grain_periods),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
