@@ -108,22 +108,16 @@ static bool rates_operand(const sb_recon_backend *b, char word[SB_QUOTE_BUFSZ],
 }
 
 /* no_rate of runs: the card cost of the runs with no card in force at
- * their start is unknown, never 0; the two ways out, a price or --free
- * (a self-hosted backend), each from the day of the earliest such run so
- * that the card covers it. */
+ * their start is unknown, never 0; the two ways out (ledger/rates.h). */
 static void say_unpriced_runs(words *w, const sb_recon_backend *b)
 {
-	char word[SB_QUOTE_BUFSZ], lead[SB_QUOTE_BUFSZ + 1], t[SB_TIME_BUFSZ], d[SB_TIME_BUFSZ];
-	bool dash = rates_operand(b, word, lead);
-	const char *from = from_arg(sb_day_start(b->unpriced_from_ms), d);
+	char t[SB_TIME_BUFSZ], fix[1024];
 
 	say(w, "the card cost of %lld run%s is unknown, never 0: no rate card of %s is in force at %s "
-	       "(it was never given rates set, or only from a later date); set its price per minute of session life "
-	       "(sbledger rates set %s--usd-per-minute X --from %s%s%s), or, for a self-hosted backend "
-	       "that costs nothing, make it free (sbledger rates set %s--free --from %s%s%s)",
-	    (long long)b->unpriced_runs, b->unpriced_runs == 1 ? "" : "s", word,
-	    sb_time_format(b->unpriced_from_ms, t), lead, from, dash ? " -- " : "", dash ? word : "",
-	    lead, from, dash ? " -- " : "", dash ? word : "");
+	       "(it was never given rates set, or only from a later date); %s",
+	    (long long)b->unpriced_runs, b->unpriced_runs == 1 ? "" : "s",
+	    sb_quote(b->backend, SB_QUOTE_IF_NEEDED, (char[SB_QUOTE_BUFSZ]){0}, SB_QUOTE_BUFSZ),
+	    sb_time_format(b->unpriced_from_ms, t), sb_rates_fix_text(b->backend, b->unpriced_from_ms, fix, sizeof fix));
 }
 
 /* no_rate of metered lines: which rates are missing and the command that
