@@ -86,9 +86,13 @@ static void warn_notes(const sb_invoice_set *set)
 
 	for (size_t i = 0; i < set->n_invoices; i++) {
 		const sb_invoice *inv = &set->invoices[i];
-		if (inv->total_unknown)
+		if (inv->n_unknown_runs > 0)
 			cli_warn("%s: the token cost of %zu run%s is unknown (tokens, no model), so is the total",
 			         inv->customer, inv->n_unknown_runs, inv->n_unknown_runs == 1 ? "" : "s");
+		for (size_t k = 0; k < inv->n_no_card; k++) {
+			char why[1400];
+			cli_warn("%s: %s", inv->customer, sb_invoice_no_card_text(&inv->no_card[k], why, sizeof why));
+		}
 		for (size_t k = 0; k < inv->n_notes; k++)
 			cli_warn("note: %s: %s", inv->customer, inv->notes[k]);
 		if (inv->adjust != NULL)
