@@ -86,9 +86,13 @@ static void warn_notes(const sb_invoice_set *set)
 
 	for (size_t i = 0; i < set->n_invoices; i++) {
 		const sb_invoice *inv = &set->invoices[i];
-		if (inv->total_unknown)
+		if (inv->n_unknown_runs > 0)
 			cli_warn("%s: the token cost of %zu run%s is unknown (tokens, no model), so is the total",
 			         inv->customer, inv->n_unknown_runs, inv->n_unknown_runs == 1 ? "" : "s");
+		for (size_t k = 0; k < inv->n_no_card; k++) {
+			char why[1400];
+			cli_warn("%s: %s", inv->customer, sb_invoice_no_card_text(&inv->no_card[k], why, sizeof why));
+		}
 		for (size_t k = 0; k < inv->n_notes; k++)
 			cli_warn("note: %s: %s", inv->customer, inv->notes[k]);
 		if (inv->adjust != NULL)
@@ -206,7 +210,9 @@ const sb_command sb_invoice_commands[] = {
 	 "most, under any tag: the runs another finalized invoice charged are left\n"
 	 "out (stderr says where).  Tokens of runs that name no model have no\n"
 	 "price: a draft shows them, and its total, as unknown, and a finalize is\n"
-	 "refused.  What sbledger tells whoever runs it (notices, commands to run)\n"
+	 "refused; so, on the computed basis, with the runs of a backend that had\n"
+	 "no rate card in force (rates set B --usd-per-minute X, or --free for a\n"
+	 "self-hosted backend, from their day).  What sbledger tells whoever runs it (notices, commands to run)\n"
 	 "goes to stderr, never onto the invoice.  Exit 65 for a tag no run of the\n"
 	 "period has (naming the tags there are), a customer no run has, a model\n"
 	 "with no price, or a refused finalize.  See docs/reports.md.\n"

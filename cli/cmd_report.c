@@ -75,6 +75,20 @@ static void warn_no_model(int64_t n, const char *const *named, size_t n_named)
 	         (long long)n, n == 1 ? "" : "s", list);
 }
 
+/* Say that the card cost of the runs of each backend of list is unknown
+ * (no card in force at their start), with both ways out. */
+static void warn_no_card(const sb_no_card *list, size_t n)
+{
+	char name[SB_QUOTE_BUFSZ], fix[1024];
+
+	for (size_t i = 0; i < n; i++)
+		cli_warn("card cost unknown: %lld run%s of backend %s had no rate card in force at %s; %s",
+		         (long long)list[i].runs, list[i].runs == 1 ? "" : "s",
+		         sb_quote(list[i].backend, SB_QUOTE_ALWAYS, name, sizeof name),
+		         list[i].runs == 1 ? "its start" : "their start",
+		         sb_rates_fix_text(list[i].backend, list[i].first_ms, fix, sizeof fix));
+}
+
 /* report summary: its options; --period is required. */
 static int parse_report_summary(sb_cli *cli, int argc, char **argv, void *opts)
 {
@@ -105,6 +119,7 @@ static int run_report_summary(sb_cli *cli, sb_db *db, void *opts)
 		warn_unpriced(s->unpriced[i]);
 	if (s->unpriced_no_model)
 		warn_no_model(s->no_model_runs, (const char *const *)s->no_model_named, s->n_no_model_named);
+	warn_no_card(s->no_card, s->n_no_card);
 	sb_summary_free(s);
 	return cli_report(&cli->err);
 }
@@ -182,6 +197,7 @@ static int run_report_budget(sb_cli *cli, sb_db *db, void *opts)
 				named[n_named++] = b->runs[i].run_id;
 		warn_no_model(b->tokens_without_model, named, n_named);
 	}
+	warn_no_card(b->no_card, b->n_no_card);
 	sb_budget_free(b);
 	return cli_report(&cli->err);
 }

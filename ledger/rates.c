@@ -7,6 +7,7 @@
 
 #include "ledger/changes.h"
 #include "ledger/money.h"
+#include "ledger/quote.h"
 #include "ledger/timefmt.h"
 
 struct sb_rates {
@@ -286,4 +287,57 @@ sb_stmt *sb_backends_list(sb_db *db, const sb_backend_need *need, sb_err *e)
 	sb_bind_i64_opt(db, st, ":min_memory_mb", need->has_min_memory_mb, need->min_memory_mb);
 	sb_bind_text_opt(db, st, ":region", need->region);
 	return st;
+}
+
+int sb_rates_no_card(sb_db *db, int64_t from_ms, int64_t to_ms, sb_no_card **out, size_t *n,
+                     sb_err *e)
+{
+	sb_stmt *st = sb_db_stmt(db, "run_no_card", e);
+	size_t cap = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (st == NULL)
+		return e->code;
+	sb_bind_i64(db, st, ":from_ms", from_ms);
+	sb_bind_i64(db, st, ":to_ms", to_ms);
+	while ((rc = sb_db_step(db, st, e)) == SB_ROW) {
+		sb_no_card *list = *out;
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 8;
+			if ((list = realloc(*out, cap * sizeof *list)) == NULL) {
+				sb_fail(e, SB_EINTERNAL, "out of memory");
+				break;
+			}
+			*out = list;
+		}
+		snprintf(list[*n].backend, sizeof list[*n].backend, "%s", sb_col_text(st, 0));
+		list[*n].runs = sb_col_i64(st, 1);
+		list[*n].first_ms = sb_col_i64(st, 2);
+		(*n)++;
+	}
+	sb_stmt_reset(st);
+	if (e->code != SB_OK) {
+		free(*out);
+		*out = NULL;
+		*n = 0;
+	}
+	return e->code;
+}
+
+const char *sb_rates_fix_text(const char *backend, int64_t first_ms, char *buf, size_t cap)
+{
+	char word[SB_QUOTE_BUFSZ], day[SB_TIME_BUFSZ];
+	bool dash = sb_quote_is_option(backend);
+	const char *lead = dash ? "" : word, *sp = dash ? "" : " ", *tail = dash ? " -- " : "";
+
+	sb_quote(backend, SB_QUOTE_IF_NEEDED, word, sizeof word);
+	sb_date_format(sb_day_start(first_ms), day);
+	snprintf(buf, cap,
+	         "set its price per minute of session life (sbledger rates set %s%s--usd-per-minute X --from %s%s%s), "
+	         "or, for a self-hosted backend that costs nothing, make it free (sbledger rates set %s%s--free "
+	         "--from %s%s%s)",
+	         lead, sp, day, tail, dash ? word : "", lead, sp, day, tail, dash ? word : "");
+	return buf;
 }

@@ -72,6 +72,29 @@ int sb_rates_reprice(sb_db *db, const char *backend, int64_t from_ms, sb_err *e)
  * in e. */
 sb_stmt *sb_rates_list(sb_db *db, bool all, int64_t at_ms, sb_err *e);
 
+/* Runs of one backend with no card in force at their start (card_nanos
+ * NULL): their card cost is unknown, never 0 (docs/rules.md). */
+typedef struct sb_no_card {
+	char backend[65];            /* backend id */
+	int64_t runs;                /* how many such runs */
+	int64_t first_ms;            /* the earliest one's started_at */
+} sb_no_card;
+
+/* The backends with runs started in [from_ms, to_ms) that no card priced,
+ * by backend (sql/queries/run_no_card.sql).  The caller frees *out (NULL
+ * when *n is 0). */
+int sb_rates_no_card(sb_db *db, int64_t from_ms, int64_t to_ms, sb_no_card **out, size_t *n,
+                     sb_err *e);
+
+/* The two ways out for runs of backend with no card in force, the
+ * earliest started at first_ms, as one clause: "set its price per minute
+ * (sbledger rates set B --usd-per-minute X --from DAY), or, for a
+ * self-hosted backend that costs nothing, make it free (sbledger rates
+ * set B --free --from DAY)"; B one shell word (after the options and "--"
+ * when it would be taken for one), DAY the UTC day of first_ms, so that
+ * the card covers the run.  Into buf (cut at cap); returns buf. */
+const char *sb_rates_fix_text(const char *backend, int64_t first_ms, char *buf, size_t cap);
+
 /* What a backend must offer, for 'backends'. */
 typedef struct sb_backend_need {
 	int64_t at_ms;               /* the default card in force then prices it */

@@ -1,6 +1,7 @@
 /* budget.c: report budget (see budget.h). */
 #include "reconcile/budget.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +45,7 @@ void sb_budget_free(sb_budget *b)
 	for (size_t i = 0; i < b->n_unpriced; i++)
 		free(b->unpriced[i]);
 	free(b->unpriced);
+	free(b->no_card);
 	free(b->runs);
 	free(b);
 }
@@ -202,6 +204,33 @@ static int read_runs(sb_db *db, sb_budget *b, session_bill **bills_out, sb_err *
 	return e->code;
 }
 
+/* A run with no bill and no card in force at its start (card a NULL
+ * find): its compute cost is unknown, never 0; counted, and its backend
+ * noted in b->no_card (runs come by backend).  False when out of memory. */
+static bool note_no_card(sb_budget *b, sb_budget_run *r)
+{
+	sb_no_card *last = b->n_no_card > 0 ? &b->no_card[b->n_no_card - 1] : NULL;
+
+	r->has_compute = false;
+	r->compute_nanos = 0;
+	b->has_compute = false;
+	b->compute_unknown++;
+	if (last == NULL || strcmp(last->backend, r->backend) != 0) {
+		sb_no_card *list = realloc(b->no_card, (b->n_no_card + 1) * sizeof *list);
+		if (list == NULL)
+			return false;
+		b->no_card = list;
+		last = &list[b->n_no_card++];
+		memset(last, 0, sizeof *last);
+		snprintf(last->backend, sizeof last->backend, "%s", r->backend);
+		last->first_ms = r->started_ms;
+	}
+	last->runs++;
+	if (r->started_ms < last->first_ms)
+		last->first_ms = r->started_ms;
+	return true;
+}
+
 /* The savings of a lifetime cap: the card cost of the lifetime past the
  * limit, with the card in force at the run's start. */
 static void savings(const sb_rates *rates, sb_budget_run *r, int64_t max_ms)
@@ -225,6 +254,7 @@ int sb_budget_build(sb_db *db, const sb_period *period, int64_t max_lifetime_ms,
 	b->period = *period;
 	b->max_lifetime_ms = max_lifetime_ms;
 	b->has_token = true;
+	b->has_compute = true;
 	if (read_runs(db, b, &bills, e) != SB_OK || sb_rates_load(db, &rates, e) != SB_OK)
 		goto out;
 	/* sessions the providers billed: their lines override the runs' own */
@@ -244,6 +274,12 @@ int sb_budget_build(sb_db *db, const sb_period *period, int64_t max_lifetime_ms,
 	for (size_t i = 0; i < b->n_runs; i++) {
 		sb_budget_run *r = &b->runs[i];
 		bool ok = true;
+		r->has_compute = true;
+		if (r->compute_basis == SB_COMPUTE_COMPUTED &&
+		    sb_rates_find(rates, r->backend, r->plan, r->started_ms) == NULL && !note_no_card(b, r)) {
+			sb_fail(e, SB_EINTERNAL, "out of memory");
+			goto out;
+		}
 		if (!r->has_token)
 			b->has_token = false;
 		ok = sb_money_add(r->compute_nanos, r->has_token ? r->token_nanos : 0, &r->total_nanos) == SB_MONEY_OK &&
@@ -265,7 +301,8 @@ int sb_budget_build(sb_db *db, const sb_period *period, int64_t max_lifetime_ms,
 			if (r->has_savings)
 				ok = sb_money_add(b->savings_nanos, r->savings_nanos, &b->savings_nanos) == SB_MONEY_OK;
 		}
-		b->by_basis[r->compute_basis]++;
+		if (r->has_compute)
+			b->by_basis[r->compute_basis]++;
 		if (!ok) {
 			sb_fail(e, SB_EDATA, "a sum of the budget report overflows 64-bit nanodollars");
 			goto out;

@@ -9,7 +9,9 @@
  * charge: billed where known (the provider's live USD lines naming the
  * run's session, split over the session's runs by lifetime, largest
  * remainder to the nanodollar; else the run's own billed_cost_usd), else
- * the session lifetime at the card rate, else the run's computed cost.
+ * the session lifetime at the card rate, else the run's computed cost;
+ * unknown (null, never 0) for a run with no bill and no rate card in force
+ * at its start, and the report names its backend.
  * A run is over budget when what is known of its total (compute plus
  * token cost) exceeds budget_usd; past the limit when its lifetime
  * (ended_at - started_at) exceeds max_lifetime_ms, and a lifetime cap
@@ -27,6 +29,7 @@
 
 #include "ledger/db.h"
 #include "ledger/period.h"
+#include "ledger/rates.h"
 
 /* Where a run's compute cost comes from: its own billed_cost_usd, else
  * its lifetime at the card rate, else its computed_cost_usd. */
@@ -54,9 +57,10 @@ typedef struct sb_budget_run {
 	bool has_token;             /* the token cost is known (the model has a price) */
 	bool tokens_without_model;  /* tokens but no model: the token cost is unknown */
 	int64_t token_nanos;        /* token cost */
-	int64_t compute_nanos;      /* compute cost */
-	sb_compute_basis compute_basis; /* where compute_nanos comes from */
-	int64_t total_nanos;        /* compute + token (the known part when has_token is false) */
+	bool has_compute;           /* the compute cost is known (billed, or a card in force at its start) */
+	int64_t compute_nanos;      /* compute cost (0 when unknown) */
+	sb_compute_basis compute_basis; /* where compute_nanos comes from (when has_compute) */
+	int64_t total_nanos;        /* compute + token (the known part when either is unknown) */
 	bool over_budget;           /* total (known part) > budget */
 	int64_t over_nanos;         /* total - budget, when over */
 	bool over_lifetime;         /* lifetime > the limit */
@@ -71,14 +75,18 @@ typedef struct sb_budget {
 	size_t n_runs;
 	bool has_token;             /* every run's token cost is known */
 	int64_t token_nanos;        /* sum of the known token costs */
-	int64_t compute_nanos;      /* sum of the compute costs */
-	int64_t total_nanos;        /* token + compute */
+	bool has_compute;           /* every run's compute cost is known */
+	int64_t compute_nanos;      /* sum of the known compute costs */
+	int64_t total_nanos;        /* token + compute (known parts) */
 	int64_t budget_nanos;       /* sum of the budgets of the runs that have one */
 	int64_t budgeted_runs;      /* runs with a budget */
 	int64_t over_budget;        /* runs over budget */
 	int64_t over_lifetime;      /* runs past the limit */
 	int64_t savings_nanos;      /* what a cap at the limit would have saved (known part) */
-	int64_t by_basis[SB_COMPUTE_BASES]; /* runs by the basis of their compute */
+	int64_t by_basis[SB_COMPUTE_BASES]; /* runs by the basis of their compute (known ones) */
+	int64_t compute_unknown;    /* runs whose compute cost is unknown */
+	sb_no_card *no_card;        /* their backends, by backend */
+	size_t n_no_card;
 	char **unpriced;            /* models with tokens but no price */
 	size_t n_unpriced;
 	int64_t tokens_without_model; /* runs with tokens but no model */

@@ -136,6 +136,7 @@ void sb_inv_clear(sb_invoice *inv)
 	free(inv->lines);
 	notes_free(inv->notes, inv->n_notes);
 	notes_free(inv->unknown_runs, inv->n_unknown_runs);
+	free(inv->no_card);
 	sb_inv_adjust_free(inv->adjust);
 	memset(inv, 0, sizeof *inv);
 }

@@ -24,7 +24,10 @@
  * (sql/schema/009_invoice_once.sql enforces it), and says how many and
  * where.  A run with tokens but no model has no token price: a draft
  * shows that line's amount and its total as unknown, and finalizing it is
- * refused.
+ * refused.  So, on the computed basis, for the compute line of a backend
+ * with runs that no rate card priced (none in force at their start): its
+ * cost is unknown, never 0, until the backend gets a card (a price, or
+ * --free for a self-hosted backend).
  *
  * Ownership: sb_invoice_build and sb_invoice_finalize allocate the set;
  * the caller frees it with sb_invoice_set_free, which frees every string
@@ -39,6 +42,7 @@
 
 #include "ledger/db.h"
 #include "ledger/period.h"
+#include "ledger/rates.h"
 
 /* What an invoice charges. */
 typedef enum {
@@ -67,7 +71,9 @@ typedef struct sb_invoice_line {
 	int64_t output_tokens;        /* tokens: output tokens */
 	int64_t input_per_m_nanos;    /* tokens: price of a million input tokens */
 	int64_t output_per_m_nanos;   /* tokens: price of a million output tokens */
-	bool unknown;                 /* tokens: the runs name no model, so no price: amount unknown (model NULL) */
+	int64_t no_card_runs;         /* compute: runs no rate card priced (none in force at their start) */
+	bool unknown;                 /* amount unknown: tokens whose runs name no model (model NULL), or, computed
+	                                 basis, compute with no_card_runs */
 	int64_t amount_nanos;         /* whole cents, in nanodollars (0 when unknown) */
 } sb_invoice_line;
 
@@ -118,6 +124,9 @@ typedef struct sb_invoice {
 	bool total_unknown;           /* a line's amount is unknown (a draft only), so is the total */
 	char **unknown_runs;          /* with total_unknown: the runs with tokens but no model, by run id */
 	size_t n_unknown_runs;
+	sb_no_card *no_card;          /* with total_unknown: the backends of the compute lines of unknown cost,
+	                                 their runs on this invoice, the earliest start of the period's */
+	size_t n_no_card;
 	int64_t runs;                 /* runs charged */
 	char **notes;                 /* what the invoice says besides its lines */
 	size_t n_notes;
@@ -177,7 +186,8 @@ int sb_invoice_build(sb_db *db, const sb_invoice_opts *opts, sb_invoice_set **ou
  * in the period) in one transaction: refused (SB_EDATA, nothing stored)
  * when any of them is already finalized for this period or one
  * overlapping it, when one has runs with tokens but no model (naming
- * them), or when there is nothing to invoice (no runs, or every run is on
+ * them), or, on the computed basis, runs no rate card priced (naming the
+ * backend and both ways out), or when there is nothing to invoice (no runs, or every run is on
  * another finalized invoice: the message says how many and where).
  * Numbers are INV-PERIOD-CUSTOMER-NNN, NNN one more than the highest ever
  * given to that prefix.  On success *out is the set as stored (read

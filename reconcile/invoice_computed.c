@@ -135,7 +135,7 @@ static int read_compute(sb_db *db, const sb_invoice_opts *o, sb_basis basis, fre
 		size_t i;
 		sb_invoice_line *l;
 		claim left;
-		if (exact_sums(st, 2, 3, e) != SB_OK)
+		if (exact_sums(st, 2, 4, e) != SB_OK)
 			break;
 		f->any_runs = true;
 		f->tag_seen = f->tag_seen || strcmp(customer, UNTAGGED) != 0;
@@ -149,6 +149,10 @@ static int read_compute(sb_db *db, const sb_invoice_opts *o, sb_basis basis, fre
 		l->exec_ms = sb_col_i64(st, 3) - left.exec_ms;
 		l->computed_nanos = sb_col_i64(st, 4) - left.computed_nanos;
 		l->quantity_milli = milli_minutes(l->exec_ms);
+		/* claimed runs were priced when finalized: the unpriced are of the rest */
+		l->no_card_runs = sb_col_i64(st, 2) - sb_col_i64(st, 5);
+		if (l->no_card_runs > l->runs)
+			l->no_card_runs = l->runs;
 		f->invs[i].runs += l->runs;
 	}
 	sb_stmt_reset(st);
@@ -242,6 +246,50 @@ static int read_unknown_runs(sb_db *db, const sb_invoice_opts *o, fresh *f, sb_e
 	return e->code;
 }
 
+/* Computed basis: the compute lines of f whose runs no rate card priced
+ * have an unknown amount, never 0; each invoice names their backends
+ * (inv->no_card), with the earliest such start of the period's runs
+ * (sb_rates_no_card, read only when there is one). */
+static int mark_no_card(sb_db *db, const sb_invoice_opts *o, fresh *f, sb_err *e)
+{
+	sb_no_card *period = NULL;
+	size_t n_period = 0;
+	bool any = false;
+
+	for (size_t i = 0; i < f->n && !any; i++)
+		for (size_t k = 0; k < f->invs[i].n_lines && !any; k++)
+			any = f->invs[i].lines[k].kind == SB_INV_COMPUTE && f->invs[i].lines[k].no_card_runs > 0;
+	if (!any || sb_rates_no_card(db, o->period.from_ms, o->period.to_ms, &period, &n_period, e) != SB_OK)
+		return e->code;
+	for (size_t i = 0; i < f->n; i++) {
+		sb_invoice *inv = &f->invs[i];
+		for (size_t k = 0; k < inv->n_lines; k++) {
+			sb_invoice_line *l = &inv->lines[k];
+			sb_no_card *list, *nc;
+			if (l->kind != SB_INV_COMPUTE || l->no_card_runs <= 0)
+				continue;
+			if ((list = realloc(inv->no_card, (inv->n_no_card + 1) * sizeof *list)) == NULL) {
+				sb_fail(e, SB_EINTERNAL, "out of memory");
+				goto out;
+			}
+			inv->no_card = list;
+			nc = &list[inv->n_no_card++];
+			memset(nc, 0, sizeof *nc);
+			snprintf(nc->backend, sizeof nc->backend, "%s", l->backend);
+			nc->runs = l->no_card_runs;
+			nc->first_ms = o->period.from_ms;
+			for (size_t j = 0; j < n_period; j++)
+				if (strcmp(period[j].backend, l->backend) == 0)
+					nc->first_ms = period[j].first_ms;
+			l->unknown = true;
+			inv->total_unknown = true;
+		}
+	}
+out:
+	free(period);
+	return e->code;
+}
+
 /* Order of strings (qsort of const char *). */
 static int str_cmp(const void *pa, const void *pb)
 {
@@ -321,11 +369,14 @@ int sb_inv_compute_fresh(sb_db *db, const sb_invoice_opts *o, sb_basis basis, fr
 		         sb_money_format((int64_t)f->set_aside, 9, money)) != SB_OK)
 			return e->code;
 	} else {
-		/* each backend's computed_cost_usd, half to even to the cent */
+		/* each backend's computed_cost_usd, half to even to the cent,
+		 * but where a run had no card: unknown, never 0 */
+		if (mark_no_card(db, o, f, e) != SB_OK)
+			return e->code;
 		for (size_t i = 0; i < f->n; i++) {
 			for (size_t k = 0; k < f->invs[i].n_lines; k++) {
 				sb_invoice_line *l = &f->invs[i].lines[k];
-				if (l->kind != SB_INV_COMPUTE)
+				if (l->kind != SB_INV_COMPUTE || l->unknown)
 					continue;
 				if (sb_inv_to_cent(l->computed_nanos, &l->amount_nanos, "a computed cost", e) != SB_OK)
 					return e->code;

@@ -223,13 +223,18 @@ int sb_inv_adjust(sb_db *db, const sb_invoice_opts *o, stored *s, const sb_invoi
 		for (size_t j = 0; now != NULL && j < now->n_lines && match == NULL; j++)
 			if (same_line(&then->lines[k], &now->lines[j]))
 				match = &now->lines[j];
-		add_delta(a, &then->lines[k], match, e);
+		if (match == NULL || !match->unknown)   /* unknown now: noted below, never a credit */
+			add_delta(a, &then->lines[k], match, e);
 	}
 	for (size_t j = 0; now != NULL && j < now->n_lines && e->code == SB_OK; j++) {
 		bool known = false;
 		for (size_t k = 0; k < then->n_lines && !known; k++)
 			known = same_line(&then->lines[k], &now->lines[j]);
-		if (now->lines[j].unknown)
+		if (now->lines[j].unknown && now->lines[j].kind == SB_INV_COMPUTE)
+			sb_inv_note_on(&s->inv, e, "the compute cost of %lld run%s of %s is unknown (no rate card in force at %s start): left out of the adjustment",
+			         (long long)now->lines[j].no_card_runs, now->lines[j].no_card_runs == 1 ? "" : "s",
+			         QUOTE(now->lines[j].backend), now->lines[j].no_card_runs == 1 ? "its" : "their");
+		else if (now->lines[j].unknown)
 			sb_inv_note_on(&s->inv, e, "the tokens of %zu run%s name no model, so they have no price: they are left out of the adjustment",
 			         now->n_unknown_runs, now->n_unknown_runs == 1 ? "" : "s");
 		else if (!known)

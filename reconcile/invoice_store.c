@@ -199,6 +199,16 @@ int sb_invoice_finalize(sb_db *db, const sb_invoice_opts *opts, sb_invoice_set *
 	}
 	for (size_t i = 0; i < set->n_invoices; i++) {
 		const sb_invoice *inv = &set->invoices[i];
+		if (inv->n_no_card > 0) {
+			const sb_no_card *nc = &inv->no_card[0];
+			char fix[1024];
+			sb_fail(e, SB_EDATA,
+			        "the invoice of %s cannot be finalized: the compute cost of %lld run%s of backend %s is "
+			        "unknown (no rate card in force at %s start, so no price, never 0); %s",
+			        QUOTE(inv->customer), (long long)nc->runs, nc->runs == 1 ? "" : "s", QUOTE(nc->backend),
+			        nc->runs == 1 ? "its" : "their", sb_rates_fix_text(nc->backend, nc->first_ms, fix, sizeof fix));
+			goto fail;
+		}
 		if (inv->total_unknown) {
 			char runs[400] = "";
 			for (size_t k = 0; k < inv->n_unknown_runs && k < 10; k++) {

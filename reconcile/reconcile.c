@@ -738,6 +738,8 @@ static void take_runs(backend_acc *a, sb_stmt *st)
 	x->has_idle = x->has_lifetime_cost && sb_col_i64(st, 14) == ended &&
 	              sb_money_sub(x->lifetime_nanos, sb_col_i64(st, 13),
 	                           &x->idle_nanos) == SB_MONEY_OK;
+	a->out.unpriced_runs = sb_col_i64(st, 15);
+	a->out.unpriced_from_ms = sb_col_i64(st, 16);
 }
 
 /* Read recon_runs over span into the backends judged over exactly span
@@ -887,9 +889,11 @@ static void settle_backend(recon_ctx *c, backend_acc *a)
 		b->has_drift = true;
 		b->drift_nanos = (int64_t)drift;
 	}
+	/* a run with no card in force has an unknown card cost, never 0 */
 	b->status = sb_recon_status_of(conditions(c, &a->lines, b->window.to_ms, b->runs, b->free,
 	                                          b->has_billed, b->billed_nanos, b->computed_nanos,
-	                                          b->abs_nanos, b->rel_ppb));
+	                                          b->abs_nanos, b->rel_ppb) |
+	                               (b->unpriced_runs > 0 ? SB_COND_NO_RATE : 0u));
 	b->flagged = sb_recon_flags(b->status, b->window.to_ms, c->o->now_ms, c->o->billing_lag_ms);
 	if (sb_grain_of(c->db, b->backend, &b->grain, c->e) != SB_OK)
 		return;

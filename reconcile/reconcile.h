@@ -43,7 +43,7 @@ typedef enum sb_recon_status {
 	SB_STATUS_OK,             /* billed agrees with computed, nothing else holds */
 	SB_STATUS_PENDING,        /* its window has not ended: judged again later */
 	SB_STATUS_CURRENCY,       /* a line had no exchange rate and was left out */
-	SB_STATUS_NO_RATE,        /* a metered line found no rate and was left out */
+	SB_STATUS_NO_RATE,        /* a metered line found no rate and was left out, or a run had no card */
 	SB_STATUS_PARTIAL,        /* an account-level line ends after the window */
 	SB_STATUS_UNEXPECTED,     /* billed with no runs, or on a free backend */
 	SB_STATUS_UNBILLED,       /* computed and nothing billed */
@@ -141,6 +141,8 @@ typedef struct sb_recon_backend {
 	sb_grain grain;            /* the grain it is billed at (SB_GRAIN_DAY or SB_GRAIN_MONTH) */
 	bool off_grain;            /* billed by the month and judged over a period that is not
 	                              whole months: partial, never flagged */
+	int64_t unpriced_runs;     /* no_rate: runs with no card in force at their start (card cost unknown) */
+	int64_t unpriced_from_ms;  /* the earliest one's started_at (when unpriced_runs > 0) */
 	sb_explain explain;        /* why billed differs */
 } sb_recon_backend;
 
@@ -177,7 +179,7 @@ int sb_reconcile(sb_db *db, const sb_recon_opts *opts, sb_recon **out, sb_err *e
 enum {
 	SB_COND_PENDING = 1u << 0,      /* its window has not ended at the time of the reconcile */
 	SB_COND_CURRENCY = 1u << 1,     /* a line had no exchange rate and was left out */
-	SB_COND_NO_RATE = 1u << 2,      /* a metered line found no rate and was left out */
+	SB_COND_NO_RATE = 1u << 2,      /* a metered line found no rate and was left out, or a run had no card */
 	SB_COND_PARTIAL = 1u << 3,      /* an account-level line starts in the window and ends after it */
 	SB_COND_UNEXPECTED = 1u << 4,   /* billed > 0 with no runs, or on a free backend */
 	SB_COND_UNBILLED = 1u << 5,     /* computed > 0 and nothing billed */

@@ -25,6 +25,7 @@ void sb_summary_free(sb_summary *s)
 		free(s->no_model_named[i]);
 	free(s->rows);
 	free(s->unpriced);
+	free(s->no_card);
 	free(s);
 }
 
@@ -247,6 +248,10 @@ int sb_summary_build(sb_db *db, const sb_period *period, const char *by,
 	sb_stmt_reset(st);
 	st = NULL;
 	if (s->unpriced_no_model && name_no_model_runs(db, s, e) != SB_OK)
+		goto fail;
+	/* which backends' runs no card priced (read only when some were) */
+	if (!s->total.has_card &&
+	    sb_rates_no_card(db, period->from_ms, period->to_ms, &s->no_card, &s->n_no_card, e) != SB_OK)
 		goto fail;
 	*out = s;
 	return SB_OK;

@@ -9,6 +9,7 @@
 
 #include "ledger/db.h"
 #include "ledger/period.h"
+#include "ledger/rates.h"
 #include "reconcile/usage.h"
 
 /* How many of the runs with tokens but no model a summary names. */
@@ -31,6 +32,8 @@ typedef struct sb_summary {
 	int64_t no_model_runs;    /* how many runs have tokens but no model */
 	char *no_model_named[SB_SUMMARY_NAMED]; /* the first of them by run_id */
 	size_t n_no_model_named;  /* how many are named (at most SB_SUMMARY_NAMED) */
+	sb_no_card *no_card;      /* the backends of runs no card priced (card cost unknown), by backend */
+	size_t n_no_card;
 } sb_summary;
 
 /* Check a --by value: backend, day, model, session or tag:NAME. */
@@ -40,7 +43,9 @@ bool sb_summary_by_valid(const char *by);
  * A group's token cost is null when a run of it names a model with no
  * price (listed in unpriced) or has tokens but no model (counted in
  * no_model_runs, the first SB_SUMMARY_NAMED by run_id named); a run with
- * no model and no tokens adds 0.  The caller owns *out (sb_summary_free). */
+ * no model and no tokens adds 0.  A group's card cost is null when a run
+ * of it had no card in force at its start (its backend is in no_card:
+ * unknown, never 0).  The caller owns *out (sb_summary_free). */
 int sb_summary_build(sb_db *db, const sb_period *period, const char *by,
                      sb_summary **out, sb_err *e);
 

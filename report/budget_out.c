@@ -44,9 +44,12 @@ static void out_budget_run(sb_out *o, const sb_budget_run *r)
 		sb_out_null(o);
 	out_money_opt(o, r->has_budget, r->budget_nanos);
 	out_money_opt(o, r->has_token, r->token_nanos);
-	sb_out_money(o, r->compute_nanos);
-	sb_out_text(o, sb_compute_basis_name(r->compute_basis));
-	out_money_opt(o, r->has_token, r->total_nanos);
+	if (r->has_compute)
+		sb_out_money(o, r->compute_nanos);
+	else
+		sb_out_unknown(o);  /* no bill and no rate card: never 0 */
+	sb_out_text(o, r->has_compute ? sb_compute_basis_name(r->compute_basis) : NULL);
+	out_money_opt(o, r->has_token && r->has_compute, r->total_nanos);
 	out_money_opt(o, r->over_budget, r->over_nanos);
 	out_money_opt(o, r->over_lifetime && r->has_savings, r->savings_nanos);
 	sb_out_row(o);
@@ -63,7 +66,7 @@ static int print_table(FILE *f, const sb_budget *b, sb_err *e)
 	static const sb_col totals[] = {
 		{"what", COL_TEXT, 0}, {"usd", COL_NUMBER, 0}, {"note", COL_TEXT, 0},
 	};
-	char note[160];
+	char note[160], unknown[64];
 
 	fprintf(f, "Budget %s: %zu run%s, %lld with a budget\n", sb_period_name(&b->period, name), b->n_runs,
 	           b->n_runs == 1 ? "" : "s", (long long)b->budgeted_runs);
@@ -80,9 +83,12 @@ static int print_table(FILE *f, const sb_budget *b, sb_err *e)
 		         b->tokens_without_model > 0 ? "some runs have tokens but no model" : "");
 	sb_out_text(o, note);
 	sb_out_row(o);
-	snprintf(note, sizeof note, "(billed %lld runs, session lifetime %lld, computed %lld)",
-	         (long long)b->by_basis[SB_COMPUTE_BILLED], (long long)b->by_basis[SB_COMPUTE_LIFETIME],
-	         (long long)b->by_basis[SB_COMPUTE_COMPUTED]);
+	unknown[0] = '\0';
+	if (!b->has_compute)
+		snprintf(unknown, sizeof unknown, "; unknown %lld: no rate card in force", (long long)b->compute_unknown);
+	snprintf(note, sizeof note, "(%sbilled %lld runs, session lifetime %lld, computed %lld%s)",
+	         b->has_compute ? "" : "known part: ", (long long)b->by_basis[SB_COMPUTE_BILLED],
+	         (long long)b->by_basis[SB_COMPUTE_LIFETIME], (long long)b->by_basis[SB_COMPUTE_COMPUTED], unknown);
 	sb_out_text(o, "compute cost");
 	sb_out_text(o, strcat(sb_money_format(b->compute_nanos, 6, c), " USD"));
 	sb_out_text(o, note);
@@ -157,9 +163,10 @@ json_t *sb_budget_json(const sb_budget *b)
 		sb_json_put(o, "lifetime_minutes", jminutes(r->has_lifetime, r->lifetime_ms), &ok);
 		sb_json_put(o, "budget_usd", jmoney(r->has_budget, r->budget_nanos), &ok);
 		sb_json_put(o, "token_cost_usd", jmoney(r->has_token, r->token_nanos), &ok);
-		sb_json_put(o, "compute_cost_usd", jmoney(true, r->compute_nanos), &ok);
-		sb_json_put(o, "compute_basis", json_string(sb_compute_basis_name(r->compute_basis)), &ok);
-		sb_json_put(o, "total_cost_usd", jmoney(r->has_token, r->total_nanos), &ok);
+		sb_json_put(o, "compute_cost_usd", jmoney(r->has_compute, r->compute_nanos), &ok);
+		sb_json_put(o, "compute_basis",
+		            r->has_compute ? json_string(sb_compute_basis_name(r->compute_basis)) : json_null(), &ok);
+		sb_json_put(o, "total_cost_usd", jmoney(r->has_token && r->has_compute, r->total_nanos), &ok);
 		sb_json_put(o, "over_budget", json_boolean(r->over_budget), &ok);
 		sb_json_put(o, "over_budget_usd", jmoney(r->over_budget, r->over_nanos), &ok);
 		sb_json_put(o, "over_lifetime", json_boolean(r->over_lifetime), &ok);
@@ -175,8 +182,8 @@ json_t *sb_budget_json(const sb_budget *b)
 	sb_json_put(root, "over_lifetime", past, &ok);
 	sb_json_put(total, "runs", json_integer((json_int_t)b->n_runs), &ok);
 	sb_json_put(total, "token_cost_usd", jmoney(b->has_token, b->token_nanos), &ok);
-	sb_json_put(total, "compute_cost_usd", jmoney(true, b->compute_nanos), &ok);
-	sb_json_put(total, "total_cost_usd", jmoney(b->has_token, b->total_nanos), &ok);
+	sb_json_put(total, "compute_cost_usd", jmoney(b->has_compute, b->compute_nanos), &ok);
+	sb_json_put(total, "total_cost_usd", jmoney(b->has_token && b->has_compute, b->total_nanos), &ok);
 	sb_json_put(total, "budget_usd", jmoney(true, b->budget_nanos), &ok);
 	sb_json_put(total, "budgeted_runs", json_integer(b->budgeted_runs), &ok);
 	sb_json_put(total, "over_budget", json_integer(b->over_budget), &ok);
@@ -185,6 +192,7 @@ json_t *sb_budget_json(const sb_budget *b)
 	sb_json_put(total, "compute_billed_runs", json_integer(b->by_basis[SB_COMPUTE_BILLED]), &ok);
 	sb_json_put(total, "compute_lifetime_runs", json_integer(b->by_basis[SB_COMPUTE_LIFETIME]), &ok);
 	sb_json_put(total, "compute_computed_runs", json_integer(b->by_basis[SB_COMPUTE_COMPUTED]), &ok);
+	sb_json_put(total, "compute_unknown_runs", json_integer(b->compute_unknown), &ok);
 	sb_json_put(root, "total", total, &ok);
 	for (size_t i = 0; i < b->n_unpriced; i++)
 		sb_json_append(unpriced, json_string(b->unpriced[i]), &ok);

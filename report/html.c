@@ -273,8 +273,17 @@ int sb_html_summary(FILE *f, const sb_summary *s, int64_t made_ms, sb_err *e)
 		summary_row(f, "total", &s->total);
 		fputs("</tfoot>\n</table></div>\n", f);
 	}
-	if (s->n_unpriced > 0 || s->unpriced_no_model) {
+	if (s->n_unpriced > 0 || s->unpriced_no_model || s->n_no_card > 0) {
 		fputs("<ul class=\"notes\">\n", f);
+		for (size_t i = 0; i < s->n_no_card; i++) {
+			char fix[1024];
+			fprintf(f, "<li>Card cost unknown: %" PRId64 " run%s of <b>", s->no_card[i].runs,
+			        s->no_card[i].runs == 1 ? "" : "s");
+			sb_html_text(f, s->no_card[i].backend);
+			fputs("</b> had no rate card in force; ", f);
+			sb_html_text(f, sb_rates_fix_text(s->no_card[i].backend, s->no_card[i].first_ms, fix, sizeof fix));
+			fputs(".</li>\n", f);
+		}
 		for (size_t i = 0; i < s->n_unpriced; i++) {
 			fputs("<li>Token cost unknown: model <b>", f);
 			sb_html_text(f, s->unpriced[i]);
@@ -371,7 +380,13 @@ static void invoice_section(FILE *f, const sb_invoice_set *set, const sb_invoice
 	else
 		money(f, inv->total_nanos, 2);
 	fputs("</td></tr></tfoot>\n</table></div>\n", f);
-	if (inv->total_unknown) {
+	for (size_t k = 0; k < inv->n_no_card; k++) {
+		char why[1400];
+		fputs("<p class=\"notes\">", f);
+		sb_html_text(f, sb_invoice_no_card_text(&inv->no_card[k], why, sizeof why));
+		fputs(".</p>\n", f);
+	}
+	if (inv->n_unknown_runs > 0) {
 		fprintf(f, "<p class=\"notes\">The token cost of %zu run%s is unknown (tokens, no model), so is the total: ",
 		        inv->n_unknown_runs, inv->n_unknown_runs == 1 ? "" : "s");
 		for (size_t k = 0; k < inv->n_unknown_runs; k++) {

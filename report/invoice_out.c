@@ -7,6 +7,7 @@
 
 #include "ledger/money.h"
 #include "ledger/period.h"
+#include "ledger/quote.h"
 #include "ledger/timefmt.h"
 #include "report/csvout.h"
 #include "report/html.h"
@@ -102,6 +103,17 @@ static void line_rate(const sb_invoice_line *l, char *buf, size_t size)
 		buf[0] = '\0';
 }
 
+char *sb_invoice_no_card_text(const sb_no_card *nc, char *buf, size_t size)
+{
+	char word[SB_QUOTE_BUFSZ], fix[1024];
+
+	snprintf(buf, size, "the compute cost of %lld run%s of backend %s is unknown (no rate card in force at %s "
+	         "start), so is the total; %s",
+	         (long long)nc->runs, nc->runs == 1 ? "" : "s", sb_quote(nc->backend, SB_QUOTE_ALWAYS, word, sizeof word),
+	         nc->runs == 1 ? "its" : "their", sb_rates_fix_text(nc->backend, nc->first_ms, fix, sizeof fix));
+	return buf;
+}
+
 /* The amount of a line as shown: 2 decimals, or "unknown". */
 static const char *line_amount(const sb_invoice_line *l, char buf[SB_MONEY_BUFSZ])
 {
@@ -161,9 +173,15 @@ static int print_table(FILE *f, const sb_invoice_set *set, sb_err *e)
 		fputc('\n', f);
 		snprintf(label, sizeof label, "total %s", inv->currency);
 		table_lines(f, inv->lines, inv->n_lines, label, inv->total_unknown ? NULL : &inv->total_nanos, e);
-		if (inv->total_unknown)
+		if (inv->n_unknown_runs > 0)
 			fprintf(f, "  the token cost of %zu run%s is unknown (tokens, no model), so is the total; the other lines add up to %s\n",
 			           inv->n_unknown_runs, inv->n_unknown_runs == 1 ? "" : "s", cents(inv->total_nanos, known));
+		for (size_t k = 0; k < inv->n_no_card; k++) {
+			char why[1400];
+			fprintf(f, "  %s\n", sb_invoice_no_card_text(&inv->no_card[k], why, sizeof why));
+		}
+		if (inv->n_no_card > 0 && inv->n_unknown_runs == 0)
+			fprintf(f, "  the other lines add up to %s\n", cents(inv->total_nanos, known));
 		for (size_t k = 0; k < inv->n_unknown_runs; k++)
 			fprintf(f, "  run with tokens and no model: %s\n", inv->unknown_runs[k]);
 		for (size_t k = 0; k < inv->n_notes; k++)
@@ -340,6 +358,12 @@ static json_t *json_invoice(const sb_invoice *inv, bool *ok)
 		for (size_t k = 0; k < inv->n_unknown_runs; k++)
 			sb_json_append(runs, json_string(inv->unknown_runs[k]), ok);
 		sb_json_put(o, "unknown_token_runs", runs, ok);
+		if (inv->n_no_card > 0) {
+			json_t *backends = json_array();
+			for (size_t k = 0; k < inv->n_no_card; k++)
+				sb_json_append(backends, json_string(inv->no_card[k].backend), ok);
+			sb_json_put(o, "no_card_backends", backends, ok);
+		}
 	}
 	if (inv->number != NULL)
 		sb_json_put(o, "adjustments", json_adjust(inv->adjust, ok), ok);

@@ -25,9 +25,15 @@ char *sb_adjust_run_text(const sb_adjust_run *r, char *buf, size_t size);
  * ("1 late, 2 moved out"; "no run changed"). Returns buf. */
 char *sb_adjust_summary(const sb_invoice_adjust *a, char *buf, size_t size);
 
+/* Why a compute line's cost is unknown, in words into buf: "the compute
+ * cost of N runs of backend B is unknown (no rate card in force at their
+ * start), so is the total; " and both ways out (ledger/rates.h,
+ * sb_rates_fix_text).  Returns buf. */
+char *sb_invoice_no_card_text(const sb_no_card *nc, char *buf, size_t size);
+
 /* The set as the JSON of docs/reports.md: each invoice with its own
  * "basis"; an unknown amount or total is null (and "unknown_token_runs"
- * names the runs); a finalized invoice also has "adjustments" (null, or
+ * names the runs, "no_card_backends" the backends of unknown compute); a finalized invoice also has "adjustments" (null, or
  * {"late_runs", "changed_runs", "lines", "total"}).  New reference, or
  * NULL when memory ran out (never a document with members missing). */
 json_t *sb_invoice_json(const sb_invoice_set *set);

@@ -325,6 +325,12 @@ void sb_out_null(sb_out *o)
 		cell(o, NULL, o->fmt == FMT_JSON ? json_null() : NULL);
 }
 
+void sb_out_unknown(sb_out *o)
+{
+	if (o != NULL)
+		cell(o, o->fmt == FMT_TABLE ? "unknown" : NULL, o->fmt == FMT_JSON ? json_null() : NULL);
+}
+
 void sb_out_indent(sb_out *o, int spaces)
 {
 	if (o != NULL)

@@ -79,6 +79,7 @@ void sb_out_textn(sb_out *o, const char *s, size_t n); /* any bytes; bad UTF-8 r
 void sb_out_time(sb_out *o, int64_t ms);
 void sb_out_bool(sb_out *o, bool v);
 void sb_out_null(sb_out *o);
+void sb_out_unknown(sb_out *o);                       /* null, "unknown" in a table */
 
 /* End the current row. */
 void sb_out_row(sb_out *o);

@@ -75,8 +75,7 @@ void sb_pg_bar_chart(page *pg, const sb_recon *r)
 			const sb_recon_backend *b = &r->backends[i];
 			int64_t tol = sb_recon_tolerance_nanos(b), y = BAR_TOP + (int64_t)row * BAR_ROW;
 			int64_t hi = 0, lo = 0, max = b->computed_nanos;
-			const char *absent = b->status == SB_STATUS_NO_RATE || b->status == SB_STATUS_CURRENCY
-			                     ? "billed unknown" : "nothing billed";
+			const char *absent = sb_pg_billed_unknown(b) ? "billed unknown" : "nothing billed";
 			if (sb_pg_rank(b) != k)
 				continue;
 			row++;

@@ -6,6 +6,7 @@
 #include "ledger/money.h"
 #include "ledger/timefmt.h"
 #include "report/json.h"
+#include "report/recon_words.h"
 
 /* A money member: 9 decimals, or null. */
 static json_t *money(bool has, int64_t nanos)
@@ -85,7 +86,7 @@ static json_t *duration(int64_t ms)
 }
 
 /* One backend's object. */
-static json_t *backend(const sb_recon_backend *b, bool *ok)
+static json_t *backend(const sb_recon *r, const sb_recon_backend *b, bool *ok)
 {
 	json_t *o = json_object();
 	char rel[SB_MONEY_BUFSZ];
@@ -110,6 +111,12 @@ static json_t *backend(const sb_recon_backend *b, bool *ok)
 	                : json_null(),
 	            ok);
 	sb_json_put(o, "explain", explain(b, ok), ok);
+	if (b->status == SB_STATUS_NO_RATE) {
+		/* what is missing and the ways out, as the table says them */
+		char words[2048];
+		sb_json_put(o, "runs_without_card", json_integer(b->unpriced_runs), ok);
+		sb_json_put(o, "message", sb_recon_words(r, b, words, sizeof words) ? json_string(words) : json_null(), ok);
+	}
 	return o;
 }
 
@@ -144,7 +151,7 @@ json_t *sb_recon_json(const sb_recon *r)
 	sb_json_put(root, "billing_lag", duration(r->opts.billing_lag_ms), &ok);
 	list = json_array();
 	for (size_t i = 0; i < r->n_backends; i++)
-		sb_json_append(list, backend(&r->backends[i], &ok), &ok);
+		sb_json_append(list, backend(r, &r->backends[i], &ok), &ok);
 	sb_json_put(root, "backends", list, &ok);
 	list = json_array();
 	for (size_t i = 0; i < r->n_sessions; i++)

@@ -463,8 +463,12 @@ static void headline(page *pg, const sb_recon *r, const sb_recon_backend *b)
 		         b->currency_lines, plural(b->currency_lines), b->currency);
 		break;
 	case SB_STATUS_NO_RATE:
-		snprintf(text, sizeof text, "billed unknown: %" PRId64 " metered line%s found no rate on the card",
-		         b->rate_fix.lines, plural(b->rate_fix.lines));
+		if (b->rate_fix.lines > 0)
+			snprintf(text, sizeof text, "billed unknown: %" PRId64 " metered line%s found no rate on the card",
+			         b->rate_fix.lines, plural(b->rate_fix.lines));
+		else
+			snprintf(text, sizeof text, "card cost unknown: %" PRId64 " run%s with no rate card in force",
+			         b->unpriced_runs, plural(b->unpriced_runs));
 		break;
 	case SB_STATUS_PARTIAL:
 		snprintf(text, sizeof text, "a line of the account runs past the window (to %s): reconcile a "
@@ -530,6 +534,11 @@ int sb_pg_rank(const sb_recon_backend *b)
 	return b->status != SB_STATUS_OK ? 1 : 2;
 }
 
+bool sb_pg_billed_unknown(const sb_recon_backend *b)
+{
+	return b->status == SB_STATUS_CURRENCY || (b->status == SB_STATUS_NO_RATE && b->rate_fix.lines > 0);
+}
+
 /* A money cell with its exact figure in data-usd; "-" when absent. */
 static void money_cell(page *pg, const char *field, bool has, int64_t nanos, const char *absent)
 {
@@ -574,8 +583,7 @@ static void backend_rows(page *pg, const sb_recon *r, const sb_recon_backend *b)
 {
 	char rel[SB_MONEY_BUFSZ], words[2048];
 	bool has_rel = b->has_drift_rel && b->drift_rel_micro < INT64_MAX / 1000 && b->drift_rel_micro > INT64_MIN / 1000;
-	const char *absent_billed = b->status == SB_STATUS_NO_RATE || b->status == SB_STATUS_CURRENCY
-	                            ? "unknown" : "none";
+	const char *absent_billed = sb_pg_billed_unknown(b) ? "unknown" : "none";
 
 	fputs("<tr class=\"backend main\" data-backend=\"", pg->f);
 	sb_pg_esc(pg, b->backend);

@@ -41,6 +41,11 @@ void sb_pg_data_usd(page *pg, const char *name, bool has, int64_t nanos);
  * sessions), 1 the others not ok, 2 ok. */
 int sb_pg_rank(const sb_recon_backend *b);
 
+/* Whether b's billed figure is unknown rather than absent: lines were
+ * left out for want of an exchange rate or of a metered rate (a no_rate
+ * of runs with no card leaves billed as it is). */
+bool sb_pg_billed_unknown(const sb_recon_backend *b);
+
 /* The tone of a status: bad (flagged), good (ok), wait (pending), watch
  * (neither flagged nor ok). */
 const char *sb_pg_tone(bool flagged, sb_recon_status s);

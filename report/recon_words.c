@@ -93,10 +93,37 @@ static void say_lines_command(words *w, const sb_recon_backend *b)
 	    sb_quote(b->backend, SB_QUOTE_IF_NEEDED, backend, sizeof backend));
 }
 
-/* no_rate: which rates are missing and the command that sets them on the
- * card in force, keeping what it has (its per-minute rate, a per-second
- * rate it already has), so that the card is replaced by itself plus the
- * missing rates from the same instant. */
+/* The backend as rates set's operand: *word the backend quoted for a
+ * shell, *lead what goes before the options ("B " or "", when the backend
+ * would be taken for an option and goes after them and "--"); returns
+ * whether it goes after. */
+static bool rates_operand(const sb_recon_backend *b, char word[SB_QUOTE_BUFSZ],
+                          char lead[SB_QUOTE_BUFSZ + 1])
+{
+	bool dash = sb_quote_is_option(b->backend);
+
+	sb_quote(b->backend, SB_QUOTE_IF_NEEDED, word, SB_QUOTE_BUFSZ);
+	snprintf(lead, SB_QUOTE_BUFSZ + 1, "%s%s", dash ? "" : word, dash ? "" : " ");
+	return dash;
+}
+
+/* no_rate of runs: the card cost of the runs with no card in force at
+ * their start is unknown, never 0; the two ways out (ledger/rates.h). */
+static void say_unpriced_runs(words *w, const sb_recon_backend *b)
+{
+	char t[SB_TIME_BUFSZ], fix[1024];
+
+	say(w, "the card cost of %lld run%s is unknown, never 0: no rate card of %s is in force at %s "
+	       "(it was never given rates set, or only from a later date); %s",
+	    (long long)b->unpriced_runs, b->unpriced_runs == 1 ? "" : "s",
+	    sb_quote(b->backend, SB_QUOTE_IF_NEEDED, (char[SB_QUOTE_BUFSZ]){0}, SB_QUOTE_BUFSZ),
+	    sb_time_format(b->unpriced_from_ms, t), sb_rates_fix_text(b->backend, b->unpriced_from_ms, fix, sizeof fix));
+}
+
+/* no_rate of metered lines: which rates are missing and the command that
+ * sets them on the card in force, keeping what it has (its per-minute
+ * rate, a per-second rate it already has), so that the card is replaced
+ * by itself plus the missing rates from the same instant. */
 static void say_no_rate(words *w, const sb_recon_backend *b)
 {
 	const sb_rate_fix *f = &b->rate_fix;
@@ -108,12 +135,7 @@ static void say_no_rate(words *w, const sb_recon_backend *b)
 	bool cpu_open = f->need_cpu && !(f->has_newer && f->newer.has_per_cpu_second);
 	bool gb_open = f->need_gb && !(f->has_newer && f->newer.has_per_gb_second);
 	char word[SB_QUOTE_BUFSZ], lead[SB_QUOTE_BUFSZ + 1];
-	/* the backend is rates set's operand: before the options, or after
-	 * them and "--" when it would be taken for an option */
-	bool dash = sb_quote_is_option(b->backend);
-
-	sb_quote(b->backend, SB_QUOTE_IF_NEEDED, word, sizeof word);
-	snprintf(lead, sizeof lead, "%s%s", dash ? "" : word, dash ? "" : " ");
+	bool dash = rates_operand(b, word, lead);
 
 	say(w, "%lld metered line%s found no rate and %s left out, so billed is unknown: ",
 	    (long long)f->lines, f->lines == 1 ? "" : "s", f->lines == 1 ? "was" : "were");
@@ -226,7 +248,12 @@ bool sb_recon_words(const sb_recon *r, const sb_recon_backend *b, char *buf, siz
 		    b->currency, sb_quote(b->currency, SB_QUOTE_IF_NEEDED, cur, sizeof cur), b->currency,
 		    from_arg(b->window.from_ms, t));
 	} else if (s == SB_STATUS_NO_RATE) {
-		say_no_rate(&w, b);
+		if (b->rate_fix.lines > 0)
+			say_no_rate(&w, b);
+		if (b->rate_fix.lines > 0 && b->unpriced_runs > 0)
+			say(&w, "; ");
+		if (b->unpriced_runs > 0)
+			say_unpriced_runs(&w, b);
 	} else if (s == SB_STATUS_PARTIAL) {
 		say(&w, "an account-level line starts in the window and ends at %s, after its end %s (a line "
 		        "longer than the period, such as a month in a daily reconcile): it is counted whole; "

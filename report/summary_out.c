@@ -36,7 +36,7 @@ static void out_usage(sb_out *o, const char *key, const sb_usage *u)
 	if (u->has_card)
 		sb_out_money(o, u->card_nanos);
 	else
-		sb_out_null(o);
+		sb_out_unknown(o);  /* a run had no card in force: never 0 */
 	if (sb_usage_token_nanos(u, &token))
 		sb_out_money(o, token);
 	else

@@ -256,12 +256,62 @@ static void test_tokens_without_model(void **state)
 	sb_db_close(db);
 }
 
+/* A run with no bill and no rate card in force at its start has an
+ * unknown compute cost, never 0 (null in JSON, and so its total), and its
+ * backend is named; a free backend's run costs a known 0. */
+static void test_no_card_unknown(void **state)
+{
+	sb_db *db = support_memory_ledger();
+	sb_period p;
+	sb_budget *b = NULL;
+	const sb_budget_run *r;
+	json_t *root, *run0;
+	sb_err e;
+	int rc;
+
+	(void)state;
+	support_add_runs(db,
+	    "{\"run_id\":\"g1\",\"backend\":\"acme-gpu\",\"started_at\":\"2026-11-05T10:00:00Z\","
+	    "\"ended_at\":\"2026-11-05T10:05:00Z\",\"sandbox_usage\":{\"exec_count\":1,\"total_duration_ms\":60000,"
+	    "\"computed_cost_usd\":0.0,\"executions\":[{\"duration_ms\":60000,\"cost_usd\":null}]}}\n"
+	    "{\"run_id\":\"l1\",\"backend\":\"local\",\"started_at\":\"2026-11-05T11:00:00Z\","
+	    "\"ended_at\":\"2026-11-05T11:05:00Z\",\"sandbox_usage\":{\"exec_count\":1,\"total_duration_ms\":60000,"
+	    "\"computed_cost_usd\":0.0,\"executions\":[{\"duration_ms\":60000,\"cost_usd\":null}]}}\n");
+	sb_err_clear(&e);
+	assert_int_equal(sb_period_parse("2026-11", 0, &p, &e), SB_OK);
+	rc = sb_budget_build(db, &p, 30 * 60000, &b, &e);
+	assert_sb_ok(&e, rc);
+	r = run_of(b, "g1");
+	assert_false(r->has_compute);
+	assert_int_equal(r->compute_nanos, 0);
+	r = run_of(b, "l1");
+	assert_true(r->has_compute);
+	assert_int_equal(r->compute_nanos, 0);
+	assert_int_equal(r->compute_basis, SB_COMPUTE_LIFETIME);
+	assert_false(b->has_compute);
+	assert_int_equal(b->compute_unknown, 1);
+	assert_int_equal(b->by_basis[SB_COMPUTE_COMPUTED], 0);
+	assert_int_equal(b->n_no_card, 1);
+	assert_string_equal(b->no_card[0].backend, "acme-gpu");
+	assert_int_equal(b->no_card[0].first_ms, INT64_C(1793872800000));
+	root = sb_budget_json(b);
+	run0 = json_array_get(json_object_get(root, "runs"), 0);
+	assert_string_equal(json_string_value(json_object_get(run0, "run_id")), "g1");
+	assert_true(json_is_null(json_object_get(run0, "compute_cost_usd")));
+	assert_true(json_is_null(json_object_get(run0, "total_cost_usd")));
+	assert_true(json_is_null(json_object_get(json_object_get(root, "total"), "compute_cost_usd")));
+	json_decref(root);
+	sb_budget_free(b);
+	sb_db_close(db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_meters, ledger_setup, ledger_teardown),
 		cmocka_unit_test_setup_teardown(test_limits, ledger_setup, ledger_teardown),
 		cmocka_unit_test(test_tokens_without_model),
+		cmocka_unit_test(test_no_card_unknown),
 	};
 
 	return cmocka_run_group_tests_name("budget", tests, NULL, NULL);

@@ -1044,6 +1044,66 @@ static void test_unknown_tokens(void **state)
 	sb_invoice_set_free(set);
 }
 
+/* A backend with no rate card in force at its runs' start: on the
+ * computed basis its compute line and the total are unknown, never 0,
+ * from the day rollups as from the runs of a part of a day, the invoice
+ * names the backend with the earliest such start; the finalize is
+ * refused naming both ways out; a free backend's line is a known 0.00
+ * and its customer's invoice finalizes. */
+static void test_no_card_unknown(void **state)
+{
+	sb_db *db = *state;
+	sb_invoice_opts o = {period_of("2027-02"), "customer", NULL, SB_BASIS_COMPUTED};
+	sb_invoice_set *set = NULL;
+	const sb_invoice *inv;
+	sb_err e;
+	int rc;
+
+	support_add_runs(db, "{\"run_id\":\"nc1\",\"backend\":\"acme-gpu\",\"started_at\":\"2027-02-03T10:00:00Z\","
+	                     "\"tags\":{\"customer\":\"initech\"},\"sandbox_usage\":{\"exec_count\":1,\"total_duration_ms\":60000,"
+	                     "\"computed_cost_usd\":0.0,\"executions\":[{\"duration_ms\":60000,\"cost_usd\":null}]}}\n"
+	                     "{\"run_id\":\"nc2\",\"backend\":\"e2b\",\"started_at\":\"2027-02-03T11:00:00Z\","
+	                     "\"tags\":{\"customer\":\"initech\"},\"sandbox_usage\":{\"exec_count\":1,\"total_duration_ms\":60000,"
+	                     "\"computed_cost_usd\":0.06}}\n"
+	                     "{\"run_id\":\"nc3\",\"backend\":\"local\",\"started_at\":\"2027-02-03T12:00:00Z\","
+	                     "\"tags\":{\"customer\":\"hooli\"},\"sandbox_usage\":{\"exec_count\":1,\"total_duration_ms\":60000,"
+	                     "\"computed_cost_usd\":0.0,\"executions\":[{\"duration_ms\":60000,\"cost_usd\":null}]}}");
+	for (int part = 0; part < 2; part++) {
+		set = build(db, part == 0 ? "2027-02" : "2027-02-03T09:00:00Z..2027-02-03T13:00:00Z", "customer", NULL,
+		            SB_BASIS_COMPUTED);
+		inv = invoice_of(set, "initech");
+		assert_true(inv->total_unknown);
+		assert_int_equal(inv->n_lines, 2);
+		assert_string_equal(inv->lines[0].backend, "acme-gpu");
+		assert_true(inv->lines[0].unknown);
+		assert_int_equal(inv->lines[0].no_card_runs, 1);
+		assert_false(inv->lines[1].unknown);
+		assert_int_equal(inv->total_nanos, CENTS(6));   /* the known line */
+		assert_int_equal(inv->n_unknown_runs, 0);
+		assert_int_equal(inv->n_no_card, 1);
+		assert_string_equal(inv->no_card[0].backend, "acme-gpu");
+		assert_int_equal(inv->no_card[0].first_ms, INT64_C(1801648800000));
+		inv = invoice_of(set, "hooli");
+		assert_false(inv->total_unknown);
+		assert_false(inv->lines[0].unknown);
+		assert_int_equal(inv->lines[0].amount_nanos, 0);
+		sb_invoice_set_free(set);
+	}
+	sb_err_clear(&e);
+	rc = sb_invoice_finalize(db, &o, &set, &e);
+	assert_sb_fails(&e, rc, SB_EDATA, "the invoice of 'initech' cannot be finalized: the compute cost of 1 run of "
+	                "backend 'acme-gpu' is unknown (no rate card in force at its start, so no price, never 0); set its "
+	                "price per minute of session life (sbledger rates set acme-gpu --usd-per-minute X --from 2027-02-03), "
+	                "or, for a self-hosted backend that costs nothing, make it free (sbledger rates set acme-gpu --free "
+	                "--from 2027-02-03)");
+	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM invoice"), 0);
+	o.customer = "hooli";
+	sb_err_clear(&e);
+	rc = sb_invoice_finalize(db, &o, &set, &e);
+	assert_sb_ok(&e, rc);
+	sb_invoice_set_free(set);
+}
+
 /* A charged run replaced so that it starts in another period: the invoice
  * that charged it lists it as moved out of its period and credits it; the
  * other period leaves it out (it is still on that invoice), which it only
@@ -1131,6 +1191,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_one_invoice_per_run, ledger_setup, ledger_teardown),
 		cmocka_unit_test_setup_teardown(test_billed_set_aside, ledger_setup, ledger_teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_tokens, ledger_setup, ledger_teardown),
+		cmocka_unit_test_setup_teardown(test_no_card_unknown, ledger_setup, ledger_teardown),
 		cmocka_unit_test_setup_teardown(test_moved_out_of_period, ledger_setup, ledger_teardown),
 	};
 

@@ -421,23 +421,84 @@ static void test_empty_and_future_periods(void **state)
 	sb_db_close(db);
 }
 
+/* Store a default card of backend from at_ms: per_minute_nanos, or free. */
+static void card_from(sb_db *db, const char *backend, int64_t at_ms, int64_t per_minute_nanos, bool free)
+{
+	sb_card card;
+	sb_err e;
+
+	memset(&card, 0, sizeof card);
+	snprintf(card.backend, sizeof card.backend, "%s", backend);
+	card.effective_ms = at_ms;
+	card.per_minute_nanos = per_minute_nanos;
+	card.free = free;
+	sb_err_clear(&e);
+	assert_sb_ok(&e, sb_rates_store(db, &card, "test", &e));
+}
+
+/* A run with no card in force at its start has an unknown card cost,
+ * never 0: its backend is no_rate (flagged), whatever the SDK computed,
+ * and the words name both ways out from the run's day.  A card from a
+ * later instant than the run leaves it so; one in force from the run's
+ * very start prices it; only a free card makes it cost nothing (ok). */
 static void test_backend_without_card(void **state)
 {
+	const int64_t nov5 = INT64_C(1793836800000), nov5_10h = INT64_C(1793872800000);
 	sb_db *db = support_memory_ledger();
 	sb_recon *r;
 	const sb_recon_backend *b;
+	char text[2048];
 
 	(void)state;
 	support_add_runs(db,
 	    "{\"run_id\":\"c1\",\"backend\":\"acme-cloud\",\"session_id\":\"x\",\"started_at\":\"2026-11-05T00:00:00Z\","
 	    "\"ended_at\":\"2026-11-05T00:01:00Z\",\"sandbox_usage\":{\"exec_count\":1,\"total_duration_ms\":30000,"
-	    "\"computed_cost_usd\":0.05,\"executions\":[{\"duration_ms\":30000,\"cost_usd\":0.05}]}}\n");
+	    "\"computed_cost_usd\":0.05,\"executions\":[{\"duration_ms\":30000,\"cost_usd\":0.05}]}}\n"
+	    "{\"run_id\":\"g1\",\"backend\":\"acme-gpu\",\"session_id\":\"y\",\"started_at\":\"2026-11-05T10:00:00Z\","
+	    "\"sandbox_usage\":{\"exec_count\":1,\"total_duration_ms\":60000,"
+	    "\"computed_cost_usd\":0.0,\"executions\":[{\"duration_ms\":60000,\"cost_usd\":null}]}}\n");
 	r = run(db, "2026-11", SB_DEFAULT_ABS_NANOS, SB_DEFAULT_REL_PPB);
 	b = backend(r, "acme-cloud");
-	assert_int_equal(b->status, SB_STATUS_UNBILLED);
+	assert_int_equal(b->status, SB_STATUS_NO_RATE);
+	assert_true(b->flagged);
+	assert_int_equal(b->unpriced_runs, 1);
+	assert_int_equal(b->unpriced_from_ms, nov5);
 	assert_true(b->explain.has);
 	assert_false(b->explain.has_card_rate);
 	assert_false(b->explain.has_lifetime_cost);
+	/* computed 0 and nothing billed was "ok": now no_rate, never free */
+	b = backend(r, "acme-gpu");
+	assert_int_equal(b->status, SB_STATUS_NO_RATE);
+	assert_true(b->flagged);
+	assert_int_equal(b->unpriced_from_ms, nov5_10h);
+	assert_true(sb_recon_words(r, b, text, sizeof text));
+	assert_non_null(strstr(text, "the card cost of 1 run is unknown, never 0"));
+	assert_non_null(strstr(text, "sbledger rates set acme-gpu --usd-per-minute X --from 2026-11-05"));
+	assert_non_null(strstr(text, "sbledger rates set acme-gpu --free --from 2026-11-05"));
+	assert_int_equal(r->flagged_backends, 2);
+	sb_recon_free(r);
+
+	/* cards from one ms after each run's start: still none in force */
+	card_from(db, "acme-cloud", nov5 + 1, 60000000, false);
+	card_from(db, "acme-gpu", nov5_10h + 1, 0, true);
+	r = run(db, "2026-11", SB_DEFAULT_ABS_NANOS, SB_DEFAULT_REL_PPB);
+	assert_int_equal(backend(r, "acme-cloud")->status, SB_STATUS_NO_RATE);
+	assert_int_equal(backend(r, "acme-gpu")->status, SB_STATUS_NO_RATE);
+	sb_recon_free(r);
+
+	/* in force from the very start: priced (acme-cloud computed 0.05,
+	 * nothing billed: unbilled), free (acme-gpu: ok at 0) */
+	card_from(db, "acme-cloud", nov5, 60000000, false);
+	card_from(db, "acme-gpu", nov5_10h, 0, true);
+	r = run(db, "2026-11", SB_DEFAULT_ABS_NANOS, SB_DEFAULT_REL_PPB);
+	b = backend(r, "acme-cloud");
+	assert_int_equal(b->status, SB_STATUS_UNBILLED);
+	assert_int_equal(b->unpriced_runs, 0);
+	b = backend(r, "acme-gpu");
+	assert_int_equal(b->status, SB_STATUS_OK);
+	assert_false(b->flagged);
+	assert_true(b->free);
+	assert_int_equal(b->computed_nanos, 0);
 	sb_recon_free(r);
 	sb_db_close(db);
 }

@@ -442,6 +442,52 @@ static void test_no_model_runs_named(void **state)
 	sb_db_close(db);
 }
 
+/* A run with no rate card in force at its start (a custom backend never
+ * given rates set) has an unknown card cost, never 0: its group and the
+ * total are null, from the rollups (by day) as from the runs, and its
+ * backend is named with the earliest such start; a free backend's card
+ * cost is a known 0, and a run outside the period is not named. */
+static void test_no_card_unknown(void **state)
+{
+	sb_db *db = support_memory_ledger();
+	sb_summary *s;
+
+	(void)state;
+	support_add_runs(db,
+	    "{\"run_id\":\"g1\",\"backend\":\"acme-gpu\",\"started_at\":\"2026-11-05T10:00:00Z\","
+	    "\"sandbox_usage\":{\"exec_count\":1,\"total_duration_ms\":60000,\"computed_cost_usd\":0.0,"
+	    "\"executions\":[{\"duration_ms\":60000,\"cost_usd\":null}]}}\n"
+	    "{\"run_id\":\"l1\",\"backend\":\"local\",\"started_at\":\"2026-11-05T11:00:00Z\","
+	    "\"sandbox_usage\":{\"exec_count\":1,\"total_duration_ms\":60000,\"computed_cost_usd\":0.0,"
+	    "\"executions\":[{\"duration_ms\":60000,\"cost_usd\":null}]}}\n"
+	    "{\"run_id\":\"x1\",\"backend\":\"other-gpu\",\"started_at\":\"2026-12-01T00:00:00Z\","
+	    "\"sandbox_usage\":{\"exec_count\":1,\"total_duration_ms\":60000}}\n");
+	s = summary(db, "2026-11", "backend");
+	assert_int_equal(s->n_rows, 2);
+	assert_string_equal(s->rows[0].key, "acme-gpu");
+	assert_false(s->rows[0].u.has_card);
+	assert_string_equal(s->rows[1].key, "local");
+	assert_true(s->rows[1].u.has_card);
+	assert_int_equal(s->rows[1].u.card_nanos, 0);
+	assert_false(s->total.has_card);
+	assert_int_equal(s->n_no_card, 1);
+	assert_string_equal(s->no_card[0].backend, "acme-gpu");
+	assert_int_equal(s->no_card[0].runs, 1);
+	assert_int_equal(s->no_card[0].first_ms, INT64_C(1793872800000));
+	sb_summary_free(s);
+	s = summary(db, "2026-11", "day");
+	assert_int_equal(s->n_rows, 1);
+	assert_false(s->rows[0].u.has_card);
+	assert_int_equal(s->n_no_card, 1);
+	sb_summary_free(s);
+	/* every run priced: nothing named */
+	s = summary(db, "2026-11-05T11:00:00Z..2026-11-06T00:00:00Z", "backend");
+	assert_true(s->total.has_card);
+	assert_int_equal(s->n_no_card, 0);
+	sb_summary_free(s);
+	sb_db_close(db);
+}
+
 static void test_usage_addition_rule(void **state)
 {
 	sb_usage acc, x;
@@ -490,6 +536,7 @@ int main(void)
 		cmocka_unit_test(test_period_bounds),
 		cmocka_unit_test(test_token_rounding_and_no_model),
 		cmocka_unit_test(test_no_model_runs_named),
+		cmocka_unit_test(test_no_card_unknown),
 		cmocka_unit_test(test_usage_addition_rule),
 	};
 
