@@ -13,6 +13,7 @@
 #include "importers/import.h"
 #include "ledger/db.h"
 #include "ledger/err.h"
+#include "ledger/quote.h"
 #include "report/out.h"
 
 #define SB_VERSION "0.1.0"
@@ -22,6 +23,8 @@ struct option;
 /* What every command gets. */
 typedef struct sb_cli {
 	const char *db_path;       /* --db, $SBLEDGER_DB or ./sbledger.db */
+	sb_invocation invoked;     /* the program as run, --db as given: what a suggested
+	                              command begins with (cli_words_invoked) */
 	int busy_ms;               /* --busy-timeout */
 	bool quiet;                /* --quiet: no informational output */
 	bool stderr_tty;           /* stderr is a terminal (progress lines) */

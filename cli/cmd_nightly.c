@@ -220,15 +220,14 @@ static const char *counts(const sb_recon *r, char buf[128])
 }
 
 /* The command that lists the flagged sessions of period p (as this
- * nightly judged it: its ledger, its billing lag), on stdout.  Each value
- * is one shell word, so that the line runs as printed. */
+ * nightly judged it: the program and ledger as run, its billing lag), on
+ * stdout.  Each value is one shell word, so that the line runs as
+ * printed. */
 static void print_sessions_command(const nightly *n, const sb_period *p)
 {
-	char name[96];
+	char name[96], run[CLI_INVOKED_MAX];
 
-	printf("flagged sessions: sbledger ");
-	if (strcmp(n->cli->db_path, "./sbledger.db") != 0)
-		printf("--db %s ", QUOTE(n->cli->db_path));
+	printf("flagged sessions: %s ", cli_invoked_words(run, sizeof run));
 	printf("reconcile --period %s", QUOTE(sb_period_name(p, name)));
 	if (n->has_lag)
 		printf(" --billing-lag %s", QUOTE(n->lag_arg));
@@ -333,7 +332,7 @@ static int run_nightly(sb_cli *cli, sb_db *db, void *opts)
 	o.inbox = n->inbox;
 	o.root = n->root;
 	o.out = n->out;
-	o.ledger = n->cli->db_path;
+	o.ledger = &n->cli->invoked;
 	o.period = n->period;
 	o.has_lag = n->has_lag;
 	o.billing_lag_ms = n->billing_lag_ms;

@@ -30,6 +30,7 @@
 #include "ledger/db.h"
 #include "ledger/err.h"
 #include "ledger/period.h"
+#include "ledger/quote.h"
 #include "reconcile/reconcile.h"
 
 /* How a fetch runs: sb_fetch's signature (the caller may wrap it, to
@@ -66,8 +67,8 @@ typedef struct sb_nightly_opts {
 	const char *inbox;            /* the inbox as the user named it (messages) */
 	const char *root;             /* the inbox resolved (sb_inbox_resolve) */
 	const char *out;              /* where the reports go: OUT/PERIOD/ */
-	const char *ledger;           /* the ledger's path as the user named it, for the
-	                                 commands of the page (NULL: the default one) */
+	const sb_invocation *ledger;  /* how sbledger was run, the ledger as the user named it:
+	                                 what the page's commands begin with (NULL: "sbledger") */
 	sb_period period;             /* the period to judge */
 	bool has_lag;                 /* billing_lag_ms is given; else SB_DEFAULT_LAG_MS */
 	int64_t billing_lag_ms;       /* a backend with runs and no bill is flagged unbilled

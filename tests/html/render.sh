@@ -48,6 +48,17 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/sbledger-html.XXXXXX") || exit 70
 trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
+# sbledger is run by its name on PATH, as tests/cli/run.sh runs it: the
+# commands a page suggests begin as the program was run ("sbledger"),
+# and run as printed with sh in the page's directory
+if [ "$(basename "$SB")" = sbledger ]; then
+	PATH=$(dirname "$SB"):$PATH
+else
+	mkdir "$work/bin" && ln -s "$SB" "$work/bin/sbledger" || exit 70
+	PATH=$work/bin:$PATH
+fi
+SB=sbledger
+export PATH
 passed=0
 failed=0
 

@@ -61,8 +61,9 @@ sb --db e2b.db import billing --format e2b-events billing-e2b-events.json >/dev/
 # lines find none; the words fill the command with December's rates
 sb --db e2b.db rates set e2b --usd-per-minute 0.06 --usd-per-cpu-second 0.000014 --usd-per-gb-second 0.0000045 --from 2026-12-01
 "$SB" --db e2b.db reconcile --period 2026-11 --dry-run | grep '^  e2b' | tee words.txt
-cmd=$(sed -n 's/.*: \(sbledger rates set [^(]*\) (the per-second.*/\1/p' words.txt)
+# the command names the ledger it was printed for (--db e2b.db) and runs
+# as printed
+cmd=$(sed -n 's/.*: \(sbledger --db e2b.db rates set [^(]*\) (the per-second.*/\1/p' words.txt)
 echo "running: $cmd"
-# shellcheck disable=SC2086
-sb --db e2b.db ${cmd#sbledger }
+sh -c "$cmd" 2>&1; echo "[exit $?]"
 "$SB" --db e2b.db reconcile --period 2026-11 --dry-run | grep -E '^e2b|^  e2b'
