@@ -131,6 +131,26 @@ void cli_test_wait(const char *path)
 		usleep(10000);
 }
 
+char *cli_absolute(const char *path, char *buf, size_t cap)
+{
+	char cwd[PATH_MAX];
+	int n;
+
+	if (path[0] == '/') {
+		n = snprintf(buf, cap, "%s", path);
+	} else {
+		if (getcwd(cwd, sizeof cwd) == NULL)
+			return NULL;
+		while (path[0] == '.' && path[1] == '/')
+			for (path += 2; path[0] == '/'; path++)
+				;
+		if (strcmp(path, ".") == 0)
+			path = "";
+		n = snprintf(buf, cap, "%s%s%s", cwd, strcmp(cwd, "/") != 0 && path[0] != '\0' ? "/" : "", path);
+	}
+	return n >= 0 && (size_t)n < cap ? buf : NULL;
+}
+
 int cli_report(const sb_err *e)
 {
 	char msg[SB_ERR_MSG_MAX + CLI_INVOKED_MAX + 256];   /* room for the commands it suggests */

@@ -181,6 +181,12 @@ void cli_test_import_opts(sb_import_opts *o);
  * test hooks. */
 void cli_test_wait(const char *path);
 
+/* path as an absolute path, into buf: as it is when it begins with '/',
+ * else after the working directory, its leading "./" left out; nothing
+ * resolved (links and ".." stay as the user named them).  Returns buf,
+ * or NULL when the working directory is unknown or it does not fit. */
+char *cli_absolute(const char *path, char *buf, size_t cap);
+
 /* Map e to its exit status, printing "sbledger: MESSAGE" with the ways
  * out it names in the command line's words (cli/words.h); 0 when clear. */
 int cli_report(const sb_err *e);

@@ -49,6 +49,7 @@ typedef struct nightly {
 	long shown;                  /* rejects printed for the current inbox file */
 	cli_fetch cf;                /* how the fetches print */
 	char root[PATH_MAX];         /* the inbox resolved (sb_inbox_resolve) */
+	char out_abs[PATH_MAX];      /* --out made absolute (cli_absolute): the mail's paths */
 	sb_nightly_fetch fetches[MAX_PROVIDERS]; /* --fetch, with what each takes from the environment */
 	const char *params[MAX_PROVIDERS][2 * CLI_FETCH_PARAMS + 1]; /* their query parameters */
 	size_t n_fetches;            /* how many (0 when the HTTP options did not parse) */
@@ -301,6 +302,11 @@ static int parse_nightly(sb_cli *cli, int argc, char **argv, void *opts)
 		return rc;
 	if (sb_inbox_resolve(n->inbox, n->root, sizeof n->root, &e) != SB_OK)
 		return cli_report(&e);
+	/* the reports' paths, in the output and in the library's messages,
+	 * are absolute: the mail's reader is not in cron's directory (a path
+	 * too long for that stays as given: writing it then fails, named) */
+	if (cli_absolute(n->out, n->out_abs, sizeof n->out_abs) != NULL)
+		n->out = n->out_abs;
 	/* what each provider's fetches take from the environment; options
 	 * that do not parse are said now and leave the fetches out (the rest
 	 * of the run still runs) */
