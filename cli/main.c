@@ -115,8 +115,9 @@ static int help(sb_cli *cli, int argc, char **argv)
 	}
 	if (cmd == NULL && argc == 1 && cli_help_group(stdout, argv[0]))
 		return 0;
-	return cli_usage(cli, "help: no command '%s%s%s' ('sbledger --help' lists them)", argv[0],
-	                 argc > 1 ? " " : "", argc > 1 ? argv[1] : "");
+	return cli_usage(cli, "help: no command '%s%s%s' ('%s --help' lists them)", argv[0],
+	                 argc > 1 ? " " : "", argc > 1 ? argv[1] : "",
+	                 cli_invoked_program((char[CLI_INVOKED_MAX]){0}, CLI_INVOKED_MAX));
 }
 
 /* argv[0] is no command: the subcommands of a group (on stdout after
