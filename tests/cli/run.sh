@@ -304,14 +304,10 @@ trap 'rm -rf "$scratch"' EXIT
 trap 'exit 130' INT TERM
 
 # the program by its name on PATH (see SB above)
-if [ "$(basename "$SB")" = sbledger ]; then
-	PATH=$(dirname "$SB"):$PATH
-else
-	mkdir "$scratch/bin" && ln -s "$SB" "$scratch/bin/sbledger" || exit 70
-	PATH=$scratch/bin:$PATH
-fi
+. "$repo/tests/support/on_path.sh"
+sb_on_path "$SB" "$scratch" || exit 70
 SB=sbledger
-export PATH SB
+export SB
 
 jobs=${CLI_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
 # the cases that kill a process after a delay or wait on another run

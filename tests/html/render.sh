@@ -51,14 +51,9 @@ trap 'exit 130' INT TERM
 # sbledger is run by its name on PATH, as tests/cli/run.sh runs it: the
 # commands a page suggests begin as the program was run ("sbledger"),
 # and run as printed with sh in the page's directory
-if [ "$(basename "$SB")" = sbledger ]; then
-	PATH=$(dirname "$SB"):$PATH
-else
-	mkdir "$work/bin" && ln -s "$SB" "$work/bin/sbledger" || exit 70
-	PATH=$work/bin:$PATH
-fi
+. "$repo/tests/support/on_path.sh"
+sb_on_path "$SB" "$work" || exit 70
 SB=sbledger
-export PATH
 passed=0
 failed=0
 
