@@ -131,9 +131,29 @@ void cli_test_wait(const char *path)
 		usleep(10000);
 }
 
+char *cli_absolute(const char *path, char *buf, size_t cap)
+{
+	char cwd[PATH_MAX];
+	int n;
+
+	if (path[0] == '/') {
+		n = snprintf(buf, cap, "%s", path);
+	} else {
+		if (getcwd(cwd, sizeof cwd) == NULL)
+			return NULL;
+		while (path[0] == '.' && path[1] == '/')
+			for (path += 2; path[0] == '/'; path++)
+				;
+		if (strcmp(path, ".") == 0)
+			path = "";
+		n = snprintf(buf, cap, "%s%s%s", cwd, strcmp(cwd, "/") != 0 && path[0] != '\0' ? "/" : "", path);
+	}
+	return n >= 0 && (size_t)n < cap ? buf : NULL;
+}
+
 int cli_report(const sb_err *e)
 {
-	char msg[SB_ERR_MSG_MAX + 256];
+	char msg[SB_ERR_MSG_MAX + CLI_INVOKED_MAX + 256];   /* room for the commands it suggests */
 
 	if (e->code == SB_OK)
 		return 0;
@@ -147,6 +167,7 @@ int cli_report(const sb_err *e)
 
 int cli_usage(sb_cli *cli, const char *fmt, ...)
 {
+	char program[CLI_INVOKED_MAX];
 	va_list ap;
 
 	fputs("sbledger: ", stderr);
@@ -158,9 +179,11 @@ int cli_usage(sb_cli *cli, const char *fmt, ...)
 	fputc('\n', stderr);
 	if (cli->cmd != NULL) {
 		cli_help_usage(stderr, "usage: sbledger ", cli->cmd);
-		fprintf(stderr, "(see 'sbledger %s --help')\n", cli->cmd->name);
+		fprintf(stderr, "(see '%s %s --help')\n", cli_invoked_program(program, sizeof program),
+		        cli->cmd->name);
 	} else {
-		fputs("usage: sbledger [--db PATH] COMMAND [OPTIONS] [ARGS] (see 'sbledger --help')\n", stderr);
+		fprintf(stderr, "usage: sbledger [--db PATH] COMMAND [OPTIONS] [ARGS] (see '%s --help')\n",
+		        cli_invoked_program(program, sizeof program));
 	}
 	return SB_EUSAGE;
 }
@@ -369,9 +392,11 @@ int cli_batch_known(sb_cli *cli, sb_db *db, int64_t batch_id)
 		sb_stmt_reset(st);
 	}
 	if (cli->err.code == SB_OK && !exists) {
+		char run[CLI_INVOKED_MAX];
 		if (newest > 0)
-			sb_fail(&cli->err, SB_EDATA, "no batch %lld in %s (the newest is batch %lld; 'sbledger batches' lists them)",
-			        (long long)batch_id, cli->db_path, (long long)newest);
+			sb_fail(&cli->err, SB_EDATA, "no batch %lld in %s (the newest is batch %lld; '%s batches' lists them)",
+			        (long long)batch_id, cli->db_path, (long long)newest,
+			        cli_invoked_words(run, sizeof run));
 		else
 			sb_fail(&cli->err, SB_EDATA, "no batch %lld in %s: nothing has been imported into it yet",
 			        (long long)batch_id, cli->db_path);

@@ -13,6 +13,7 @@
 #include "importers/import.h"
 #include "ledger/db.h"
 #include "ledger/err.h"
+#include "ledger/quote.h"
 #include "report/out.h"
 
 #define SB_VERSION "0.1.0"
@@ -22,6 +23,8 @@ struct option;
 /* What every command gets. */
 typedef struct sb_cli {
 	const char *db_path;       /* --db, $SBLEDGER_DB or ./sbledger.db */
+	sb_invocation invoked;     /* the program as run, --db as given: what a suggested
+	                              command begins with (cli_words_invoked) */
 	int busy_ms;               /* --busy-timeout */
 	bool quiet;                /* --quiet: no informational output */
 	bool stderr_tty;           /* stderr is a terminal (progress lines) */
@@ -178,6 +181,12 @@ void cli_test_import_opts(sb_import_opts *o);
 /* Create path and wait until it is removed (polling every 10 ms): the
  * test hooks. */
 void cli_test_wait(const char *path);
+
+/* path as an absolute path, into buf: as it is when it begins with '/',
+ * else after the working directory, its leading "./" left out; nothing
+ * resolved (links and ".." stay as the user named them).  Returns buf,
+ * or NULL when the working directory is unknown or it does not fit. */
+char *cli_absolute(const char *path, char *buf, size_t cap);
 
 /* Map e to its exit status, printing "sbledger: MESSAGE" with the ways
  * out it names in the command line's words (cli/words.h); 0 when clear. */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/words.h"
 #include "cli/out.h"
 #include "ledger/fx.h"
 #include "ledger/line_list.h"
@@ -112,8 +113,8 @@ static int parse_fx(sb_cli *cli, int argc, char **argv, void *opts)
 	if (rc != 0)
 		return rc;
 	if (first < argc)
-		return cli_usage(cli, "unexpected argument '%s' (to store a rate: sbledger fx set CUR RATE --from DATE)",
-		                 argv[first]);
+		return cli_usage(cli, "unexpected argument '%s' (to store a rate: %s fx set CUR RATE --from DATE)",
+		                 argv[first], cli_invoked_words((char[CLI_INVOKED_MAX]){0}, CLI_INVOKED_MAX));
 	return 0;
 }
 

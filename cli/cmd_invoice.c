@@ -121,6 +121,7 @@ static int parse_invoice(sb_cli *cli, int argc, char **argv, void *opts)
 
 	ic->fmt = FMT_TABLE;
 	ic->o.basis = SB_BASIS_COMPUTED;
+	ic->o.invoked = &cli->invoked;
 	if ((rc = cli_getopt(cli, argc, argv, invoice_options, on_invoice_opt, ic, &first)) != 0)
 		return rc;
 	if (first < argc)

@@ -49,10 +49,10 @@ typedef struct nightly {
 	bool verbose;                /* --verbose: trace fetches */
 	int64_t catch_up;            /* --catch-up DAYS (default 35) */
 	int64_t now_ms;              /* the ledger's clock when the run began */
-	char out_abs[PATH_MAX];      /* --out made absolute (the mail's reader is elsewhere) */
 	long shown;                  /* rejects printed for the current inbox file */
 	cli_fetch cf;                /* how the fetches print */
 	char root[PATH_MAX];         /* the inbox resolved (sb_inbox_resolve) */
+	char out_abs[PATH_MAX];      /* --out made absolute (cli_absolute): the mail's paths */
 	sb_nightly_fetch fetches[MAX_PROVIDERS]; /* --fetch, with what each takes from the environment */
 	const char *params[MAX_PROVIDERS][2 * CLI_FETCH_PARAMS + 1]; /* their query parameters */
 	size_t n_fetches;            /* how many (0 when the HTTP options did not parse) */
@@ -237,14 +237,16 @@ static const char *counts(const sb_recon *r, char buf[128])
  * unless the ledger is the default one or came from $SBLEDGER_DB. */
 static void print_prog(const nightly *n)
 {
-	printf("sbledger ");
-	if (strcmp(n->cli->db_path, "./sbledger.db") != 0)
-		printf("--db %s ", QUOTE(n->cli->db_path));
+	char run[CLI_INVOKED_MAX];
+
+	(void)n;
+	printf("%s ", cli_invoked_words(run, sizeof run));
 }
 
 /* The command that lists the flagged sessions of period p (as this
- * nightly judged it: its ledger, its billing lag), on stdout.  Each value
- * is one shell word, so that the line runs as printed. */
+ * nightly judged it: the program and ledger as run, its billing lag), on
+ * stdout.  Each value is one shell word, so that the line runs as
+ * printed. */
 static void print_sessions_command(const nightly *n, const sb_period *p)
 {
 	char name[96];
@@ -432,13 +434,11 @@ static int parse_nightly(sb_cli *cli, int argc, char **argv, void *opts)
 		return rc;
 	if (sb_inbox_resolve(n->inbox, n->root, sizeof n->root, &e) != SB_OK)
 		return cli_report(&e);
-	if (n->out[0] == '/' || getcwd(n->out_abs, sizeof n->out_abs) == NULL ||
-	    strlen(n->out_abs) + 1 + strlen(n->out) >= sizeof n->out_abs)
-		snprintf(n->out_abs, sizeof n->out_abs, "%s", n->out);
-	else
-		snprintf(n->out_abs + strlen(n->out_abs), sizeof n->out_abs - strlen(n->out_abs), "/%s",
-		         strncmp(n->out, "./", 2) == 0 ? n->out + 2 : n->out);
-	n->out = n->out_abs;
+	/* the reports' paths, in the output and in the library's messages,
+	 * are absolute: the mail's reader is not in cron's directory (a path
+	 * too long for that stays as given: writing it then fails, named) */
+	if (cli_absolute(n->out, n->out_abs, sizeof n->out_abs) != NULL)
+		n->out = n->out_abs;
 	/* what each provider's fetches take from the environment; options
 	 * that do not parse are said now and leave the fetches out (the rest
 	 * of the run still runs) */
@@ -470,7 +470,7 @@ static int run_nightly(sb_cli *cli, sb_db *db, void *opts)
 	o.inbox = n->inbox;
 	o.root = n->root;
 	o.out = n->out;
-	o.ledger = n->cli->db_path;
+	o.ledger = &n->cli->invoked;
 	o.has_period = n->has_period;
 	o.period = n->period;
 	o.catch_up_days = n->catch_up;

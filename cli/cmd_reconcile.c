@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/words.h"
 #include "cli/out.h"
 #include "importers/runs_jsonl.h"
 #include "ledger/money.h"
@@ -162,7 +163,7 @@ static int run_reconcile(sb_cli *cli, sb_db *db, void *opts)
 		return cli_report(&cli->err);
 	}
 	if (rc->fmt == FMT_HTML) {
-		sb_page_opts po = {cli->db_path, cli_now_ms(), NULL, NULL};
+		sb_page_opts po = {&cli->invoked, cli_now_ms(), NULL, NULL};
 		sb_recon_detail *d = NULL;
 		/* (a page stdout could not take is main's to report, as every output) */
 		if (sb_recon_detail_load(db, r, &d, &cli->err) != SB_OK ||
@@ -172,11 +173,12 @@ static int run_reconcile(sb_cli *cli, sb_db *db, void *opts)
 			return cli_report(&cli->err);
 		}
 		sb_recon_detail_free(d);
-	} else if (sb_report_recon(stdout, rc->fmt, r, &cli->err) != SB_OK) {
+	} else if (sb_report_recon(stdout, rc->fmt, r, &cli->invoked, &cli->err) != SB_OK) {
 		if (r->recon_id > 0) {
 			size_t len = strlen(cli->err.msg);
+			char run[CLI_INVOKED_MAX];
 			snprintf(cli->err.msg + len, sizeof cli->err.msg - len,
-			         " (it was stored: see 'sbledger reconciliations')");
+			         " (it was stored: see '%s reconciliations')", cli_invoked_words(run, sizeof run));
 		}
 		sb_recon_free(r);
 		return cli_report(&cli->err);
@@ -244,7 +246,7 @@ static int run_report_drift(sb_cli *cli, sb_db *db, void *opts)
 		{"drift_usd", COL_MONEY, 0}, {"reconciliation", COL_INT, 0},
 	};
 	const recon_cli *rc = opts;
-	sb_page_opts po = {cli->db_path, cli_now_ms(), NULL, NULL};
+	sb_page_opts po = {&cli->invoked, cli_now_ms(), NULL, NULL};
 	sb_trend *t = NULL;
 
 	if (rc->fmt != FMT_HTML)

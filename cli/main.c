@@ -18,6 +18,7 @@
 
 #include "cli/cli.h"
 #include "cli/help.h"
+#include "cli/words.h"
 #include "ledger/money.h"
 
 /* Take the global options out of argv (anywhere before "--"), leaving the
@@ -63,6 +64,7 @@ static int global_options(sb_cli *cli, int *argc, char **argv)
 			if (value[0] == '\0')
 				return cli_usage(cli, "--db needs a path: an empty one names no ledger");
 			cli->db_path = value;
+			cli->invoked.db = value;
 		} else {
 			int64_t ms = 0;
 			if (cli_int(cli, "--busy-timeout", value, &ms) != SB_OK)
@@ -113,8 +115,9 @@ static int help(sb_cli *cli, int argc, char **argv)
 	}
 	if (cmd == NULL && argc == 1 && cli_help_group(stdout, argv[0]))
 		return 0;
-	return cli_usage(cli, "help: no command '%s%s%s' ('sbledger --help' lists them)", argv[0],
-	                 argc > 1 ? " " : "", argc > 1 ? argv[1] : "");
+	return cli_usage(cli, "help: no command '%s%s%s' ('%s --help' lists them)", argv[0],
+	                 argc > 1 ? " " : "", argc > 1 ? argv[1] : "",
+	                 cli_invoked_program((char[CLI_INVOKED_MAX]){0}, CLI_INVOKED_MAX));
 }
 
 /* argv[0] is no command: the subcommands of a group (on stdout after
@@ -219,6 +222,12 @@ int main(int argc, char **argv)
 	cli.db_path = getenv("SBLEDGER_DB");
 	if (cli.db_path == NULL || cli.db_path[0] == '\0')
 		cli.db_path = "./sbledger.db";
+	/* a command the messages suggest begins as this one was run: argv[0]
+	 * when it names the program by a path (cron's ./sbledger), else
+	 * sbledger as found on PATH; --db once global_options has seen it */
+	if (argv[0] != NULL && strchr(argv[0], '/') != NULL)
+		cli.invoked.program = argv[0];
+	cli_words_invoked(&cli.invoked);
 	cli.busy_ms = 30000;
 	cli.stderr_tty = isatty(STDERR_FILENO) != 0;
 

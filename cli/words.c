@@ -9,15 +9,21 @@
 #include "ledger/err.h"
 #include "ledger/quote.h"
 
+/* How this sbledger was run (cli_words_invoked); NULL: "sbledger". */
+static const sb_invocation *invoked;
+
 /* What each way out of enum sb_hint is on the command line: the text
  * that replaces its library words, {1} and {2} standing for what the
- * words' first and second %s stood for.  NULL: rendered by a function
- * (price) or left as the library says it. */
+ * words' first and second %s stood for, {0} for the words a command the
+ * user runs begins with (sb_invocation_words: the program as invoked, the
+ * ledger as given), {p} for the program alone (init names the ledger the
+ * library found missing, which a copy's --from or --to can be).  NULL:
+ * rendered by a function (price) or left as the library says it. */
 static const char *const cli_text[SB_HINT_COUNT] = {
 	[SB_HINT_BUSY] = "try again later or raise --busy-timeout",
-	[SB_HINT_INIT_EMPTY] = "make it one with 'sbledger --db {1} init'",
-	[SB_HINT_INIT_MISSING] = "create one with 'sbledger --db {1} init'",
-	[SB_HINT_REJECTS] = "see 'sbledger rejects --batch {1}'",
+	[SB_HINT_INIT_EMPTY] = "make it one with '{p} --db {1} init'",
+	[SB_HINT_INIT_MISSING] = "create one with '{p} --db {1} init'",
+	[SB_HINT_REJECTS] = "see '{0} rejects --batch {1}'",
 	[SB_HINT_STRICT] = "(--strict: nothing of the file was imported)",
 	[SB_HINT_SUPERSEDE] = "--supersede replaces it",
 	[SB_HINT_REPLACE] = "import it again with --replace to keep this version",
@@ -50,12 +56,29 @@ enum { MAX_ARGS = 2, ARG_MAX = 512 };
 static const char *price_from_word(const char *word, char *buf, size_t cap)
 {
 	bool dash = word[0] == '-' || strncmp(word, "'-", 2) == 0 || strncmp(word, "$'-", 3) == 0;
+	char run[CLI_INVOKED_MAX];
 
+	cli_invoked_words(run, sizeof run);
 	if (dash)
-		snprintf(buf, cap, "sbledger prices set --input-per-m X --output-per-m Y -- %s", word);
+		snprintf(buf, cap, "%s prices set --input-per-m X --output-per-m Y -- %s", run, word);
 	else
-		snprintf(buf, cap, "sbledger prices set %s --input-per-m X --output-per-m Y", word);
+		snprintf(buf, cap, "%s prices set %s --input-per-m X --output-per-m Y", run, word);
 	return buf;
+}
+
+void cli_words_invoked(const sb_invocation *inv)
+{
+	invoked = inv;
+}
+
+const char *cli_invoked_words(char *buf, size_t cap)
+{
+	return sb_invocation_words(invoked, buf, cap);
+}
+
+const char *cli_invoked_program(char *buf, size_t cap)
+{
+	return sb_invocation_words(&(sb_invocation){invoked != NULL ? invoked->program : NULL, NULL}, buf, cap);
 }
 
 const char *cli_price_command(const char *model, char *buf, size_t cap)
@@ -127,12 +150,24 @@ static void render(int hint, const found *f, char *out, size_t cap)
 
 	out[0] = '\0';
 	if (hint == SB_HINT_PRICE) {
-		char cmd[2 * ARG_MAX];
+		char cmd[2 * ARG_MAX + CLI_INVOKED_MAX];
 		/* the argument is the model as the library quoted it: one shell word */
 		snprintf(out, cap, "(%s)", price_from_word(f->args[0], cmd, sizeof cmd));
 		return;
 	}
 	for (; *t != '\0' && used + 1 < cap; t++) {
+		if (t[0] == '{' && (t[1] == '0' || t[1] == 'p') && t[2] == '}') {
+			char run[CLI_INVOKED_MAX];
+			if (t[1] == '0')
+				cli_invoked_words(run, sizeof run);
+			else
+				cli_invoked_program(run, sizeof run);
+			used += (size_t)snprintf(out + used, cap - used, "%s", run);
+			if (used >= cap)
+				used = cap - 1;
+			t += 2;
+			continue;
+		}
 		if (t[0] == '{' && (t[1] == '1' || t[1] == '2') && t[2] == '}') {
 			size_t k = (size_t)(t[1] - '1');
 			used += (size_t)snprintf(out + used, cap - used, "%s", k < f->n_args ? f->args[k] : "");
@@ -148,7 +183,8 @@ static void render(int hint, const found *f, char *out, size_t cap)
 
 void cli_words(char *msg, size_t cap)
 {
-	char out[SB_ERR_MSG_MAX + 512];
+	enum { TEXT_MAX = 2 * ARG_MAX + CLI_INVOKED_MAX + 256 };
+	char out[SB_ERR_MSG_MAX + TEXT_MAX];
 
 	for (int hint = SB_HINT_NONE + 1; hint < SB_HINT_COUNT; hint++) {
 		const char *w = sb_hint_words(hint);
@@ -157,7 +193,7 @@ void cli_words(char *msg, size_t cap)
 		if (w[0] == '\0' || (cli_text[hint] == NULL && hint != SB_HINT_PRICE))
 			continue;
 		while (find(msg, from, w, &f)) {
-			char text[2 * ARG_MAX + 256];
+			char text[TEXT_MAX];
 			size_t tlen;
 			render(hint, &f, text, sizeof text);
 			tlen = strlen(text);

@@ -144,3 +144,20 @@ bool sb_quote_is_option(const char *name)
 {
 	return name != NULL && name[0] == '-';
 }
+
+const char *sb_invocation_words(const sb_invocation *inv, char *buf, size_t cap)
+{
+	const char *program = inv != NULL && inv->program != NULL ? inv->program : "sbledger";
+	size_t used;
+
+	if (cap == 0)
+		return buf;
+	sb_quote(program, SB_QUOTE_IF_NEEDED, buf, cap);
+	used = strlen(buf);
+	if (inv != NULL && inv->db != NULL && used + 7 < cap) {
+		memcpy(buf + used, " --db ", 7);
+		used += 6;
+		sb_quote(inv->db, SB_QUOTE_IF_NEEDED, buf + used, cap - used);
+	}
+	return buf;
+}

@@ -53,4 +53,25 @@ const char *sb_quote(const char *name, int how, char *buf, size_t cap);
  * before it. */
 bool sb_quote_is_option(const char *name);
 
+/* How the user ran sbledger, so that a command a message, a mail or a
+ * page suggests runs as printed from where it was run: the program as
+ * it was invoked and the ledger as it was given.  The command line fills
+ * it (the library never reads argv nor the environment) and hands it to
+ * what prints commands. */
+typedef struct sb_invocation {
+	const char *program;  /* argv[0] when it holds a '/' ("./sbledger"), else NULL: "sbledger" */
+	const char *db;       /* --db as given; NULL when the ledger came from $SBLEDGER_DB or
+	                         is the default ./sbledger.db (a command without --db finds it) */
+} sb_invocation;
+
+/* A buffer for sb_invocation_words: a program and a ledger of a few
+ * thousand bytes each, quoted (longer ones are cut as sb_quote cuts). */
+#define SB_INVOCATION_BUFSZ 8192
+
+/* The words a suggested command begins with, each one shell word
+ * (sb_quote): the program, then "--db" and the ledger when inv->db is
+ * set ("./sbledger --db 'my ledger.db'"); "sbledger" for inv NULL.  Into
+ * buf (cap bytes, SB_INVOCATION_BUFSZ); returns buf. */
+const char *sb_invocation_words(const sb_invocation *inv, char *buf, size_t cap);
+
 #endif

@@ -34,6 +34,7 @@
 #include "ledger/db.h"
 #include "ledger/err.h"
 #include "ledger/period.h"
+#include "ledger/quote.h"
 #include "reconcile/flags.h"
 #include "reconcile/reconcile.h"
 
@@ -71,8 +72,8 @@ typedef struct sb_nightly_opts {
 	const char *inbox;            /* the inbox as the user named it (messages) */
 	const char *root;             /* the inbox resolved (sb_inbox_resolve) */
 	const char *out;              /* where the reports go: OUT/PERIOD/ */
-	const char *ledger;           /* the ledger's path as the user named it, for the
-	                                 commands of the page (NULL: the default one) */
+	const sb_invocation *ledger;  /* how sbledger was run, the ledger as the user named it:
+	                                 what the page's commands begin with (NULL: "sbledger") */
 	bool has_period;              /* period is given (--period): judged as well */
 	sb_period period;             /* the period --period names */
 	int64_t catch_up_days;        /* --catch-up: how many days back are judged (default 35) */

@@ -43,6 +43,7 @@
 #include "ledger/db.h"
 #include "ledger/period.h"
 #include "ledger/rates.h"
+#include "ledger/quote.h"
 
 /* What an invoice charges. */
 typedef enum {
@@ -155,6 +156,8 @@ typedef struct sb_invoice_opts {
 	const char *tag;              /* the tag name of --by tag:NAME */
 	const char *customer;         /* --customer, or NULL for every customer */
 	sb_basis basis;               /* --basis */
+	const sb_invocation *invoked; /* how sbledger was run: what the commands of the
+	                                 notices begin with (NULL: "sbledger") */
 } sb_invoice_opts;
 
 /* The basis's name: "computed" or "billed" (static). */

@@ -339,8 +339,8 @@ static int charge_sessions(billed_ctx *c, const sb_recon_backend *b, __int128 *s
 		         sb_quote(b->backend, SB_QUOTE_IF_NEEDED, (char[SB_QUOTE_BUFSZ]){0}, SB_QUOTE_BUFSZ),
 		         sb_money_format(rs->billed_nanos, 9, money),
 		         rs->session_id != NULL ? sb_quote(rs->session_id, SB_QUOTE_IF_NEEDED, (char[SB_QUOTE_BUFSZ]){0}, SB_QUOTE_BUFSZ) : "(none)") == SB_OK)
-			sb_inv_note(&c->f->notices, c->e, "%s: 'sbledger reconcile' lists the sessions billed with no runs as unexpected",
-			     b->backend);
+			sb_inv_note(&c->f->notices, c->e, "%s: '%s reconcile' lists the sessions billed with no runs as unexpected",
+			     b->backend, sb_invocation_words(c->o->invoked, (char[SB_INVOCATION_BUFSZ]){0}, SB_INVOCATION_BUFSZ));
 		else if (c->e->code == SB_OK && n > 0)
 			charge_owners(c, b->backend, rs->billed_nanos, owners, n);
 		for (size_t k = 0; k < n_found; k++)
@@ -450,15 +450,17 @@ out:
  * every invoice with a compute line for it. */
 static int note_backend(billed_ctx *c, const sb_recon_backend *b)
 {
-	const char *why = NULL, *fix = NULL;
+	const char *why = NULL, *fix = NULL, *command = "";
 	bool noted = false;
 
 	if (b->status == SB_STATUS_CURRENCY) {
 		why = "some of its billing lines have no exchange rate and were left out";
-		fix = "set the exchange rate with 'sbledger fx set CUR RATE --from DATE'";
+		fix = "set the exchange rate with '";
+		command = " fx set CUR RATE --from DATE'";
 	} else if (b->status == SB_STATUS_NO_RATE) {
 		why = "some of its metered lines found no rate and were left out";
-		fix = "set its per-second rates with 'sbledger rates set'";
+		fix = "set its per-second rates with '";
+		command = " rates set'";
 	} else if (b->status == SB_STATUS_PARTIAL) {
 		why = "a billing line starts in the period and ends after it; it is charged whole";
 	} else if (!b->has_billed && b->computed_nanos > 0 && !b->free) {
@@ -476,7 +478,10 @@ static int note_backend(billed_ctx *c, const sb_recon_backend *b)
 			}
 	/* what to run about it is for the operator, never on an invoice */
 	if (noted && fix != NULL && c->e->code == SB_OK)
-		sb_inv_note(&c->f->notices, c->e, "%s: %s", b->backend, fix);
+		sb_inv_note(&c->f->notices, c->e, "%s: %s%s%s", b->backend, fix,
+		            command[0] != '\0' ? sb_invocation_words(c->o->invoked, (char[SB_INVOCATION_BUFSZ]){0},
+		                                                      SB_INVOCATION_BUFSZ) : "",
+		            command);
 	return c->e->code;
 }
 

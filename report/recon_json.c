@@ -115,7 +115,7 @@ static json_t *backend(const sb_recon *r, const sb_recon_backend *b, bool *ok)
 		/* what is missing and the ways out, as the table says them */
 		char words[2048];
 		sb_json_put(o, "runs_without_card", json_integer(b->unpriced_runs), ok);
-		sb_json_put(o, "message", sb_recon_words(r, b, words, sizeof words) ? json_string(words) : json_null(), ok);
+		sb_json_put(o, "message", sb_recon_words(r, b, NULL, words, sizeof words) ? json_string(words) : json_null(), ok);
 	}
 	return o;
 }

@@ -82,7 +82,7 @@ static int table_rank(const sb_recon_backend *b)
 	return b->status != SB_STATUS_OK ? 1 : 2;
 }
 
-int sb_recon_table(FILE *f, const sb_recon *r, sb_err *e)
+int sb_recon_table(FILE *f, const sb_recon *r, const sb_invocation *inv, sb_err *e)
 {
 	static const sb_col cols[] = {
 		{"backend", COL_TEXT, 0}, {"status", COL_TEXT, 0}, {"flagged", COL_TEXT, 0},
@@ -131,7 +131,7 @@ int sb_recon_table(FILE *f, const sb_recon *r, sb_err *e)
 	for (int rank = 0; rank < 3; rank++)
 		for (size_t i = 0; i < r->n_backends; i++) {
 			const sb_recon_backend *b = &r->backends[i];
-			if (table_rank(b) != rank || !sb_recon_words(r, b, text, sizeof text))
+			if (table_rank(b) != rank || !sb_recon_words(r, b, inv, text, sizeof text))
 				continue;
 			fprintf(f, "%s  %s %s: %s\n", first ? "\n" : "", b->backend, sb_recon_status_name(b->status), text);
 			first = false;
@@ -168,12 +168,13 @@ int sb_recon_table(FILE *f, const sb_recon *r, sb_err *e)
 	return e->code;
 }
 
-int sb_report_recon(FILE *f, sb_format fmt, const sb_recon *r, sb_err *e)
+int sb_report_recon(FILE *f, sb_format fmt, const sb_recon *r, const sb_invocation *inv,
+                    sb_err *e)
 {
 	char *text;
 
 	if (fmt == FMT_TABLE)
-		return sb_recon_table(f, r, e);
+		return sb_recon_table(f, r, inv, e);
 	if (fmt != FMT_JSON)
 		return sb_fail(e, SB_EINTERNAL, "a reconciliation has no such output format");
 	if ((text = sb_recon_json_text(r, JSON_INDENT(1))) == NULL)

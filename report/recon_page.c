@@ -139,10 +139,11 @@ typedef struct cmd {
 	FILE *m;                   /* the memory stream, NULL when it could not be opened */
 } cmd;
 
-/* Begin "sbledger [--db LEDGER]". */
+/* Begin the command with the words of the page's invocation
+ * (sb_invocation_words: "sbledger", "./sbledger --db LEDGER"). */
 static void cmd_begin(page *pg, cmd *c)
 {
-	const char *db = pg->o->ledger;
+	char run[SB_INVOCATION_BUFSZ];
 
 	c->text = NULL;
 	c->len = 0;
@@ -150,11 +151,7 @@ static void cmd_begin(page *pg, cmd *c)
 		pg->failed = true;
 		return;
 	}
-	fputs("sbledger", c->m);
-	if (db != NULL && strcmp(db, "./sbledger.db") != 0) {
-		fputs(" --db ", c->m);
-		sb_shell_word(c->m, db);
-	}
+	fputs(sb_invocation_words(pg->o->ledger, run, sizeof run), c->m);
 }
 
 /* Append one word, quoted for the shell where it needs it. */
@@ -616,7 +613,7 @@ static void backend_rows(page *pg, const sb_recon *r, const sb_recon_backend *b)
 	window_cell(pg, r, b);
 	fputs("</tr>\n<tr class=\"words\"><td colspan=\"9\">", pg->f);
 	headline(pg, r, b);
-	if (sb_recon_words(r, b, words, sizeof words)) {
+	if (sb_recon_words(r, b, pg->o->ledger, words, sizeof words)) {
 		fputs("<span class=\"full\">", pg->f);
 		sb_pg_esc(pg, words);
 		fputs("</span>", pg->f);

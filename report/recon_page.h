@@ -20,12 +20,14 @@
 #include <stdio.h>
 
 #include "ledger/err.h"
+#include "ledger/quote.h"
 #include "reconcile/recon_detail.h"
 #include "reconcile/reconcile.h"
 
 /* What a page needs besides its data. */
 typedef struct sb_page_opts {
-	const char *ledger;              /* the ledger's path, for the commands; NULL or "./sbledger.db": they name none */
+	const sb_invocation *ledger;     /* how sbledger was run: the commands begin with its words
+	                                    (sb_invocation_words; NULL: "sbledger", naming no ledger) */
 	int64_t made_ms;                 /* when the page is made (its footer) */
 	const sb_night_imports *imports; /* nightly: what the night imported; NULL for reconcile's page */
 	const char *inbox;               /* nightly: the inbox (its files are shown relative to it); NULL: none */

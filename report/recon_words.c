@@ -18,6 +18,7 @@ typedef struct words {
 	char *buf;      /* the buffer */
 	size_t cap;     /* its size */
 	size_t len;     /* written so far */
+	const char *run; /* the words a command begins with (sb_invocation_words) */
 } words;
 
 /* Append formatted text to w. */
@@ -89,7 +90,7 @@ static void say_lines_command(words *w, const sb_recon_backend *b)
 {
 	char name[96], backend[SB_QUOTE_BUFSZ];
 
-	say(w, "sbledger lines --period %s --backend %s", sb_period_name(&b->window, name),
+	say(w, "%s lines --period %s --backend %s", w->run, sb_period_name(&b->window, name),
 	    sb_quote(b->backend, SB_QUOTE_IF_NEEDED, backend, sizeof backend));
 }
 
@@ -141,18 +142,19 @@ static void say_no_rate(words *w, const sb_recon_backend *b)
 	    (long long)f->lines, f->lines == 1 ? "" : "s", f->lines == 1 ? "was" : "were");
 	if (!f->has_card) {
 		say(w, "no rate card of %s is in force at %s; set one with the provider's prices (X per "
-		       "minute of session life, Y per vCPU-second, Z per GiB-second): sbledger rates set %s"
+		       "minute of session life, Y per vCPU-second, Z per GiB-second): %s rates set %s"
 		       "--usd-per-minute X",
-		    word, sb_time_format(f->first_ms, t), lead);
+		    word, sb_time_format(f->first_ms, t), w->run, lead);
 	} else {
 		say(w, "the card in force (from %s) has no price per %s; set %s on it, keeping its %s per "
-		       "minute%s%s%s: sbledger rates set %s--usd-per-minute %s",
+		       "minute%s%s%s: %s rates set %s--usd-per-minute %s",
 		    from_arg(card->effective_ms, t),
 		    f->need_cpu && f->need_gb ? "vCPU-second nor per GiB-second" : f->need_cpu ? "vCPU-second" : "GiB-second",
 		    f->need_cpu && f->need_gb ? "them" : "it", minute,
 		    cpu_open || gb_open ? ", with the provider's price" : "",
 		    cpu_open && gb_open ? "s in place of Y and Z" : "",
-		    cpu_open != gb_open ? (cpu_open ? " in place of Y" : " in place of Z") : "", lead, minute);
+		    cpu_open != gb_open ? (cpu_open ? " in place of Y" : " in place of Z") : "", w->run, lead,
+		    minute);
 	}
 	if (cpu) {
 		if (f->need_cpu && !cpu_open)
@@ -226,9 +228,11 @@ static void say_verdict(words *w, const sb_recon_backend *b)
 	}
 }
 
-bool sb_recon_words(const sb_recon *r, const sb_recon_backend *b, char *buf, size_t cap)
+bool sb_recon_words(const sb_recon *r, const sb_recon_backend *b, const sb_invocation *inv,
+                    char *buf, size_t cap)
 {
-	words w = {buf, cap, 0};
+	char run[SB_INVOCATION_BUFSZ];
+	words w = {buf, cap, 0, sb_invocation_words(inv, run, sizeof run)};
 	char a[SB_MONEY_BUFSZ], t[SB_TIME_BUFSZ], u[SB_TIME_BUFSZ], l[SB_TIME_BUFSZ];
 	char cur[SB_QUOTE_BUFSZ];
 	sb_recon_status s = b->status;
@@ -242,10 +246,10 @@ bool sb_recon_words(const sb_recon *r, const sb_recon_backend *b, char *buf, siz
 		    sb_time_format(b->window.to_ms, t), sb_time_format(r->opts.now_ms, u));
 	} else if (s == SB_STATUS_CURRENCY) {
 		say(&w, "%lld line%s in %s%s had no exchange rate in force and %s left out: set the USD value "
-		        "of one %s (sbledger fx set %s USD_PER_%s --from %s) and reconcile again",
+		        "of one %s (%s fx set %s USD_PER_%s --from %s) and reconcile again",
 		    (long long)b->currency_lines, b->currency_lines == 1 ? "" : "s", b->currency,
 		    b->currency_lines == 1 ? "" : " (or other currencies)", b->currency_lines == 1 ? "was" : "were",
-		    b->currency, sb_quote(b->currency, SB_QUOTE_IF_NEEDED, cur, sizeof cur), b->currency,
+		    b->currency, w.run, sb_quote(b->currency, SB_QUOTE_IF_NEEDED, cur, sizeof cur), b->currency,
 		    from_arg(b->window.from_ms, t));
 	} else if (s == SB_STATUS_NO_RATE) {
 		if (b->rate_fix.lines > 0)

@@ -175,7 +175,7 @@ static void add_line(sb_db *db, const char *backend, const char *session, int64_
 static sb_invoice_set *build(sb_db *db, const char *period, const char *tag, const char *customer,
                              sb_basis basis)
 {
-	sb_invoice_opts o = {period_of(period), tag, customer, basis};
+	sb_invoice_opts o = {period_of(period), tag, customer, basis, NULL};
 	sb_invoice_set *set = NULL;
 	sb_err e;
 	int rc;
@@ -414,7 +414,7 @@ static void test_no_runs(void **state)
 {
 	sb_db *db = *state;
 	sb_invoice_set *set;
-	sb_invoice_opts o = {period_of("2026-12"), "customer", NULL, SB_BASIS_COMPUTED};
+	sb_invoice_opts o = {period_of("2026-12"), "customer", NULL, SB_BASIS_COMPUTED, NULL};
 	sb_err e;
 	int rc;
 
@@ -447,7 +447,7 @@ static void test_no_runs(void **state)
 static void test_stored_names(void **state)
 {
 	sb_db *db = *state;
-	sb_invoice_opts o = {period_of("2026-11"), "customer", "acme", SB_BASIS_BILLED};
+	sb_invoice_opts o = {period_of("2026-11"), "customer", "acme", SB_BASIS_BILLED, NULL};
 	sb_invoice_set *set = NULL;
 	sb_basis basis = SB_BASIS_COMPUTED;
 	sb_inv_kind kind = SB_INV_COMPUTE;
@@ -530,7 +530,7 @@ static void test_free_backends_only(void **state)
 static void test_unknown_customer(void **state)
 {
 	sb_db *db = *state;
-	sb_invoice_opts o = {period_of("2026-11"), "customer", "acne", SB_BASIS_COMPUTED};
+	sb_invoice_opts o = {period_of("2026-11"), "customer", "acne", SB_BASIS_COMPUTED, NULL};
 	sb_invoice_set *set = NULL;
 	sb_err e;
 	int rc;
@@ -557,7 +557,7 @@ static void test_unknown_customer(void **state)
 static void test_unpriced_model(void **state)
 {
 	sb_db *db = *state;
-	sb_invoice_opts o = {period_of("2026-11"), "customer", "acme", SB_BASIS_COMPUTED};
+	sb_invoice_opts o = {period_of("2026-11"), "customer", "acme", SB_BASIS_COMPUTED, NULL};
 	sb_invoice_set *set = NULL;
 	sb_err e;
 	int rc;
@@ -576,7 +576,7 @@ static void test_unpriced_model(void **state)
 static void test_finalize(void **state)
 {
 	sb_db *db = *state;
-	sb_invoice_opts o = {period_of("2026-11"), "customer", "acme", SB_BASIS_COMPUTED};
+	sb_invoice_opts o = {period_of("2026-11"), "customer", "acme", SB_BASIS_COMPUTED, NULL};
 	sb_invoice_set *set = NULL;
 	const sb_invoice *inv;
 	sb_err e;
@@ -664,7 +664,7 @@ static void test_finalize(void **state)
 static void test_finalize_numbers(void **state)
 {
 	sb_db *db = *state;
-	sb_invoice_opts o = {period_of("2026-11"), "customer", NULL, SB_BASIS_BILLED};
+	sb_invoice_opts o = {period_of("2026-11"), "customer", NULL, SB_BASIS_BILLED, NULL};
 	sb_invoice_set *set = NULL;
 	sb_err e;
 	int rc;
@@ -855,7 +855,7 @@ static void test_edit_distance(void **state)
 static void test_unknown_tag(void **state)
 {
 	sb_db *db = *state;
-	sb_invoice_opts o = {period_of("2026-11"), "cutsomer", NULL, SB_BASIS_COMPUTED};
+	sb_invoice_opts o = {period_of("2026-11"), "cutsomer", NULL, SB_BASIS_COMPUTED, NULL};
 	sb_invoice_set *set = NULL;
 	sb_err e;
 	int rc;
@@ -908,7 +908,7 @@ static int64_t charged_twice(sb_db *db)
 static void test_one_invoice_per_run(void **state)
 {
 	sb_db *db = *state;
-	sb_invoice_opts o = {period_of("2026-11"), "customer", NULL, SB_BASIS_COMPUTED};
+	sb_invoice_opts o = {period_of("2026-11"), "customer", NULL, SB_BASIS_COMPUTED, NULL};
 	sb_invoice_set *set = NULL;
 	sb_err e;
 	int rc;
@@ -972,7 +972,7 @@ static void test_one_invoice_per_run(void **state)
 static void test_billed_set_aside(void **state)
 {
 	sb_db *db = *state;
-	sb_invoice_opts o = {period_of("2026-11"), "customer", NULL, SB_BASIS_BILLED};
+	sb_invoice_opts o = {period_of("2026-11"), "customer", NULL, SB_BASIS_BILLED, NULL};
 	sb_invoice_set *set = NULL;
 	const sb_invoice *inv;
 	sb_err e;
@@ -1006,7 +1006,7 @@ static void test_billed_set_aside(void **state)
 static void test_unknown_tokens(void **state)
 {
 	sb_db *db = *state;
-	sb_invoice_opts o = {period_of("2026-12"), "customer", NULL, SB_BASIS_COMPUTED};
+	sb_invoice_opts o = {period_of("2026-12"), "customer", NULL, SB_BASIS_COMPUTED, NULL};
 	sb_invoice_set *set = NULL;
 	const sb_invoice *inv;
 	sb_err e;
@@ -1113,7 +1113,7 @@ static void test_no_card_unknown(void **state)
 static void test_moved_out_of_period(void **state)
 {
 	sb_db *db = *state;
-	sb_invoice_opts o = {period_of("2026-12"), "customer", NULL, SB_BASIS_COMPUTED};
+	sb_invoice_opts o = {period_of("2026-12"), "customer", NULL, SB_BASIS_COMPUTED, NULL};
 	sb_invoice_set *set = NULL;
 	const sb_invoice *inv;
 	sb_err e;

@@ -121,6 +121,31 @@ static void test_is_option(void **state)
 	assert_false(sb_quote_is_option(NULL));
 }
 
+/* The words a suggested command begins with: the program as run (one
+ * word), "--db" and the ledger only when the ledger was given so. */
+static void test_invocation_words(void **state)
+{
+	char buf[SB_INVOCATION_BUFSZ];
+
+	(void)state;
+	assert_string_equal(sb_invocation_words(NULL, buf, sizeof buf), "sbledger");
+	assert_string_equal(sb_invocation_words(&(sb_invocation){NULL, NULL}, buf, sizeof buf), "sbledger");
+	assert_string_equal(sb_invocation_words(&(sb_invocation){"./sbledger", NULL}, buf, sizeof buf),
+	                    "./sbledger");
+	assert_string_equal(sb_invocation_words(&(sb_invocation){NULL, "ledger.db"}, buf, sizeof buf),
+	                    "sbledger --db ledger.db");
+	assert_string_equal(sb_invocation_words(&(sb_invocation){"/opt/my bin/sbledger", "it's.db"}, buf, sizeof buf),
+	                    "'/opt/my bin/sbledger' --db 'it'\\''s.db'");
+	assert_string_equal(sb_invocation_words(&(sb_invocation){"./sbledger", "postgresql://u@h/d?sslmode=require"},
+	                                        buf, sizeof buf),
+	                    "./sbledger --db 'postgresql://u@h/d?sslmode=require'");
+	assert_string_equal(sb_invocation_words(&(sb_invocation){"./sbledger", "a\nb"}, buf, sizeof buf),
+	                    "./sbledger --db $'a\\nb'");
+	/* cut to the buffer, never past it */
+	assert_string_equal(sb_invocation_words(&(sb_invocation){"./sbledger", "l.db"}, buf, 11), "./sbledger");
+	assert_string_equal(sb_invocation_words(&(sb_invocation){"./sbledger", "l.db"}, buf, 4), "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -129,6 +154,7 @@ int main(void)
 		cmocka_unit_test(test_cut),
 		cmocka_unit_test(test_shell_reads_the_name),
 		cmocka_unit_test(test_is_option),
+		cmocka_unit_test(test_invocation_words),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

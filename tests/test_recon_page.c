@@ -75,6 +75,7 @@ typedef struct world {
 	sb_trend_point points[4];
 	sb_night_imports imports;
 	sb_night_batch batch[1];
+	sb_invocation run;
 	sb_page_opts o;
 } world;
 
@@ -171,7 +172,9 @@ static void world_init(world *w)
 	w->batch[0].source = (char *)"/in & <box>/runs/<script>.jsonl";
 	w->batch[0].status = (char *)"complete";
 	w->batch[0].rejected = 2;
-	w->o.ledger = "/srv/it's <mine>/ledger.db";
+	w->run.program = "./my bin/sbledger";   /* as cron ran it, by a path */
+	w->run.db = "/srv/it's <mine>/ledger.db";
+	w->o.ledger = &w->run;
 	w->o.made_ms = T("2026-11-05T06:00:00Z");
 	w->o.imports = &w->imports;
 	w->o.inbox = "/in & <box>";
@@ -228,8 +231,8 @@ static void test_page_escapes(void **state)
 	has(page, "<code>&lt;script&gt;cmd&lt;/script&gt; &quot;q&quot; &amp; &#39;a&#39;</code>");
 	has(page, "runs/&lt;script&gt;.jsonl");            /* shown relative to the inbox */
 	has(page, "the inbox <code>/in &amp; &lt;box&gt;</code>");
-	/* commands: quoted for the shell, then escaped */
-	has(page, "<code class=\"cmd\">sbledger --db &#39;/srv/it&#39;\\&#39;&#39;s &lt;mine&gt;/ledger.db&#39; lines "
+	/* commands: the program and ledger as run, quoted for the shell, then escaped */
+	has(page, "<code class=\"cmd\">&#39;./my bin/sbledger&#39; --db &#39;/srv/it&#39;\\&#39;&#39;s &lt;mine&gt;/ledger.db&#39; lines "
 	          "--period 2026-11-04 --backend &#39;&lt;script&gt;b&lt;/script&gt;&#39; --session "
 	          "&#39;&lt;script&gt;alert(&quot;s&quot;)&lt;/script&gt;&amp;&#39;\\&#39;&#39;x&#39;</code>");
 	has(page, "reconcile --period 2026-11-04 --dry-run</code>");

@@ -1241,7 +1241,7 @@ static void test_words(void **state)
 	(void)state;
 	/* runloop: over-billed, the provider's 0.073889/min below the card's
 	 * 0.10: never "too high" nor "out of date"; rates with 9 decimals */
-	assert_true(sb_recon_words(r, backend(r, "runloop"), text, sizeof text));
+	assert_true(sb_recon_words(r, backend(r, "runloop"), NULL, text, sizeof text));
 	assert_null(strstr(text, "too high"));
 	assert_null(strstr(text, "too low"));
 	assert_null(strstr(text, "out of date"));
@@ -1249,17 +1249,19 @@ static void test_words(void **state)
 	/* modal: over-billed at 1,713,447,000 x 60000 / 922,358 = 111,460,864.4
 	 * per minute, half to even 111,460,864; 11,460,864 above the card's
 	 * 100,000,000: 11.46% */
-	assert_true(sb_recon_words(r, backend(r, "modal"), text, sizeof text));
+	assert_true(sb_recon_words(r, backend(r, "modal"), NULL, text, sizeof text));
 	assert_non_null(strstr(text, "the card is too low by 0.011460864 per minute (11.46% of the card's rate)"));
-	assert_true(sb_recon_words(r, backend(r, "daytona"), text, sizeof text));
+	assert_true(sb_recon_words(r, backend(r, "daytona"), NULL, text, sizeof text));
 	assert_non_null(strstr(text, "billed 1.619357 is the session lifetime at the card rate (1.619357; "
 	                             "boot and idle are 0.558781 of it)"));
-	assert_true(sb_recon_words(r, backend(r, "e2b"), text, sizeof text));
-	assert_non_null(strstr(text, "sbledger rates set e2b --usd-per-minute 0.060000000 --usd-per-cpu-second Y "
-	                             "--usd-per-gb-second Z --from 1970-01-01"));
-	assert_true(sb_recon_words(r, backend(r, "blaxel"), text, sizeof text));
+	/* its command begins as sbledger was run: program and ledger */
+	assert_true(sb_recon_words(r, backend(r, "e2b"), &(sb_invocation){"./sbledger", "my ledger.db"}, text,
+	                           sizeof text));
+	assert_non_null(strstr(text, ": ./sbledger --db 'my ledger.db' rates set e2b --usd-per-minute 0.060000000 "
+	                             "--usd-per-cpu-second Y --usd-per-gb-second Z --from 1970-01-01"));
+	assert_true(sb_recon_words(r, backend(r, "blaxel"), NULL, text, sizeof text));
 	assert_non_null(strstr(text, "the bill is missing"));
-	assert_false(sb_recon_words(r, backend(r, "vercel"), text, sizeof text));
+	assert_false(sb_recon_words(r, backend(r, "vercel"), NULL, text, sizeof text));
 	assert_string_equal(text, "");
 	sb_recon_free(r);
 
@@ -1277,7 +1279,7 @@ static void test_words(void **state)
 	assert_sb_ok(&e, sb_rates_store(db, &card, "test", &e));
 	r = run(db, "2026-11", SB_DEFAULT_ABS_NANOS, SB_DEFAULT_REL_PPB);
 	assert_int_equal(backend(r, "e2b")->explain.verdict, SB_VERDICT_RATE);
-	assert_true(sb_recon_words(r, backend(r, "e2b"), text, sizeof text));
+	assert_true(sb_recon_words(r, backend(r, "e2b"), NULL, text, sizeof text));
 	assert_non_null(strstr(text, "the card is too high by 0.058050000 per minute (96.75% of the card's rate)"));
 	sb_recon_free(r);
 
@@ -1287,7 +1289,7 @@ static void test_words(void **state)
 	assert_sb_ok(&e, sb_rates_store(db, &card, "test", &e));
 	r = run(db, "2026-11", SB_DEFAULT_ABS_NANOS, SB_DEFAULT_REL_PPB);
 	assert_int_equal(backend(r, "e2b")->status, SB_STATUS_NO_RATE);
-	assert_true(sb_recon_words(r, backend(r, "e2b"), text, sizeof text));
+	assert_true(sb_recon_words(r, backend(r, "e2b"), NULL, text, sizeof text));
 	assert_non_null(strstr(text, "has no price per GiB-second"));
 	assert_non_null(strstr(text, "sbledger rates set e2b --usd-per-minute 0.060000000 --usd-per-cpu-second "
 	                             "0.000014000 --usd-per-gb-second Z --from 1970-01-01"));
@@ -1295,11 +1297,11 @@ static void test_words(void **state)
 
 	/* pending and unbilled not flagged yet */
 	r = run_at(db, "2026-11", "2026-11-30T12:00:00Z", SB_DEFAULT_LAG_MS);
-	assert_true(sb_recon_words(r, backend(r, "modal"), text, sizeof text));
+	assert_true(sb_recon_words(r, backend(r, "modal"), NULL, text, sizeof text));
 	assert_non_null(strstr(text, "its window ends at 2026-12-01T00:00:00Z, after the time of this reconcile"));
 	sb_recon_free(r);
 	r = run_at(db, "2026-11", "2026-12-02T00:00:00Z", SB_DEFAULT_LAG_MS);
-	assert_true(sb_recon_words(r, backend(r, "blaxel"), text, sizeof text));
+	assert_true(sb_recon_words(r, backend(r, "blaxel"), NULL, text, sizeof text));
 	assert_non_null(strstr(text, "flagged if none has come 72 h after the window's end, after 2026-12-04T00:00:00Z"));
 	sb_recon_free(r);
 	sb_db_close(db);

@@ -160,7 +160,7 @@ static void direct_text(sb_db *db, const char *period, const char *tag, FILE *ou
  * "customer|T|model|input|output"), to out. */
 static void invoice_text(sb_db *db, const char *period, const char *tag, FILE *out)
 {
-	sb_invoice_opts o = {{0}, tag, NULL, SB_BASIS_COMPUTED};
+	sb_invoice_opts o = {{0}, tag, NULL, SB_BASIS_COMPUTED, NULL};
 	sb_invoice_set *set = NULL;
 	sb_err e;
 	int rc;
@@ -653,7 +653,7 @@ static void test_strict_and_overflow(void **state)
 		free(type);
 	}
 	{
-		sb_invoice_opts io = {{0}, "customer", NULL, SB_BASIS_COMPUTED};
+		sb_invoice_opts io = {{0}, "customer", NULL, SB_BASIS_COMPUTED, NULL};
 		sb_invoice_set *set = NULL;
 		sb_err_clear(&e);
 		assert_sb_ok(&e, sb_period_parse("2026-11", 0, &io.period, &e));

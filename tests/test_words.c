@@ -132,6 +132,34 @@ static void test_cut(void **state)
 	assert_memory_equal(buf, "a: give the import --period P, the period the usage report cove", 63);
 }
 
+/* Once main has said how sbledger was run, every command the words
+ * suggest begins so: the program as invoked, --db as given (init names
+ * the ledger the library found missing, with the program as invoked). */
+static void test_commands_as_invoked(void **state)
+{
+	sb_invocation cron = {"./sbledger", "my ledger.db"};
+	sb_invocation env = {"./sbledger", NULL};   /* the ledger from $SBLEDGER_DB */
+	char buf[512];
+
+	(void)state;
+	cli_words_invoked(&cron);
+	check("x.jsonl: 1 line rejected; its rejected records are kept with batch 10",
+	      "x.jsonl: 1 line rejected; see './sbledger --db 'my ledger.db' rejects --batch 10'");
+	check("'my l.db': no ledger here; create one by initialising 'my l.db'",
+	      "'my l.db': no ledger here; create one with './sbledger --db 'my l.db' init'");
+	assert_string_equal(cli_price_command("m", buf, sizeof buf),
+	                    "./sbledger --db 'my ledger.db' prices set 'm' --input-per-m X --output-per-m Y");
+	assert_string_equal(cli_invoked_program(buf, sizeof buf), "./sbledger");
+	cli_words_invoked(&env);
+	check("x.jsonl: 1 line rejected; its rejected records are kept with batch 10",
+	      "x.jsonl: 1 line rejected; see './sbledger rejects --batch 10'");
+	check("model '-2+3' has no price (the model '-2+3' needs a price)",
+	      "model '-2+3' has no price (./sbledger prices set --input-per-m X --output-per-m Y -- '-2+3')");
+	cli_words_invoked(NULL);
+	check("x.jsonl: 1 line rejected; its rejected records are kept with batch 10",
+	      "x.jsonl: 1 line rejected; see 'sbledger rejects --batch 10'");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -141,6 +169,7 @@ int main(void)
 		cmocka_unit_test(test_placeholder_edges),
 		cmocka_unit_test(test_price_command),
 		cmocka_unit_test(test_cut),
+		cmocka_unit_test(test_commands_as_invoked),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

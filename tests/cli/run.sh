@@ -8,7 +8,10 @@
 # temporary directory; what it prints (stdout and stderr together) must
 # equal tests/cli/cases/NAME.out byte for byte.  It sees:
 #
-#   SB        the sbledger under test ($SBLEDGER, else ./sbledger of the repo)
+#   SB        sbledger, the name of the sbledger under test ($SBLEDGER, else
+#             ./sbledger of the repo), found by PATH as an installed one is
+#             (its directory first on PATH, or a link to it in the runner's
+#             scratch directory when its file has another name)
 #   SAMPLES   the sample inputs (examples/samples of the repository)
 #   FIX       tests/cli/fixtures (absolute)
 #   REPO      the repository
@@ -16,7 +19,12 @@
 #
 # and the function `sb ARGS...`, which runs "$SB" ARGS, then prints its
 # standard output as it is, its standard error with each line prefixed by
-# "[stderr] ", and "[exit N]".  Cases copy their inputs into the temporary
+# "[stderr] ", and "[exit N]".  A command the program suggests names the
+# program as it was run (docs/rules.md): run by a name without a slash, it
+# says "sbledger", whatever build or wrapper is under test, so the .out
+# files hold no path of this machine; a case about a program run by its
+# path (cron's ./sbledger) links one: ln -s "$(command -v "$SB")" ./sbledger.
+# Cases copy their inputs into the temporary
 # directory and name them relatively, so that no machine-dependent path
 # appears in the output.  After UPDATE=1, read every rewritten .out file
 # and check it by hand before committing it.
@@ -36,9 +44,10 @@
 #
 #   - the database's URL in the output, quoted ('URL') or not, is replaced
 #     by ./sbledger.db (the name the default ledger has in messages), and
-#     "--db URL " in a command line the program suggests is left out (the
-#     default ledger's suggestions have none, but 'sbledger --db
-#     ./sbledger.db init'), in an HTML page too;
+#     "--db URL " in a command line the program suggests is left out (a
+#     ledger from $SBLEDGER_DB, as the default one, is named by no --db in
+#     them, but init's 'sbledger --db ./sbledger.db init' names the ledger
+#     it creates), in an HTML page too;
 #   - the function sqlite3 runs SQL given for sbledger.db or ./sbledger.db
 #     (its second argument, else its standard input) through psql on the
 #     case's database, printing rows as sqlite3 does (a|b, NULL empty) and
@@ -293,6 +302,12 @@ fi
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/sbledger-cli.XXXXXX") || exit 70
 trap 'rm -rf "$scratch"' EXIT
 trap 'exit 130' INT TERM
+
+# the program by its name on PATH (see SB above)
+. "$repo/tests/support/on_path.sh"
+sb_on_path "$SB" "$scratch" || exit 70
+SB=sbledger
+export SB
 
 jobs=${CLI_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
 # the cases that kill a process after a delay or wait on another run

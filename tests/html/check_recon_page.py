@@ -24,8 +24,9 @@ arithmetic (Python decimal):
   per such day with its drift, a grey mark per day without;
 - with --batches and --night: what the night imported is the batches
   begun at AT (from 'batches --format json');
-- with --run: every command shown runs, as printed, in a POSIX shell in
-  DIR (with sbledger standing for SBLEDGER), and exits 0.
+- with --run SB DIR: every command shown begins with SB (the program as
+  the page's sbledger was run, found on PATH), runs as printed in a POSIX
+  shell in DIR, and exits 0.
 
 Prints "ok NAME: ..." or "FAIL NAME: ..." per check.
 """
@@ -290,16 +291,16 @@ if "run" in opts:
     failures = []
     for c in cmds:
         words = shlex.split(c)
-        if words[0] != "sbledger":
-            failures.append(f"{c!r} does not start with sbledger")
+        if words[0] != sb:
+            failures.append(f"{c!r} does not start with {sb}")
             continue
         if "--session" in words:
             sid = words[words.index("--session") + 1]
             if not any(s["session_id"] == sid for s in want):
                 failures.append(f"{c!r}: --session {sid!r} is no flagged session")
-        env = dict(os.environ, SB=sb)
+        env = dict(os.environ)
         env.pop("SBLEDGER_DB", None)
-        r = subprocess.run(["sh", "-c", 'sbledger() { "$SB" "$@"; }\n' + c], cwd=where, env=env,
+        r = subprocess.run(["sh", "-c", c], cwd=where, env=env,
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         if r.returncode != 0:
             failures.append(f"{c!r} exited {r.returncode}: {r.stderr.strip()[:200]}")

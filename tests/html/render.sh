@@ -48,6 +48,12 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/sbledger-html.XXXXXX") || exit 70
 trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
+# sbledger is run by its name on PATH, as tests/cli/run.sh runs it: the
+# commands a page suggests begin as the program was run ("sbledger"),
+# and run as printed with sh in the page's directory
+. "$repo/tests/support/on_path.sh"
+sb_on_path "$SB" "$work" || exit 70
+SB=sbledger
 passed=0
 failed=0
 

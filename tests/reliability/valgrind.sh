@@ -74,11 +74,15 @@ mkdir -m 1777 "$work/logs"
 # A process that a closed pipe ended by SIGPIPE (status 141, as git ends;
 # tests/cli/cases/exit_statuses) still held its memory when it died: that
 # is no leak, so its log is emptied.
+# The program is run by its name on PATH (a link to it in bin/), as the
+# CLI runner runs it, so that the commands it suggests say "sbledger"
+# (valgrind hands the program argv[0] as given).
+mkdir "$work/bin" && ln -s "$REAL" "$work/bin/sbledger" || exit 70
 cat >"$work/sbledger" <<EOF
 #!/bin/sh
 exec 9>"$work/logs/vg.\$\$"
-valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect,possible \\
-	--error-exitcode=99 --log-fd=9 "$REAL" "\$@"
+PATH="$work/bin:\$PATH" valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect,possible \\
+	--error-exitcode=99 --log-fd=9 sbledger "\$@"
 status=\$?
 [ \$status -eq 141 ] && : >"$work/logs/vg.\$\$"
 exit \$status

@@ -24,8 +24,7 @@ sb report summary --period 2026-11 --by model > summary.txt
 cat summary.txt
 cmd=$(sed -n 's/^\[stderr\] .*(\(sbledger prices set .*\))$/\1/p' summary.txt | sed 's/ X / 1 /; s/ Y / 2 /')
 echo "running: $cmd"
-mkdir -p bin && ln -s "$SB" bin/sbledger
-PATH=$(pwd)/bin:$PATH sh -c "$cmd"; echo "[exit $?]"
+sh -c "$cmd"; echo "[exit $?]"
 sb prices
 sb report summary --period 2026-11 --by model
 echo "== a tag and a customer with a quote"

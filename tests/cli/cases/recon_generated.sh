@@ -4,5 +4,5 @@
 # under and over it, reissues with --supersede over a span with a line
 # straddling it, sessions, the billing lag's edge, pending), each compared
 # field by field; the seeds of make check and make check-long are others.
-python3 "$REPO/tests/ref/check_scenarios.py" --sbledger "$SB" --seed cli --count 40 --jobs 2
+python3 "$REPO/tests/ref/check_scenarios.py" --sbledger "$(command -v "$SB")" --seed cli --count 40 --jobs 2
 echo "[exit $?]"

@@ -37,20 +37,20 @@ echo "== a second later: blaxel, daytona, e2b flagged"
 lag_check 2026-12-02T00:00:01Z
 echo "== nightly the next week: November judged again (it was stored pending)"
 mkdir -p inbox
-SBLEDGER_NOW=2026-12-05T02:15:00Z sb --db "$db" nightly --inbox inbox --out reports --fail-on-drift
+SBLEDGER_NOW=2026-12-05T02:15:00Z sb --db "$db" nightly --inbox inbox --out reports --fail-on-drift | sed "s|$(pwd)/|./|g"
 echo "== and not again the night after (its stored result is final)"
-SBLEDGER_NOW=2026-12-06T02:15:00Z sb --db "$db" nightly --inbox inbox --out reports --fail-on-drift
+SBLEDGER_NOW=2026-12-06T02:15:00Z sb --db "$db" nightly --inbox inbox --out reports --fail-on-drift | sed "s|$(pwd)/|./|g"
 sqlite3 "$db" "SELECT recon_id, date(from_ms / 1000, 'unixepoch'), date(to_ms / 1000, 'unixepoch'), flagged, flagged_backends, flagged_sessions FROM reconciliation"
 echo "== a result stored before flags were kept (flagged NULL) is left alone"
 sqlite3 "$db" "UPDATE reconciliation_backend SET flagged = NULL, window_from_ms = NULL, window_to_ms = NULL, status = 'unbilled' WHERE recon_id = 1;
 	UPDATE reconciliation_session SET flagged = NULL WHERE recon_id = 1;
 	DELETE FROM reconciliation WHERE recon_id > 1; DELETE FROM reconciliation_backend WHERE recon_id > 1;
 	DELETE FROM reconciliation_session WHERE recon_id > 1"
-SBLEDGER_NOW=2026-12-07T02:15:00Z sb --db "$db" --quiet nightly --inbox inbox --out reports --period 2026-12-06
+SBLEDGER_NOW=2026-12-07T02:15:00Z sb --db "$db" --quiet nightly --inbox inbox --out reports --period 2026-12-06 | sed "s|$(pwd)/|./|g"
 sqlite3 "$db" "SELECT COUNT(*) FROM reconciliation"
 echo "== an --out that cannot be written: the totals say so, exit 74"
 touch not-a-dir
-SBLEDGER_NOW=2026-12-08T02:15:00Z sb --db "$db" nightly --inbox inbox --out not-a-dir/reports
+SBLEDGER_NOW=2026-12-08T02:15:00Z sb --db "$db" nightly --inbox inbox --out not-a-dir/reports | sed "s|$(pwd)/|./|g"
 echo "== no_rate: the command printed runs as printed"
 export SBLEDGER_NOW=2026-12-05T00:00:00Z
 cp "$SAMPLES/billing-e2b-events.json" .
@@ -61,8 +61,9 @@ sb --db e2b.db import billing --format e2b-events billing-e2b-events.json >/dev/
 # lines find none; the words fill the command with December's rates
 sb --db e2b.db rates set e2b --usd-per-minute 0.06 --usd-per-cpu-second 0.000014 --usd-per-gb-second 0.0000045 --from 2026-12-01
 "$SB" --db e2b.db reconcile --period 2026-11 --dry-run | grep '^  e2b' | tee words.txt
-cmd=$(sed -n 's/.*: \(sbledger rates set [^(]*\) (the per-second.*/\1/p' words.txt)
+# the command names the ledger it was printed for (--db e2b.db) and runs
+# as printed
+cmd=$(sed -n 's/.*: \(sbledger --db e2b.db rates set [^(]*\) (the per-second.*/\1/p' words.txt)
 echo "running: $cmd"
-# shellcheck disable=SC2086
-sb --db e2b.db ${cmd#sbledger }
+sh -c "$cmd" 2>&1; echo "[exit $?]"
 "$SB" --db e2b.db reconcile --period 2026-11 --dry-run | grep -E '^e2b|^  e2b'
