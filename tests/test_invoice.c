@@ -1053,7 +1053,7 @@ static void test_unknown_tokens(void **state)
 static void test_no_card_unknown(void **state)
 {
 	sb_db *db = *state;
-	sb_invoice_opts o = {period_of("2027-02"), "customer", NULL, SB_BASIS_COMPUTED};
+	sb_invoice_opts o = {period_of("2027-02"), "customer", NULL, SB_BASIS_COMPUTED, NULL};
 	sb_invoice_set *set = NULL;
 	const sb_invoice *inv;
 	sb_err e;

@@ -471,7 +471,7 @@ static void test_backend_without_card(void **state)
 	assert_int_equal(b->status, SB_STATUS_NO_RATE);
 	assert_true(b->flagged);
 	assert_int_equal(b->unpriced_from_ms, nov5_10h);
-	assert_true(sb_recon_words(r, b, text, sizeof text));
+	assert_true(sb_recon_words(r, b, NULL, text, sizeof text));
 	assert_non_null(strstr(text, "the card cost of 1 run is unknown, never 0"));
 	assert_non_null(strstr(text, "sbledger rates set acme-gpu --usd-per-minute X --from 2026-11-05"));
 	assert_non_null(strstr(text, "sbledger rates set acme-gpu --free --from 2026-11-05"));

@@ -32,5 +32,9 @@ UNION ALL SELECT 24, 'run_day_untagged', 0
 UNION ALL SELECT 25, 'billing_line_pending', 0
 UNION ALL SELECT 26, 'billing_supersede', 0
 UNION ALL SELECT 27, 'billing_row_seen', 0
-UNION ALL SELECT 28, 'reject', 1
+UNION ALL SELECT 28, 'ledger_change', 0
+UNION ALL SELECT 29, 'backend_grain', 0
+UNION ALL SELECT 30, 'flag', 0
+UNION ALL SELECT 31, 'flag_event', 0
+UNION ALL SELECT 32, 'reject', 1
 ORDER BY n;
