@@ -368,10 +368,11 @@ static void print_look(const nightly *n, const sb_nightly_result *res)
 		       (long long)res->unjudged_days);
 	}
 	if (res->stale_older > 0) {
-		printf("%zu stale result%s older than --catch-up %lld days: ", res->stale_older,
-		       res->stale_older == 1 ? "" : "s", (long long)n->catch_up);
+		printf("%zu stale result%s older than --catch-up %lld days; judge %s again with a longer --catch-up: ",
+		       res->stale_older, res->stale_older == 1 ? "" : "s", (long long)n->catch_up,
+		       res->stale_older == 1 ? "it" : "them");
 		print_prog(n);
-		printf("reconcile --stale\n");
+		printf("nightly --inbox %s --out %s --catch-up DAYS\n", QUOTE(n->root), QUOTE(n->out_abs));
 	}
 	for (size_t i = 0; i < res->n_judged; i++)
 		if (res->judged[i].r != NULL && res->judged[i].r->flagged_sessions > 0 &&
