@@ -397,7 +397,7 @@ static void print_run(const nightly *n, const sb_nightly_result *res)
 		       (long long)x->r->recon_id, x->reports_ok ? "reports in " : "reports not written",
 		       x->reports_ok ? QUOTE(x->dir) : "", x->reports_ok ? "/" : "");
 	}
-	today.from_ms = n->now_ms - ((n->now_ms % SB_MS_PER_DAY) + SB_MS_PER_DAY) % SB_MS_PER_DAY;
+	today.from_ms = sb_day_start(n->now_ms);
 	today.to_ms = today.from_ms + SB_MS_PER_DAY;
 	printf("nightly %s: %ld %s imported, %ld already in the ledger, %ld %s rejected; "
 	       "%zu period%s judged (%zu for the first time); %zu open flag%s\n", sb_period_name(&today, name),

@@ -10,6 +10,7 @@
 #include "importers/import_runs.h"
 #include "importers/source.h"
 #include "ledger/grain.h"
+#include "ledger/grow.h"
 #include "ledger/timefmt.h"
 #include "nightly/inbox.h"
 #include "nightly/reports.h"
@@ -180,7 +181,6 @@ static void load_page(run *u, const sb_recon *r, sb_night_imports **imports,
 static int load_before(run *u, int64_t id, sb_nightly_judged *j, sb_err *e)
 {
 	sb_stmt *st = sb_db_stmt(u->db, "recon_stored_backends", e);
-	size_t cap = 0;
 	int rc;
 
 	if (st == NULL)
@@ -188,15 +188,9 @@ static int load_before(run *u, int64_t id, sb_nightly_judged *j, sb_err *e)
 	sb_bind_i64(u->db, st, ":recon_id", id);
 	while ((rc = sb_db_step(u->db, st, e)) == SB_ROW) {
 		sb_nightly_change *c;
-		if (j->n_changes == cap) {
-			size_t ncap = cap > 0 ? 2 * cap : 16;
-			sb_nightly_change *more = realloc(j->changes, ncap * sizeof *more);
-			if (more == NULL) {
-				sb_stmt_reset(st);
-				return sb_fail(e, SB_EINTERNAL, "out of memory");
-			}
-			j->changes = more;
-			cap = ncap;
+		if (SB_GROW(&j->changes, j->n_changes, &j->cap_changes, e) != SB_OK) {
+			sb_stmt_reset(st);
+			return e->code;
 		}
 		c = &j->changes[j->n_changes++];
 		memset(c, 0, sizeof *c);
@@ -250,10 +244,8 @@ static int diff_after(run *u, sb_nightly_judged *j, const sb_recon *r, sb_err *e
 			if (strcmp(j->changes[k].backend, b->backend) == 0)
 				c = &j->changes[k];
 		if (c == NULL) {
-			sb_nightly_change *more = realloc(j->changes, (j->n_changes + 1) * sizeof *more);
-			if (more == NULL)
-				return sb_fail(e, SB_EINTERNAL, "out of memory");
-			j->changes = more;
+			if (SB_GROW(&j->changes, j->n_changes, &j->cap_changes, e) != SB_OK)
+				return e->code;
 			c = &j->changes[j->n_changes++];
 			memset(c, 0, sizeof *c);
 			snprintf(c->backend, sizeof c->backend, "%s", b->backend);
@@ -373,9 +365,9 @@ typedef struct grain_seen {
  * and the periods to judge. */
 typedef struct plan {
 	stored *results;
-	size_t n_results;
+	size_t n_results, cap_results;
 	grain_seen *grains;
-	size_t n_grains;
+	size_t n_grains, cap_grains;
 	sb_nightly_judged *list;    /* the periods to judge (becomes r->judged) */
 	size_t n, cap;
 } plan;
@@ -390,20 +382,15 @@ static void plan_free(plan *pl)
 static sb_grain grain_for(run *u, plan *pl, const char *backend, sb_err *e)
 {
 	sb_grain g = SB_GRAIN_DAY;
-	grain_seen *more;
 
 	for (size_t i = 0; i < pl->n_grains; i++)
 		if (strcmp(pl->grains[i].backend, backend) == 0)
 			return pl->grains[i].grain;
-	if (sb_grain_of(u->db, backend, &g, e) != SB_OK)
-		return SB_GRAIN_DAY;
-	if ((more = realloc(pl->grains, (pl->n_grains + 1) * sizeof *more)) == NULL) {
-		sb_fail(e, SB_EINTERNAL, "out of memory");
+	if (sb_grain_of(u->db, backend, &g, e) != SB_OK ||
+	    SB_GROW(&pl->grains, pl->n_grains, &pl->cap_grains, e) != SB_OK)
 		return g;
-	}
-	pl->grains = more;
-	snprintf(more[pl->n_grains].backend, sizeof more[pl->n_grains].backend, "%s", backend);
-	more[pl->n_grains++].grain = g;
+	snprintf(pl->grains[pl->n_grains].backend, sizeof pl->grains[0].backend, "%s", backend);
+	pl->grains[pl->n_grains++].grain = g;
 	return g;
 }
 
@@ -411,7 +398,6 @@ static sb_grain grain_for(run *u, plan *pl, const char *backend, sb_err *e)
 static int load_results(run *u, plan *pl, int64_t since_ms, sb_err *e)
 {
 	sb_stmt *st = sb_db_stmt(u->db, "recon_latest", e);
-	size_t cap = 0;
 	int rc;
 
 	if (st == NULL)
@@ -421,15 +407,9 @@ static int load_results(run *u, plan *pl, int64_t since_ms, sb_err *e)
 	sb_bind_i64(u->db, st, ":lag_ms", u->lag_ms);
 	while ((rc = sb_db_step(u->db, st, e)) == SB_ROW) {
 		stored *x;
-		if (pl->n_results == cap) {
-			size_t ncap = cap > 0 ? 2 * cap : 64;
-			stored *more = realloc(pl->results, ncap * sizeof *more);
-			if (more == NULL) {
-				sb_stmt_reset(st);
-				return sb_fail(e, SB_EINTERNAL, "out of memory");
-			}
-			pl->results = more;
-			cap = ncap;
+		if (SB_GROW(&pl->results, pl->n_results, &pl->cap_results, e) != SB_OK) {
+			sb_stmt_reset(st);
+			return e->code;
 		}
 		x = &pl->results[pl->n_results++];
 		memset(x, 0, sizeof *x);
@@ -496,14 +476,8 @@ static int plan_add(plan *pl, const sb_period *p, sb_nightly_why why, sb_err *e)
 	for (size_t i = 0; i < pl->n; i++)
 		if (pl->list[i].period.from_ms == p->from_ms && pl->list[i].period.to_ms == p->to_ms)
 			return SB_OK;
-	if (pl->n == pl->cap) {
-		size_t cap = pl->cap > 0 ? 2 * pl->cap : 16;
-		sb_nightly_judged *more = realloc(pl->list, cap * sizeof *more);
-		if (more == NULL)
-			return sb_fail(e, SB_EINTERNAL, "out of memory");
-		pl->list = more;
-		pl->cap = cap;
-	}
+	if (SB_GROW(&pl->list, pl->n, &pl->cap, e) != SB_OK)
+		return e->code;
 	j = &pl->list[pl->n++];
 	memset(j, 0, sizeof *j);
 	j->period = *p;
@@ -521,98 +495,71 @@ typedef struct active {
 	bool monthly;               /* one billed by the month has */
 } active;
 
-/* Mark day t of backend active in *days (sorted by day, unique). */
-static int mark(run *u, plan *pl, active **days, size_t *n, int64_t t, const char *backend, sb_err *e)
+/* The days holding runs or lines, sorted, each once. */
+typedef struct activity {
+	active *days;
+	size_t n, cap;
+} activity;
+
+/* Mark the day holding t active for backend (by its grain). */
+static int mark(run *u, plan *pl, activity *act, int64_t t, const char *backend, sb_err *e)
 {
-	int64_t day = t - ((t % SB_MS_PER_DAY) + SB_MS_PER_DAY) % SB_MS_PER_DAY;
+	int64_t day = sb_day_start(t);
 	sb_grain g = grain_for(u, pl, backend, e);
 	size_t i = 0;
-	active *more;
 
-	while (i < *n && (*days)[i].day_ms < day)
+	while (i < act->n && act->days[i].day_ms < day)
 		i++;
-	if (i == *n || (*days)[i].day_ms != day) {
-		if ((more = realloc(*days, (*n + 1) * sizeof *more)) == NULL)
-			return sb_fail(e, SB_EINTERNAL, "out of memory");
-		*days = more;
-		memmove(&more[i + 1], &more[i], (*n - i) * sizeof *more);
-		memset(&more[i], 0, sizeof more[i]);
-		more[i].day_ms = day;
-		(*n)++;
+	if (i == act->n || act->days[i].day_ms != day) {
+		if (SB_GROW(&act->days, act->n, &act->cap, e) != SB_OK)
+			return e->code;
+		memmove(&act->days[i + 1], &act->days[i], (act->n - i) * sizeof act->days[0]);
+		memset(&act->days[i], 0, sizeof act->days[i]);
+		act->days[i].day_ms = day;
+		act->n++;
 	}
 	if (g == SB_GRAIN_MONTH)
-		(*days)[i].monthly = true;
+		act->days[i].monthly = true;
 	else
-		(*days)[i].daily = true;
+		act->days[i].daily = true;
 	return e->code;
 }
 
-/* The days in [from_ms, to_ms) holding runs or live lines. */
-static int load_activity(run *u, plan *pl, int64_t from_ms, int64_t to_ms, active **days,
-                         size_t *n, sb_err *e)
+/* Mark the days of st's rows (a day's start, or a day as text when
+ * text_day, and a backend) active. */
+static int mark_rows(run *u, plan *pl, activity *act, sb_stmt *st, bool text_day, sb_err *e)
+{
+	int rc;
+
+	while ((rc = sb_db_step(u->db, st, e)) == SB_ROW && e->code == SB_OK) {
+		sb_period day = {sb_col_i64(st, 0), 0};
+		if (text_day && sb_period_parse(sb_col_text(st, 0), 0, &day, e) != SB_OK)
+			break;
+		mark(u, pl, act, day.from_ms, sb_col_text(st, 1), e);
+	}
+	sb_stmt_reset(st);
+	return e->code;
+}
+
+/* The days in [from_ms, to_ms) holding runs (the day rollups) or live
+ * lines. */
+static int load_activity(run *u, plan *pl, int64_t from_ms, int64_t to_ms, activity *act, sb_err *e)
 {
 	char from_day[SB_TIME_BUFSZ], to_day[SB_TIME_BUFSZ];
 	sb_stmt *st;
-	int rc;
 
-	*days = NULL;
-	*n = 0;
 	snprintf(from_day, sizeof from_day, "%.10s", sb_time_format(from_ms, (char[SB_TIME_BUFSZ]){0}));
 	snprintf(to_day, sizeof to_day, "%.10s", sb_time_format(to_ms, (char[SB_TIME_BUFSZ]){0}));
 	if ((st = sb_db_stmt(u->db, "activity_run_days", e)) == NULL)
 		return e->code;
 	sb_bind_text(u->db, st, ":from_day", from_day);
 	sb_bind_text(u->db, st, ":to_day", to_day);
-	/* collected first: grain_for runs statements of its own */
-	{
-		struct { int64_t t; char backend[65]; } *seen = NULL;
-		size_t k = 0, cap = 0;
-		while ((rc = sb_db_step(u->db, st, e)) == SB_ROW) {
-			sb_period day;
-			if (k == cap) {
-				size_t ncap = cap > 0 ? 2 * cap : 64;
-				void *more = realloc(seen, ncap * sizeof *seen);
-				if (more == NULL) {
-					rc = -1;
-					sb_fail(e, SB_EINTERNAL, "out of memory");
-					break;
-				}
-				seen = more;
-				cap = ncap;
-			}
-			if (sb_period_parse(sb_col_text(st, 0), 0, &day, e) != SB_OK) {
-				rc = -1;
-				break;
-			}
-			seen[k].t = day.from_ms;
-			snprintf(seen[k++].backend, sizeof seen[0].backend, "%s", sb_col_text(st, 1));
-		}
-		sb_stmt_reset(st);
-		if (rc >= 0 && (st = sb_db_stmt(u->db, "activity_line_days", e)) != NULL) {
-			sb_bind_i64(u->db, st, ":from_ms", from_ms);
-			sb_bind_i64(u->db, st, ":to_ms", to_ms);
-			while ((rc = sb_db_step(u->db, st, e)) == SB_ROW) {
-				if (k == cap) {
-					size_t ncap = cap > 0 ? 2 * cap : 64;
-					void *more = realloc(seen, ncap * sizeof *seen);
-					if (more == NULL) {
-						rc = -1;
-						sb_fail(e, SB_EINTERNAL, "out of memory");
-						break;
-					}
-					seen = more;
-					cap = ncap;
-				}
-				seen[k].t = sb_col_i64(st, 0);
-				snprintf(seen[k++].backend, sizeof seen[0].backend, "%s", sb_col_text(st, 1));
-			}
-			sb_stmt_reset(st);
-		}
-		for (size_t i = 0; i < k && rc >= 0 && e->code == SB_OK; i++)
-			mark(u, pl, days, n, seen[i].t, seen[i].backend, e);
-		free(seen);
-	}
-	return e->code;
+	if (mark_rows(u, pl, act, st, true, e) != SB_OK ||
+	    (st = sb_db_stmt(u->db, "activity_line_days", e)) == NULL)
+		return e->code;
+	sb_bind_i64(u->db, st, ":from_ms", from_ms);
+	sb_bind_i64(u->db, st, ":to_ms", to_ms);
+	return mark_rows(u, pl, act, st, false, e);
 }
 
 /* The whole plan: --period, the days and months to catch up, the results
@@ -621,15 +568,19 @@ static int make_plan(run *u, plan *pl, sb_err *e)
 {
 	const sb_nightly_opts *o = u->o;
 	int64_t now = sb_db_now_ms(u->db);
-	int64_t today = now - ((now % SB_MS_PER_DAY) + SB_MS_PER_DAY) % SB_MS_PER_DAY;
+	int64_t today = sb_day_start(now);
 	int64_t reach = today - o->catch_up_days * SB_MS_PER_DAY;
 	int64_t look = reach - 366 * SB_MS_PER_DAY;   /* how far back unjudged days are named */
-	active *days = NULL;
-	size_t n_days = 0;
+	activity act = {NULL, 0, 0};
+	size_t cap_unjudged = 0;
+	active *days;
+	size_t n_days;
 	sb_nightly_result *r = u->r;
 
-	if (load_results(u, pl, look, e) != SB_OK || load_activity(u, pl, look, today, &days, &n_days, e) != SB_OK)
+	if (load_results(u, pl, look, e) != SB_OK || load_activity(u, pl, look, today, &act, e) != SB_OK)
 		goto out;
+	days = act.days;
+	n_days = act.n;
 	if (o->has_period && plan_add(pl, &o->period, SB_WHY_ASKED, e) != SB_OK)
 		goto out;
 	for (size_t i = 0; i < n_days; i++) {
@@ -646,12 +597,8 @@ static int make_plan(run *u, plan *pl, sb_err *e)
 		if (r->n_unjudged > 0 && r->unjudged[r->n_unjudged - 1].to_ms == day.from_ms) {
 			r->unjudged[r->n_unjudged - 1].to_ms = day.to_ms;
 		} else {
-			sb_period *more = realloc(r->unjudged, (r->n_unjudged + 1) * sizeof *more);
-			if (more == NULL) {
-				sb_fail(e, SB_EINTERNAL, "out of memory");
+			if (SB_GROW(&r->unjudged, r->n_unjudged, &cap_unjudged, e) != SB_OK)
 				goto out;
-			}
-			r->unjudged = more;
 			r->unjudged[r->n_unjudged++] = day;
 		}
 		if (r->unjudged_days == 0)
@@ -693,7 +640,7 @@ static int make_plan(run *u, plan *pl, sb_err *e)
 			*b = t;
 		}
 out:
-	free(days);
+	free(act.days);
 	return e->code;
 }
 
@@ -714,7 +661,7 @@ int sb_nightly_run(sb_db *db, const sb_nightly_opts *o, sb_nightly_result *r)
 	sb_inbox_events ev = {import_file, inbox_problem, &u};
 	plan pl;
 	int64_t now = sb_db_now_ms(db);
-	int64_t today = now - ((now % SB_MS_PER_DAY) + SB_MS_PER_DAY) % SB_MS_PER_DAY;
+	int64_t today = sb_day_start(now);
 	sb_err e;
 
 	memset(r, 0, sizeof *r);

@@ -134,7 +134,7 @@ typedef struct sb_nightly_judged {
 	sb_recon *r;                  /* its result, NULL when judging it failed (on_problem
 	                                 said why) */
 	sb_nightly_change *changes;   /* what moved since prev_id (malloc'd) */
-	size_t n_changes;
+	size_t n_changes, cap_changes;
 	sb_flags flags;               /* what its result did to each flag */
 	char dir[4096];               /* where its reports are ("" when none were written) */
 	bool reports_ok;              /* every report was written */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ledger/grain.h"
+#include "ledger/grow.h"
 #include "ledger/money.h"
 
 /* ---- the list ----------------------------------------------------------- */
@@ -31,16 +32,8 @@ void sb_flags_free(sb_flags *l)
 /* A new empty flag at the end of l, or NULL when out of memory (e says). */
 static sb_flag *push(sb_flags *l, sb_err *e)
 {
-	if (l->n == l->cap) {
-		size_t cap = l->cap > 0 ? 2 * l->cap : 16;
-		sb_flag *more = realloc(l->list, cap * sizeof *more);
-		if (more == NULL) {
-			sb_fail(e, SB_EINTERNAL, "out of memory");
-			return NULL;
-		}
-		l->list = more;
-		l->cap = cap;
-	}
+	if (SB_GROW(&l->list, l->n, &l->cap, e) != SB_OK)
+		return NULL;
 	memset(&l->list[l->n], 0, sizeof l->list[l->n]);
 	return &l->list[l->n++];
 }

@@ -24,6 +24,7 @@
 
 #include "ledger/changes.h"
 #include "ledger/fx.h"
+#include "ledger/grow.h"
 #include "ledger/lines.h"
 #include "ledger/money.h"
 #include "ledger/names.h"
@@ -239,19 +240,7 @@ typedef struct recon_ctx {
  * and still the caller's). */
 static void *grow(recon_ctx *c, void *list, size_t n, size_t *cap, size_t size)
 {
-	size_t ncap;
-	void *more;
-
-	if (n < *cap)
-		return list;
-	ncap = *cap ? 2 * *cap : 16;
-	more = realloc(list, ncap * size);
-	if (more == NULL) {
-		sb_fail(c->e, SB_EINTERNAL, "out of memory");
-		return NULL;
-	}
-	*cap = ncap;
-	return more;
+	return sb_grow(&list, n, cap, size, c->e) == SB_OK ? list : NULL;
 }
 
 /* *acc += v, or an error on overflow. */
