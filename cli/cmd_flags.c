@@ -77,17 +77,6 @@ static int parse_list(sb_cli *cli, int argc, char **argv, void *opts)
 	return 0;
 }
 
-/* Bind flag_listing.sql's parameters for o. */
-static void bind_listing(sb_db *db, sb_stmt *st, const flags_opts *o)
-{
-	sb_bind_i64(db, st, ":want_open", o->which != SB_FLAGS_DISPUTED);
-	sb_bind_i64(db, st, ":want_handled", o->which != SB_FLAGS_OPEN);
-	sb_bind_i64(db, st, ":want_resolved", o->which == SB_FLAGS_ALL);
-	sb_bind_i64(db, st, ":disputes_only", o->which == SB_FLAGS_DISPUTED);
-	sb_bind_i64(db, st, ":from_ms", o->has_period ? o->period.from_ms : INT64_MIN);
-	sb_bind_i64(db, st, ":to_ms", o->has_period ? o->period.to_ms : INT64_MAX);
-}
-
 /* flags: the flags with the money at stake. */
 static int run_list(sb_cli *cli, sb_db *db, void *opts)
 {
@@ -100,11 +89,9 @@ static int run_list(sb_cli *cli, sb_db *db, void *opts)
 		{"reason", COL_TEXT, 0},
 	};
 	const flags_opts *o = opts;
-	sb_stmt *st = sb_db_stmt(db, "flag_listing", &cli->err);
 
-	if (st != NULL)
-		bind_listing(db, st, o);
-	return cli_list_stmt(cli, db, o->fmt, cols, sizeof cols / sizeof cols[0], st);
+	return cli_list_stmt(cli, db, o->fmt, cols, sizeof cols / sizeof cols[0],
+	                     sb_flags_stmt(db, o->which, o->has_period ? &o->period : NULL, &cli->err));
 }
 
 /* flags ACTION ID: the flag, --reason, --who. */

@@ -158,14 +158,11 @@ static int on_nightly_opt(sb_cli *cli, void *ctx, int val, const char *arg)
 		return cli_duration(cli, "--billing-lag", arg, &n->billing_lag_ms);
 	case 's': n->supersede = true; return 0;
 	case 'v': n->verbose = true; return 0;
-	case 'c': {
-		char *end = NULL;
-		long long v = strtoll(arg, &end, 10);
-		if (end == arg || *end != '\0' || v < 0 || v > 36600)
-			return cli_usage(cli, "--catch-up: '%s' is not a number of days (0 to 36600)", arg);
-		n->catch_up = v;
-		return 0;
-	}
+	case 'c':
+		if (cli_int(cli, "--catch-up", arg, &n->catch_up) != 0)
+			return SB_EUSAGE;
+		/* a century back at most: the reach stays a time */
+		return n->catch_up <= 36600 ? 0 : cli_usage(cli, "--catch-up: '%s' days is more than a century (36600)", arg);
 	default: return SB_EUSAGE;
 	}
 }
@@ -232,14 +229,12 @@ static const char *counts(const sb_recon *r, char buf[128])
 	return buf;
 }
 
-/* The program and ledger words a suggested command starts with: the
- * program as invoked ('./sbledger' when argv[0] has a slash), and --db
- * unless the ledger is the default one or came from $SBLEDGER_DB. */
-static void print_prog(const nightly *n)
+/* The words a suggested command begins with, and a space (the program
+ * as run, --db as given: cli_invoked_words). */
+static void print_invoked(void)
 {
 	char run[CLI_INVOKED_MAX];
 
-	(void)n;
 	printf("%s ", cli_invoked_words(run, sizeof run));
 }
 
@@ -252,7 +247,7 @@ static void print_sessions_command(const nightly *n, const sb_period *p)
 	char name[96];
 
 	printf("flagged sessions: ");
-	print_prog(n);
+	print_invoked();
 	printf("reconcile --period %s", QUOTE(sb_period_name(p, name)));
 	if (n->has_lag)
 		printf(" --billing-lag %s", QUOTE(n->lag_arg));
@@ -363,7 +358,7 @@ static void print_look(const nightly *n, const sb_nightly_result *res)
 		printf("not judged: ... and %zu more ranges\n", res->n_unjudged - 10);
 	if (res->n_unjudged > 0) {
 		printf("judge them: ");
-		print_prog(n);
+		print_invoked();
 		printf("nightly --inbox %s --out %s --catch-up %lld\n", QUOTE(n->root), QUOTE(n->out_abs),
 		       (long long)res->unjudged_days);
 	}
@@ -371,7 +366,7 @@ static void print_look(const nightly *n, const sb_nightly_result *res)
 		printf("%zu stale result%s older than --catch-up %lld days; judge %s again with a longer --catch-up: ",
 		       res->stale_older, res->stale_older == 1 ? "" : "s", (long long)n->catch_up,
 		       res->stale_older == 1 ? "it" : "them");
-		print_prog(n);
+		print_invoked();
 		printf("nightly --inbox %s --out %s --catch-up DAYS\n", QUOTE(n->root), QUOTE(n->out_abs));
 	}
 	for (size_t i = 0; i < res->n_judged; i++)

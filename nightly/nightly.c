@@ -203,7 +203,7 @@ static int load_before(run *u, int64_t id, sb_nightly_judged *j, sb_err *e)
 		c->old_computed = sb_col_i64(st, 2);
 		c->old_has_billed = !sb_col_is_null(st, 3);
 		c->old_billed = sb_col_i64(st, 3);
-		c->old_flagged = sb_col_int(st, 5) != 0;
+		c->old_flagged = sb_col_int(st, 4) != 0;
 	}
 	sb_stmt_reset(st);
 	return rc < 0 ? e->code : SB_OK;
@@ -426,27 +426,17 @@ static int load_results(run *u, plan *pl, int64_t since_ms, sb_err *e)
 	if (rc < 0)
 		return e->code;
 	/* a backend judged at another grain than it now has */
-	for (size_t i = 0; i < pl->n_results && e->code == SB_OK; i++) {
-		stored *x = &pl->results[i];
-		if ((st = sb_db_stmt(u->db, "recon_stored_backends", e)) == NULL)
-			return e->code;
-		sb_bind_i64(u->db, st, ":recon_id", x->id);
-		while ((rc = sb_db_step(u->db, st, e)) == SB_ROW) {
-			const char *was = sb_col_is_null(st, 4) ? NULL : sb_col_text(st, 4);
-			char backend[65];
-			snprintf(backend, sizeof backend, "%s", sb_col_text(st, 0));
-			if (was != NULL && !x->grain_moved) {
-				char kept[8];
-				snprintf(kept, sizeof kept, "%s", was);
-				sb_stmt_reset(st);   /* grain_for runs statements of its own */
-				x->grain_moved = strcmp(kept, sb_grain_name(grain_for(u, pl, backend, e))) != 0;
-				break;
-			}
-		}
-		sb_stmt_reset(st);
-		if (rc < 0)
-			return e->code;
+	if ((st = sb_db_stmt(u->db, "recon_latest_grains", e)) == NULL)
+		return e->code;
+	sb_bind_i64(u->db, st, ":since_ms", since_ms);
+	while ((rc = sb_db_step(u->db, st, e)) == SB_ROW && e->code == SB_OK) {
+		int64_t id = sb_col_i64(st, 0);
+		bool moved = strcmp(sb_col_text(st, 2), sb_grain_name(grain_for(u, pl, sb_col_text(st, 1), e))) != 0;
+		for (size_t i = 0; i < pl->n_results && moved; i++)
+			if (pl->results[i].id == id)
+				pl->results[i].grain_moved = true;
 	}
+	sb_stmt_reset(st);
 	return e->code;
 }
 
@@ -616,9 +606,8 @@ static int make_plan(run *u, plan *pl, sb_err *e)
 	/* results in reach to judge again: stale, pending, a bill now overdue */
 	for (size_t i = 0; i < pl->n_results; i++) {
 		stored *x = &pl->results[i];
-		sb_nightly_why why = x->stale_change != 0 ? SB_WHY_STALE : x->pending ? SB_WHY_PENDING
-		                   : x->lagged ? SB_WHY_LAGGED : SB_WHY_ASKED;
-		if (why == SB_WHY_ASKED || x->period.from_ms >= today)
+		sb_nightly_why why = x->stale_change != 0 ? SB_WHY_STALE : x->pending ? SB_WHY_PENDING : SB_WHY_LAGGED;
+		if (!(x->stale_change != 0 || x->pending || x->lagged) || x->period.from_ms >= today)
 			continue;
 		if (x->period.to_ms <= reach) {
 			if (x->stale_change != 0)

@@ -52,14 +52,6 @@ static bool col_dup(sb_stmt *st, int col, char **out, sb_err *e)
 	return true;
 }
 
-/* |drift| where known, else computed. */
-static int64_t at_stake(const sb_flag *f)
-{
-	if (f->has_drift)
-		return f->drift_nanos < 0 ? (f->drift_nanos == INT64_MIN ? INT64_MAX : -f->drift_nanos) : f->drift_nanos;
-	return f->computed_nanos;
-}
-
 /* The row of flag_list.sql into f. */
 static int read_flag(sb_stmt *st, sb_flag *f, sb_err *e)
 {
@@ -67,47 +59,56 @@ static int read_flag(sb_stmt *st, sb_flag *f, sb_err *e)
 	f->period.from_ms = sb_col_i64(st, 1);
 	f->period.to_ms = sb_col_i64(st, 2);
 	snprintf(f->backend, sizeof f->backend, "%s", sb_col_text(st, 3));
-	f->is_session = sb_col_int(st, 4) != 0;
-	snprintf(f->state, sizeof f->state, "%s", sb_col_text(st, 6));
-	snprintf(f->handling, sizeof f->handling, "%s", sb_col_is_null(st, 7) ? "" : sb_col_text(st, 7));
-	if (sb_recon_status_parse(sb_col_text(st, 8), &f->status, e) != SB_OK)
+	snprintf(f->state, sizeof f->state, "%s", sb_col_text(st, 5));
+	snprintf(f->handling, sizeof f->handling, "%s", sb_col_is_null(st, 6) ? "" : sb_col_text(st, 6));
+	if (sb_recon_status_parse(sb_col_text(st, 7), &f->status, e) != SB_OK)
 		return e->code;
-	f->computed_nanos = sb_col_i64(st, 9);
-	f->has_billed = !sb_col_is_null(st, 10);
-	f->billed_nanos = sb_col_i64(st, 10);
-	f->has_drift = !sb_col_is_null(st, 11);
-	f->drift_nanos = sb_col_i64(st, 11);
-	f->recon_id = sb_col_i64(st, 12);
-	f->opened_ms = sb_col_i64(st, 13);
-	f->updated_ms = sb_col_i64(st, 14);
-	f->reopened = sb_col_int(st, 15) != 0;
-	f->resolved_by_batch = sb_col_is_null(st, 16) ? 0 : sb_col_i64(st, 16);
-	f->at_stake_nanos = at_stake(f);
-	if (!col_dup(st, 5, &f->session_id, e) || !col_dup(st, 17, &f->reason, e) ||
-	    !col_dup(st, 18, &f->who, e))
+	f->computed_nanos = sb_col_i64(st, 8);
+	f->has_billed = !sb_col_is_null(st, 9);
+	f->billed_nanos = sb_col_i64(st, 9);
+	f->has_drift = !sb_col_is_null(st, 10);
+	f->drift_nanos = sb_col_i64(st, 10);
+	f->reopened = sb_col_int(st, 12) != 0;
+	f->resolved_by_batch = sb_col_is_null(st, 13) ? 0 : sb_col_i64(st, 13);
+	f->is_session = sb_col_int(st, 16) != 0;
+	f->recon_id = sb_col_i64(st, 18);
+	f->opened_ms = sb_col_i64(st, 19);
+	f->updated_ms = sb_col_i64(st, 20);
+	if (!col_dup(st, 17, &f->session_id, e) || !col_dup(st, 15, &f->reason, e) ||
+	    !col_dup(st, 14, &f->who, e))
 		return e->code;
 	return SB_OK;
 }
 
-/* Flags by flag_list.sql: id (0 any), states, period (exact or meeting). */
+/* flag_list.sql bound for flag id (0 any), the states which, and the
+ * periods meeting p (exact: p itself; NULL: every period). */
+static sb_stmt *list_stmt(sb_db *db, int64_t id, sb_flags_which which, const sb_period *p,
+                          bool exact, sb_err *e)
+{
+	sb_stmt *st = sb_db_stmt(db, "flag_list", e);
+
+	if (st == NULL)
+		return NULL;
+	sb_bind_i64(db, st, ":flag_id", id);
+	sb_bind_i64(db, st, ":want_open", which == SB_FLAGS_UNRESOLVED || which == SB_FLAGS_OPEN || which == SB_FLAGS_ALL);
+	sb_bind_i64(db, st, ":want_handled", which != SB_FLAGS_OPEN);
+	sb_bind_i64(db, st, ":want_resolved", which == SB_FLAGS_ALL);
+	sb_bind_i64(db, st, ":disputes_only", which == SB_FLAGS_DISPUTED);
+	sb_bind_i64(db, st, ":exact", exact);
+	sb_bind_i64(db, st, ":from_ms", p != NULL ? p->from_ms : INT64_MIN);
+	sb_bind_i64(db, st, ":to_ms", p != NULL ? p->to_ms : INT64_MAX);
+	return st;
+}
+
+/* The flags list_stmt gives, appended to *out. */
 static int list(sb_db *db, int64_t id, sb_flags_which which, const sb_period *p, bool exact,
                 sb_flags *out, sb_err *e)
 {
-	sb_stmt *st = sb_db_stmt(db, "flag_list", e);
+	sb_stmt *st = list_stmt(db, id, which, p, exact, e);
 	int rc;
 
 	if (st == NULL)
 		return e->code;
-	sb_bind_i64(db, st, ":flag_id", id);
-	sb_bind_i64(db, st, ":want_open", which != SB_FLAGS_DISPUTED);
-	sb_bind_i64(db, st, ":want_handled", which != SB_FLAGS_OPEN);
-	sb_bind_i64(db, st, ":want_resolved", which == SB_FLAGS_ALL);
-	sb_bind_i64(db, st, ":disputes_only", which == SB_FLAGS_DISPUTED);
-	if (which == SB_FLAGS_DISPUTED)
-		sb_bind_i64(db, st, ":want_open", 0);
-	sb_bind_i64(db, st, ":exact", exact);
-	sb_bind_i64(db, st, ":from_ms", p != NULL ? p->from_ms : INT64_MIN);
-	sb_bind_i64(db, st, ":to_ms", p != NULL ? p->to_ms : INT64_MAX);
 	while ((rc = sb_db_step(db, st, e)) == SB_ROW) {
 		sb_flag *f = push(out, e);
 		if (f == NULL || read_flag(st, f, e) != SB_OK) {
@@ -117,6 +118,11 @@ static int list(sb_db *db, int64_t id, sb_flags_which which, const sb_period *p,
 	}
 	sb_stmt_reset(st);
 	return rc < 0 ? e->code : SB_OK;
+}
+
+sb_stmt *sb_flags_stmt(sb_db *db, sb_flags_which which, const sb_period *p, sb_err *e)
+{
+	return list_stmt(db, 0, which, p, false, e);
 }
 
 int sb_flags_list(sb_db *db, sb_flags_which which, const sb_period *p, sb_flags *out, sb_err *e)
@@ -243,7 +249,6 @@ static void take_figures(sb_flag *f, const item *x, int64_t recon_id)
 	f->billed_nanos = x->billed;
 	f->has_drift = x->has_drift;
 	f->drift_nanos = x->drift;
-	f->at_stake_nanos = at_stake(f);
 	f->recon_id = recon_id;
 }
 
@@ -409,24 +414,18 @@ int sb_flags_judge(sb_db *db, const sb_recon *r, sb_flags *moves, sb_err *e)
 				goto out;
 		}
 	}
-	/* what is no longer flagged at its grain is resolved; a backend that
-	 * left the result (its runs taken out) too */
+	/* what is no longer flagged at its grain is resolved, and a backend
+	 * that left the result (its runs taken out); a backend judged off its
+	 * grain now (its grain changed) keeps the flag as it was judged */
 	for (size_t i = 0; i < have.n; i++) {
 		sb_flag *f = &have.list[i];
-		bool judged_here = false;
+		const sb_recon_backend *b = NULL;
 		if (seen[i] || strcmp(f->state, "resolved") == 0)
 			continue;
-		for (size_t k = 0; k < r->n_backends; k++)
+		for (size_t k = 0; k < r->n_backends && b == NULL; k++)
 			if (strcmp(r->backends[k].backend, f->backend) == 0)
-				judged_here = at_grain(r, &r->backends[k]);
-		if (!judged_here) {
-			bool present = false;
-			for (size_t k = 0; k < r->n_backends; k++)
-				present = present || strcmp(r->backends[k].backend, f->backend) == 0;
-			if (present)
-				continue;   /* its grain changed: the flag stays as it was judged */
-		}
-		if (resolve(db, r, f, moves, e) != SB_OK)
+				b = &r->backends[k];
+		if ((b == NULL || at_grain(r, b)) && resolve(db, r, f, moves, e) != SB_OK)
 			goto out;
 	}
 out:

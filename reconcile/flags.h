@@ -47,7 +47,6 @@ typedef struct sb_flag {
 	int64_t billed_nanos;
 	bool has_drift;
 	int64_t drift_nanos;
-	int64_t at_stake_nanos;      /* |drift| where known, else computed (nothing billed) */
 	int64_t recon_id;            /* the latest result that judged it */
 	int64_t opened_ms;           /* first raised */
 	int64_t updated_ms;          /* last changed */
@@ -83,6 +82,12 @@ int sb_flags_judge(sb_db *db, const sb_recon *r, sb_flags *moves, sb_err *e);
 /* The flags of which kind, of periods that meet p (NULL: every period),
  * by period, backend, session; appended to *out. */
 int sb_flags_list(sb_db *db, sb_flags_which which, const sb_period *p, sb_flags *out, sb_err *e);
+
+/* The statement 'sbledger flags' lists (sql/queries/flag_list.sql: its
+ * columns up to reason), bound for the flags which of the periods that
+ * meet p (NULL: every period); borrowed from db, NULL with e set when it
+ * cannot be prepared. */
+sb_stmt *sb_flags_stmt(sb_db *db, sb_flags_which which, const sb_period *p, sb_err *e);
 
 /* Handle flag id: action "ack", "waive", "dispute" (open or handled),
  * "resolve" (a dispute), "reopen" (handled, or a dispute resolved by
