@@ -1,7 +1,6 @@
 /* grain.c: the grain a backend is billed at (see grain.h). */
 #include "ledger/grain.h"
 
-#include "ledger/changes.h"
 #include "ledger/names.h"
 #include "ledger/timefmt.h"
 
@@ -26,7 +25,8 @@ int sb_grain_parse(const char *name, sb_grain *out, sb_err *e)
 	return SB_OK;
 }
 
-int sb_grain_setting(sb_db *db, const char *backend, sb_grain *out, sb_err *e)
+/* The grain set for backend (SB_GRAIN_AUTO when none is). */
+static int grain_setting(sb_db *db, const char *backend, sb_grain *out, sb_err *e)
 {
 	sb_stmt *st = sb_db_stmt(db, "grain_get", e);
 	int rc;
@@ -87,23 +87,9 @@ static int grain_by_lines(sb_db *db, const char *backend, sb_grain *out, sb_err 
 
 int sb_grain_of(sb_db *db, const char *backend, sb_grain *out, sb_err *e)
 {
-	if (sb_grain_setting(db, backend, out, e) != SB_OK)
+	if (grain_setting(db, backend, out, e) != SB_OK)
 		return e->code;
 	return *out == SB_GRAIN_AUTO ? grain_by_lines(db, backend, out, e) : SB_OK;
-}
-
-int sb_grain_set(sb_db *db, const char *backend, sb_grain g, sb_err *e)
-{
-	sb_stmt *st = sb_db_stmt(db, "grain_set", e);
-
-	if (st == NULL)
-		return e->code;
-	sb_bind_text(db, st, ":backend", backend);
-	sb_bind_text(db, st, ":grain", sb_grain_name(g));
-	sb_bind_i64(db, st, ":set_ms", sb_db_now_ms(db));
-	if (sb_db_run(db, st, e) != SB_OK)
-		return e->code;
-	return sb_change_setting(db, "grain", backend, INT64_MIN, SB_CHANGE_FOREVER, e);
 }
 
 bool sb_period_whole_months(const sb_period *p)

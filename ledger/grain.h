@@ -3,8 +3,8 @@
  * A backend billed by the month (DeepInfra's usage, a FOCUS line of a
  * month) is judged on whole months; on any other period its status is
  * partial and never flagged.  Every other backend is judged by the day.
- * The grain is set per backend (backends set B --grain day|month|auto);
- * auto, the default, is month when the backend's live account-level lines
+ * The grain is kept per backend (backend_grain; DeepInfra is seeded
+ * month); auto, the default, is month when the backend's live account-level lines
  * of the latest month that has any all span that whole calendar month.
  * Nothing here allocates.
  */
@@ -29,17 +29,10 @@ const char *sb_grain_name(sb_grain g);
 /* A name back to its grain; SB_EUSAGE naming the three otherwise. */
 int sb_grain_parse(const char *name, sb_grain *out, sb_err *e);
 
-/* The grain set for backend (SB_GRAIN_AUTO when none is). */
-int sb_grain_setting(sb_db *db, const char *backend, sb_grain *out, sb_err *e);
-
 /* The grain backend is judged at now: its setting, or for auto what its
  * latest month of account-level lines says (SB_GRAIN_DAY or
  * SB_GRAIN_MONTH). */
 int sb_grain_of(sb_db *db, const char *backend, sb_grain *out, sb_err *e);
-
-/* Set backend's grain, in the caller's transaction, and log the change
- * (its stored results are stale). */
-int sb_grain_set(sb_db *db, const char *backend, sb_grain g, sb_err *e);
 
 /* Whether p is whole calendar months (UTC). */
 bool sb_period_whole_months(const sb_period *p);
