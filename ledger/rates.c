@@ -289,11 +289,26 @@ sb_stmt *sb_backends_list(sb_db *db, const sb_backend_need *need, sb_err *e)
 	return st;
 }
 
+sb_no_card *sb_no_card_push(sb_no_card **list, size_t *n, const char *backend, int64_t runs,
+                            int64_t first_ms)
+{
+	sb_no_card *more = realloc(*list, (*n + 1) * sizeof *more), *nc;
+
+	if (more == NULL)
+		return NULL;
+	*list = more;
+	nc = &more[(*n)++];
+	memset(nc, 0, sizeof *nc);
+	snprintf(nc->backend, sizeof nc->backend, "%s", backend);
+	nc->runs = runs;
+	nc->first_ms = first_ms;
+	return nc;
+}
+
 int sb_rates_no_card(sb_db *db, int64_t from_ms, int64_t to_ms, sb_no_card **out, size_t *n,
                      sb_err *e)
 {
 	sb_stmt *st = sb_db_stmt(db, "run_no_card", e);
-	size_t cap = 0;
 	int rc;
 
 	*out = NULL;
@@ -302,21 +317,11 @@ int sb_rates_no_card(sb_db *db, int64_t from_ms, int64_t to_ms, sb_no_card **out
 		return e->code;
 	sb_bind_i64(db, st, ":from_ms", from_ms);
 	sb_bind_i64(db, st, ":to_ms", to_ms);
-	while ((rc = sb_db_step(db, st, e)) == SB_ROW) {
-		sb_no_card *list = *out;
-		if (*n == cap) {
-			cap = cap ? 2 * cap : 8;
-			if ((list = realloc(*out, cap * sizeof *list)) == NULL) {
-				sb_fail(e, SB_EINTERNAL, "out of memory");
-				break;
-			}
-			*out = list;
+	while ((rc = sb_db_step(db, st, e)) == SB_ROW)
+		if (sb_no_card_push(out, n, sb_col_text(st, 0), sb_col_i64(st, 1), sb_col_i64(st, 2)) == NULL) {
+			sb_fail(e, SB_EINTERNAL, "out of memory");
+			break;
 		}
-		snprintf(list[*n].backend, sizeof list[*n].backend, "%s", sb_col_text(st, 0));
-		list[*n].runs = sb_col_i64(st, 1);
-		list[*n].first_ms = sb_col_i64(st, 2);
-		(*n)++;
-	}
 	sb_stmt_reset(st);
 	if (e->code != SB_OK) {
 		free(*out);

@@ -80,6 +80,12 @@ typedef struct sb_no_card {
 	int64_t first_ms;            /* the earliest one's started_at */
 } sb_no_card;
 
+/* Append {backend, runs, first_ms} to the list *list of *n entries
+ * (grown by one; the caller frees it).  The new entry, or NULL when out of
+ * memory (the list is then as it was). */
+sb_no_card *sb_no_card_push(sb_no_card **list, size_t *n, const char *backend, int64_t runs,
+                            int64_t first_ms);
+
 /* The backends with runs started in [from_ms, to_ms) that no card priced,
  * by backend (sql/queries/run_no_card.sql).  The caller frees *out (NULL
  * when *n is 0). */

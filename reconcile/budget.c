@@ -215,16 +215,9 @@ static bool note_no_card(sb_budget *b, sb_budget_run *r)
 	r->compute_nanos = 0;
 	b->has_compute = false;
 	b->compute_unknown++;
-	if (last == NULL || strcmp(last->backend, r->backend) != 0) {
-		sb_no_card *list = realloc(b->no_card, (b->n_no_card + 1) * sizeof *list);
-		if (list == NULL)
-			return false;
-		b->no_card = list;
-		last = &list[b->n_no_card++];
-		memset(last, 0, sizeof *last);
-		snprintf(last->backend, sizeof last->backend, "%s", r->backend);
-		last->first_ms = r->started_ms;
-	}
+	if ((last == NULL || strcmp(last->backend, r->backend) != 0) &&
+	    (last = sb_no_card_push(&b->no_card, &b->n_no_card, r->backend, 0, r->started_ms)) == NULL)
+		return false;
 	last->runs++;
 	if (r->started_ms < last->first_ms)
 		last->first_ms = r->started_ms;

@@ -265,19 +265,14 @@ static int mark_no_card(sb_db *db, const sb_invoice_opts *o, fresh *f, sb_err *e
 		sb_invoice *inv = &f->invs[i];
 		for (size_t k = 0; k < inv->n_lines; k++) {
 			sb_invoice_line *l = &inv->lines[k];
-			sb_no_card *list, *nc;
+			sb_no_card *nc;
 			if (l->kind != SB_INV_COMPUTE || l->no_card_runs <= 0)
 				continue;
-			if ((list = realloc(inv->no_card, (inv->n_no_card + 1) * sizeof *list)) == NULL) {
+			if ((nc = sb_no_card_push(&inv->no_card, &inv->n_no_card, l->backend, l->no_card_runs,
+			                          o->period.from_ms)) == NULL) {
 				sb_fail(e, SB_EINTERNAL, "out of memory");
 				goto out;
 			}
-			inv->no_card = list;
-			nc = &list[inv->n_no_card++];
-			memset(nc, 0, sizeof *nc);
-			snprintf(nc->backend, sizeof nc->backend, "%s", l->backend);
-			nc->runs = l->no_card_runs;
-			nc->first_ms = o->period.from_ms;
 			for (size_t j = 0; j < n_period; j++)
 				if (strcmp(period[j].backend, l->backend) == 0)
 					nc->first_ms = period[j].first_ms;

@@ -86,6 +86,22 @@ static const sb_budget_run *run_of(const sb_budget *b, const char *run_id)
 	return NULL;
 }
 
+/* The budget of period on db, built with a 30-minute limit (fails the
+ * test on error); the caller frees it. */
+static sb_budget *budget_of(sb_db *db, const char *period)
+{
+	sb_budget *b = NULL;
+	sb_period p;
+	sb_err e;
+	int rc;
+
+	sb_err_clear(&e);
+	assert_int_equal(sb_period_parse(period, 0, &p, &e), SB_OK);
+	rc = sb_budget_build(db, &p, 30 * 60000, &b, &e);
+	assert_sb_ok(&e, rc);
+	return b;
+}
+
 /* Every figure of the fixture, against the hand calculation above. */
 static void test_meters(void **state)
 {
@@ -195,12 +211,9 @@ static void test_limits(void **state)
 static void test_tokens_without_model(void **state)
 {
 	sb_db *db = support_memory_ledger();
-	sb_period p;
-	sb_budget *b = NULL;
+	sb_budget *b;
 	const sb_budget_run *r;
 	json_t *root, *ids;
-	sb_err e;
-	int rc;
 
 	(void)state;
 	support_add_runs(db,
@@ -216,10 +229,7 @@ static void test_tokens_without_model(void **state)
 		"\"ended_at\":\"2026-11-05T12:01:00Z\",\"token_usage\":{\"model\":\"m1\",\"input_tokens\":1000},"
 		"\"sandbox_usage\":null}");
 	support_exec(db, "INSERT INTO model_price VALUES ('m1', 1000000000, 2000000000, 0)");
-	sb_err_clear(&e);
-	assert_int_equal(sb_period_parse("2026-11", 0, &p, &e), SB_OK);
-	rc = sb_budget_build(db, &p, 30 * 60000, &b, &e);
-	assert_sb_ok(&e, rc);
+	b = budget_of(db, "2026-11");
 
 	r = run_of(b, "N1");
 	assert_false(r->has_token);
@@ -262,12 +272,9 @@ static void test_tokens_without_model(void **state)
 static void test_no_card_unknown(void **state)
 {
 	sb_db *db = support_memory_ledger();
-	sb_period p;
-	sb_budget *b = NULL;
+	sb_budget *b;
 	const sb_budget_run *r;
 	json_t *root, *run0;
-	sb_err e;
-	int rc;
 
 	(void)state;
 	support_add_runs(db,
@@ -277,10 +284,7 @@ static void test_no_card_unknown(void **state)
 	    "{\"run_id\":\"l1\",\"backend\":\"local\",\"started_at\":\"2026-11-05T11:00:00Z\","
 	    "\"ended_at\":\"2026-11-05T11:05:00Z\",\"sandbox_usage\":{\"exec_count\":1,\"total_duration_ms\":60000,"
 	    "\"computed_cost_usd\":0.0,\"executions\":[{\"duration_ms\":60000,\"cost_usd\":null}]}}\n");
-	sb_err_clear(&e);
-	assert_int_equal(sb_period_parse("2026-11", 0, &p, &e), SB_OK);
-	rc = sb_budget_build(db, &p, 30 * 60000, &b, &e);
-	assert_sb_ok(&e, rc);
+	b = budget_of(db, "2026-11");
 	r = run_of(b, "g1");
 	assert_false(r->has_compute);
 	assert_int_equal(r->compute_nanos, 0);
