@@ -26,7 +26,8 @@ arithmetic (Python decimal):
   begun at AT (from 'batches --format json');
 - with --run SB DIR: every command shown begins with SB (the program as
   the page's sbledger was run, found on PATH), runs as printed in a POSIX
-  shell in DIR, and exits 0.
+  shell in DIR with the environment the page was made in ($SBLEDGER_DB
+  included), and exits 0.
 
 Prints "ok NAME: ..." or "FAIL NAME: ..." per check.
 """
@@ -298,9 +299,9 @@ if "run" in opts:
             sid = words[words.index("--session") + 1]
             if not any(s["session_id"] == sid for s in want):
                 failures.append(f"{c!r}: --session {sid!r} is no flagged session")
-        env = dict(os.environ)
-        env.pop("SBLEDGER_DB", None)
-        r = subprocess.run(["sh", "-c", c], cwd=where, env=env,
+        # in the environment the page was made in: a ledger named by
+        # $SBLEDGER_DB gives no --db (the command finds it the same way)
+        r = subprocess.run(["sh", "-c", c], cwd=where,
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         if r.returncode != 0:
             failures.append(f"{c!r} exited {r.returncode}: {r.stderr.strip()[:200]}")

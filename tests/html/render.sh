@@ -241,7 +241,8 @@ for day in 02 03 04; do
 		>"recon-night-$day.drift.json"
 	render "recon-night-$day"
 	no_markup "recon-night-$day"
-	recon_check "recon-night-$day" "$night/reports/2026-11-$day/reconcile.json" "recon-night-$day.drift.json" \
+	# the commands run as the night was: in its directory, no $SBLEDGER_DB
+	SBLEDGER_DB= recon_check "recon-night-$day" "$night/reports/2026-11-$day/reconcile.json" "recon-night-$day.drift.json" \
 		--batches "recon-night-$day.batches.json" --night "2026-11-${next}T06:00:00Z" --run "$SB" "$night"
 done
 if [ "$(count 'class="pt' recon-night-04.dom)" -gt "$(count 'class="pt' recon-night-03.dom)" ]; then
