@@ -284,8 +284,8 @@ static int diff_after(run *u, sb_nightly_judged *j, const sb_recon *r, sb_err *e
 /* Judge j->period as the run does (default tolerances, its billing lag),
  * store the result (replacing j->prev_id), judge its flags, say what moved
  * since the result it replaces, and write its reports.  j->r is NULL when
- * it failed (told). */
-static void judge(run *u, sb_nightly_judged *j)
+ * it failed (told); returns the failure's code (SB_OK when none). */
+static int judge(run *u, sb_nightly_judged *j)
 {
 	const sb_nightly_opts *o = u->o;
 	sb_recon_opts ro;
@@ -333,13 +333,14 @@ static void judge(run *u, sb_nightly_judged *j)
 		note(u, SB_EIO);   /* not written, and nothing said why: an I/O error */
 	sb_summary_free(s);
 	j->r = r;
-	return;
+	return SB_OK;
 fail:
 	tell(u, &e);
 	note(u, e.code);
 	free(text);
 	sb_summary_free(s);
 	sb_recon_free(r);
+	return e.code;
 }
 
 /* ---- what to judge ------------------------------------------------------ */
@@ -676,9 +677,13 @@ int sb_nightly_run(sb_db *db, const sb_nightly_opts *o, sb_nightly_result *r)
 	r->judged = pl.list;
 	r->n_judged = pl.n;
 	for (size_t i = 0; i < r->n_judged; i++) {
-		judge(&u, &r->judged[i]);
-		if (r->judged[i].why == SB_WHY_FIRST)
+		int rc = judge(&u, &r->judged[i]);
+		if (r->judged[i].r != NULL && r->judged[i].why == SB_WHY_FIRST)
 			r->n_first++;
+		/* memory or the disk failing: the periods after it are left for
+		 * the next night's catch-up, not judged on a night already failing */
+		if (rc == SB_EINTERNAL || rc == SB_EIO)
+			break;
 	}
 	plan_free(&pl);
 	sb_err_clear(&e);
@@ -709,13 +714,20 @@ int sb_nightly_heartbeat(const char *out, int64_t now_ms, int status,
                          const sb_nightly_result *r, sb_err *e)
 {
 	char at[SB_TIME_BUFSZ];
-	json_t *o = json_pack("{s:s, s:i, s:s, s:I, s:I, s:I, s:n}", "ran_at", sb_time_format(now_ms, at),
+	size_t judged = 0;
+	json_t *o;
+	char *text;
+	int rc;
+
+	for (size_t i = 0; i < r->n_judged; i++)
+		judged += r->judged[i].r != NULL;
+	o = json_pack("{s:s, s:i, s:s, s:I, s:I, s:I, s:n}", "ran_at", sb_time_format(now_ms, at),
 	                      "status", status, "ended",
 	                      status == SB_OK ? "ok" : status == SB_FLAGGED ? "flagged" : "failed",
-	                      "periods_judged", (json_int_t)r->n_judged, "first_time", (json_int_t)r->n_first,
+	                      "periods_judged", (json_int_t)judged, "first_time", (json_int_t)r->n_first,
 	                      "open_flags", (json_int_t)r->open.n, "seal");
-	char *text = o != NULL ? json_dumps(o, JSON_COMPACT) : NULL;
-	int rc = sb_nightly_heartbeat_write(out, text, e);
+	text = o != NULL ? json_dumps(o, JSON_COMPACT) : NULL;
+	rc = sb_nightly_heartbeat_write(out, text, e);
 
 	free(text);
 	json_decref(o);

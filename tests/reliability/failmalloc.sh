@@ -170,7 +170,11 @@ for scenario in $scenarios; do
 		why=
 		# a report file is the clean run's, or absent
 		if [ "$scenario" = nightly ] && [ -d out ]; then
-			for f in $(cd out && find . -type f ! -name '.*'); do
+			# (the heartbeat says how this night ended: its exit status)
+			if [ -f out/heartbeat.json ] && ! grep -q "\"status\":$status," out/heartbeat.json; then
+				why="$why, out/heartbeat.json does not say exit $status"
+			fi
+			for f in $(cd out && find . -type f ! -name '.*' ! -name heartbeat.json); do
 				# (the page's commands name the ledger: t.db here, clean.db there)
 				sed 's/--db t\.db /--db clean.db /g' "out/$f" | cmp -s - "clean-out/$f" ||
 					why="$why, out/$f is not the clean run's"
