@@ -312,9 +312,13 @@ int sb_source_finish(sb_source *src, sb_err *e)
 		return SB_OK;
 	if (sb_source_unchanged(src, e) != SB_OK)
 		return e->code;
-	if (src->offset != src->limit || !sb_source_hash_now(src, now) || strcmp(now, src->snap_sha) != 0)
+	if (src->offset != src->limit)
 		return changed(src, e);
-	return SB_OK;
+	/* a hash that cannot be taken (memory ran out) says nothing of the file */
+	if (!sb_source_hash_now(src, now))
+		return sb_fail(e, SB_EINTERNAL, "%s: the SHA-256 of what was read could not be taken (out of memory)",
+		               src->name);
+	return strcmp(now, src->snap_sha) != 0 ? changed(src, e) : SB_OK;
 }
 
 bool sb_source_changed(const sb_source *src)
