@@ -30,4 +30,11 @@ int sb_change_setting(sb_db *db, const char *what, const char *backend, int64_t 
  * and UTC day.  Called when the batch ends and before it is taken out. */
 int sb_change_batch(sb_db *db, int64_t batch_id, sb_err *e);
 
+/* The newest batch among the changes logged after stored result
+ * after_recon was judged that meet [from_ms, to_ms) for backend (or
+ * every backend): the batch a re-judgment names for what moved.  *batch
+ * is 0 when none did (a setting moved it, or nothing). */
+int sb_change_batch_since(sb_db *db, int64_t after_recon, const char *backend, int64_t from_ms,
+                          int64_t to_ms, int64_t *batch, sb_err *e);
+
 #endif

@@ -9,6 +9,7 @@
 #include "importers/import_billing.h"
 #include "importers/import_runs.h"
 #include "importers/source.h"
+#include "ledger/changes.h"
 #include "ledger/grain.h"
 #include "ledger/grow.h"
 #include "ledger/timefmt.h"
@@ -209,24 +210,15 @@ static int load_before(run *u, int64_t id, sb_nightly_judged *j, sb_err *e)
 	return rc < 0 ? e->code : SB_OK;
 }
 
-/* The newest batch that moved backend's figures over window since change
- * after_id (0 none). */
-static int64_t batch_of(run *u, int64_t after_id, const char *backend, const sb_period *window)
+/* The newest batch that moved backend's figures over window since the
+ * result j replaces (0 none, or when it cannot be told). */
+static int64_t batch_of(run *u, const sb_nightly_judged *j, const char *backend, const sb_period *window)
 {
-	sb_stmt *st;
 	sb_err e;
 	int64_t id = 0;
 
 	sb_err_clear(&e);
-	if ((st = sb_db_stmt(u->db, "change_batch_of", &e)) == NULL)
-		return 0;
-	sb_bind_i64(u->db, st, ":after_id", after_id);
-	sb_bind_text(u->db, st, ":backend", backend);
-	sb_bind_i64(u->db, st, ":from_ms", window->from_ms);
-	sb_bind_i64(u->db, st, ":to_ms", window->to_ms);
-	if (sb_db_step(u->db, st, &e) == SB_ROW && !sb_col_is_null(st, 0))
-		id = sb_col_i64(st, 0);
-	sb_stmt_reset(st);
+	(void)sb_change_batch_since(u->db, j->prev_id, backend, window->from_ms, window->to_ms, &id, &e);
 	return id;
 }
 
@@ -256,7 +248,8 @@ static int diff_after(run *u, sb_nightly_judged *j, const sb_recon *r, sb_err *e
 		c->new_has_billed = b->has_billed;
 		c->new_billed = b->billed_nanos;
 		c->new_flagged = b->flagged;
-		c->batch_id = batch_of(u, j->prev_change_id, b->backend, &b->window);
+		c->new_off_grain = b->off_grain;
+		c->batch_id = batch_of(u, j, b->backend, &b->window);
 	}
 	for (size_t i = 0; i < j->n_changes; i++) {
 		sb_nightly_change *c = &j->changes[i];
@@ -265,8 +258,12 @@ static int diff_after(run *u, sb_nightly_judged *j, const sb_recon *r, sb_err *e
 		              (c->old_status != c->new_status || c->old_flagged != c->new_flagged ||
 		               c->old_computed != c->new_computed || c->old_has_billed != c->new_has_billed ||
 		               c->old_billed != c->new_billed));
+		/* a month-billed backend on a day is partial whatever its figures:
+		 * its month tells what moved, never its days */
+		if (c->has && c->new_off_grain && (!c->had || c->old_status == SB_STATUS_PARTIAL))
+			moved = false;
 		if (c->had && !c->has)
-			c->batch_id = batch_of(u, j->prev_change_id, c->backend, &r->opts.period);
+			c->batch_id = batch_of(u, j, c->backend, &r->opts.period);
 		if (moved)
 			j->changes[keep++] = *c;
 	}
@@ -474,7 +471,6 @@ static int plan_add(plan *pl, const sb_period *p, sb_nightly_why why, sb_err *e)
 	j->period = *p;
 	j->why = why;
 	j->prev_id = x != NULL ? x->id : 0;
-	j->prev_change_id = x != NULL ? x->change_id : 0;
 	return SB_OK;
 }
 

@@ -122,6 +122,7 @@ typedef struct sb_nightly_change {
 	bool new_has_billed;
 	int64_t new_billed;
 	bool new_flagged;
+	bool new_off_grain;           /* tonight's is partial by its grain (billed by the month, judged on less) */
 	int64_t batch_id;             /* the newest batch that moved its figures since, 0 none */
 } sb_nightly_change;
 
@@ -130,7 +131,6 @@ typedef struct sb_nightly_judged {
 	sb_period period;             /* the period */
 	sb_nightly_why why;           /* why it is judged */
 	int64_t prev_id;              /* the result it replaces, 0 none */
-	int64_t prev_change_id;       /* the newest change that result saw */
 	sb_recon *r;                  /* its result, NULL when judging it failed (on_problem
 	                                 said why) */
 	sb_nightly_change *changes;   /* what moved since prev_id (malloc'd) */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ledger/changes.h"
 #include "ledger/grain.h"
 #include "ledger/grow.h"
 #include "ledger/money.h"
@@ -173,23 +174,17 @@ static int event(sb_db *db, int64_t id, const char *action, const char *reason, 
 	return sb_db_run(db, st, e);
 }
 
-/* The newest batch that changed backend's figures since result recon_id
- * (0 when a setting did, or nothing). */
-static int resolver(sb_db *db, int64_t recon_id, const char *backend, int64_t *batch, sb_err *e)
+/* The newest batch that changed f's figures since the result that last
+ * judged it: over its backend's window in r (its period when r holds no
+ * such backend), 0 when a setting did or nothing. */
+static int resolver(sb_db *db, const sb_recon *r, const sb_flag *f, int64_t *batch, sb_err *e)
 {
-	sb_stmt *st = sb_db_stmt(db, "flag_resolver", e);
-	int rc;
+	sb_period w = r->opts.period;
 
-	*batch = 0;
-	if (st == NULL)
-		return e->code;
-	sb_bind_i64(db, st, ":recon_id", recon_id);
-	sb_bind_text(db, st, ":backend", backend);
-	rc = sb_db_step(db, st, e);
-	if (rc == SB_ROW && !sb_col_is_null(st, 0))
-		*batch = sb_col_i64(st, 0);
-	sb_stmt_reset(st);
-	return rc < 0 ? e->code : SB_OK;
+	for (size_t i = 0; i < r->n_backends; i++)
+		if (strcmp(r->backends[i].backend, f->backend) == 0)
+			w = r->backends[i].window;
+	return sb_change_batch_since(db, f->recon_id, f->backend, w.from_ms, w.to_ms, batch, e);
 }
 
 /* One flagged thing of a result: the backend, or one of its sessions. */
@@ -337,7 +332,7 @@ static int judge_item(sb_db *db, const sb_recon *r, const item *x, sb_flags *hav
 				return e->code;
 			return tell(moves, f, SB_FLAG_KEPT, &what, e);
 		}
-		if (resolver(db, f->recon_id, f->backend, &batch, e) != SB_OK) {
+		if (resolver(db, r, f, &batch, e) != SB_OK) {
 			free(what);
 			return e->code;
 		}
@@ -362,7 +357,7 @@ static int resolve(sb_db *db, const sb_recon *r, sb_flag *f, sb_flags *moves, sb
 	char *what = NULL;
 	int64_t batch = 0;
 
-	if (resolver(db, f->recon_id, f->backend, &batch, e) != SB_OK)
+	if (resolver(db, r, f, &batch, e) != SB_OK)
 		return e->code;
 	snprintf(f->state, sizeof f->state, "resolved");
 	f->resolved_by_batch = batch;

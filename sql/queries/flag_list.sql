@@ -3,7 +3,8 @@
 -- handled disputes), of the periods that meet [:from_ms, :to_ms) (with
 -- :exact 1: of that period exactly), by period, backend, session.  The
 -- columns up to reason are what 'sbledger flags' lists, with the money at
--- stake (|drift| where known, else computed: nothing billed); the rest
+-- stake (|drift| where known, else computed: nothing billed; nothing once
+-- resolved, which keeps the figures that were flagged); the rest
 -- are the flag's own, for reconcile/flags.c.
 SELECT flag_id AS id,
        from_ms AS period_from,
@@ -16,7 +17,8 @@ SELECT flag_id AS id,
        computed_nanos AS computed_usd,
        billed_nanos AS billed_usd,
        drift_nanos AS drift_usd,
-       CASE WHEN drift_nanos IS NULL THEN computed_nanos
+       CASE WHEN state = 'resolved' THEN NULL
+            WHEN drift_nanos IS NULL THEN computed_nanos
             WHEN drift_nanos < 0 THEN -drift_nanos ELSE drift_nanos END AS at_stake_usd,
        reopened,
        resolved_by_batch,
