@@ -127,15 +127,35 @@ night() { # DAY [OPTION...]
 		--fail-on-drift "$@" >mail.txt 2>&1
 	s=$?
 	sed "s|$(pwd)/|/srv/sbledger/|g" mail.txt
-	python3 -c 'import json, sys; h = json.load(open("reports/heartbeat.json")); print("night %s: exit %s, %d mailed lines, %d periods judged (%d for the first time), %d open flags" % (sys.argv[1], sys.argv[2], int(sys.argv[3]), h["periods_judged"], h["first_time"], h["open_flags"]))' \
-		"$n" "$s" "$(wc -l <mail.txt)"
+	python3 - "$n" "$s" <<'PY'
+import json, re, sys
+night, status = sys.argv[1:]
+h = json.load(open("reports/heartbeat.json"))
+mail = open("mail.txt").read().splitlines()
+def count(pattern):
+    return sum(1 for line in mail if re.search(pattern, line))
+said = [("moved", "moved", r"^[0-9-]+ [a-z0-9-]+: \S+ -> "), ("new flag", "new flags", r"^flag .*\(new\)$"),
+        ("reopened", "reopened", r"^flag .*\(reopened"), ("still open", "still open", r"^flag [^(]*$"),
+        ("rejected file", "rejected files", r"lines? rejected; see"),
+        ("fetch skipped", "fetches skipped", r"_KEY is not set"),
+        ("older range named", "older ranges named", r"^not judged: ")]
+words = ", ".join("%d %s" % (count(p), one if count(p) == 1 else many) for one, many, p in said if count(p)) or "nothing"
+print("night %s: exit %s, %d mailed lines, %d periods judged (%d for the first time), %d open flags"
+      % (night, status, len(mail), h["periods_judged"], h["first_time"], h["open_flags"]))
+with open("table.md", "a") as t:
+    t.write("| %s | %d | %d | %d | %s | %s |\n" % (night, h["first_time"], h["periods_judged"] - h["first_time"],
+                                              len(mail), status, words))
+PY
 }
 
 n=2026-11-01
 while [ "$n" != 2026-12-11 ]; do
 	[ -d "arrivals/$n" ] && cp -R "arrivals/$n/." inbox/
 	case $n in
-	2026-11-05 | 2026-11-07 | 2026-11-1[5-9] | 2026-11-2[01]) echo "==== night $n: not run" ;;
+	2026-11-05 | 2026-11-07 | 2026-11-1[5-9] | 2026-11-2[01])
+		echo "==== night $n: not run"
+		echo "| $n | | | | | not run |" >>table.md
+		;;
 	2026-12-06) DEEPINFRA_API_KEY= night "$n" --fetch deepinfra ;;
 	*) night "$n" ;;
 	esac
@@ -159,6 +179,13 @@ while [ "$n" != 2026-12-11 ]; do
 	esac
 	n=$(date -u -d "$n + 1 day" +%F)
 done
+# the README's month of nights is this walk's table
+awk '/^\| night \| days judged/ { on = 1; getline; next } on && !/^\|/ { exit } on' "$REPO/README.md" >readme.md
+if [ -s readme.md ] && diff readme.md table.md; then
+	echo "the README's month of nights matches ($(wc -l <table.md | tr -d ' ') nights)"
+else
+	echo "the README's month of nights differs from the walk (above)"
+fi
 echo "==== the flags at the end"
 SBLEDGER_NOW=2026-12-10T12:00:00Z ./sbledger --db ledger.db flags --all | sed 's/  */ /g'
 ./sbledger --db ledger.db check | grep -v '^ok '
