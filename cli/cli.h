@@ -33,6 +33,10 @@ typedef struct sb_cli {
 	unsigned ledger;           /* what main opens the ledger for: the row's CMD_READS,
 	                              CMD_WRITES, ... flag, which the command's parse may change
 	                              for the options given (reconcile --dry-run only reads) */
+	/* what the command's parse asks main to do when the ledger cannot be
+	 * opened (nightly's heartbeat), with the command's options and the
+	 * exit status of that failure; returns the exit status (NULL: nothing) */
+	int (*unopened)(struct sb_cli *cli, void *opts, int status);
 	sb_err err;                /* the error to report */
 } sb_cli;
 

@@ -406,6 +406,22 @@ static void print_run(const nightly *n, const sb_nightly_result *res)
 /* nightly: its options, checked, the inbox resolved (a directory), and
  * what each provider's fetches take from the environment, before the
  * ledger is opened. */
+/* A night whose ledger could not be opened (held by another writer past
+ * --busy-timeout, missing, unreadable) judged nothing and leaves the
+ * reports as they were; its heartbeat still says that it ran and how it
+ * ended. */
+static int nightly_unopened(sb_cli *cli, void *opts, int status)
+{
+	nightly *n = opts;
+	sb_err he;
+
+	(void)cli;
+	sb_err_clear(&he);
+	if (sb_nightly_heartbeat(n->out, cli_now_ms(), status, NULL, &he) != SB_OK)
+		status = sb_code_worst(status, cli_report(&he));
+	return status;
+}
+
 static int parse_nightly(sb_cli *cli, int argc, char **argv, void *opts)
 {
 	nightly *n = opts;
@@ -416,6 +432,7 @@ static int parse_nightly(sb_cli *cli, int argc, char **argv, void *opts)
 
 	sb_err_clear(&e);
 	n->cli = cli;
+	cli->unopened = nightly_unopened;
 	n->out = "reports";
 	n->catch_up = 35;
 	n->cf.cli = cli;

@@ -198,9 +198,11 @@ static int run_command(sb_cli *cli, const sb_command *cmd, int argc, char **argv
 	cli->cmd = cmd;
 	cli->ledger = cmd->flags & CMD_LEDGER;
 	status = cmd->parse(cli, argc, argv, opts);
-	if (status == 0 && open_ledger(cli, &db) != SB_OK)
+	if (status == 0 && open_ledger(cli, &db) != SB_OK) {
 		status = cli_report(&cli->err);
-	else if (status == 0)
+		if (cli->unopened != NULL)
+			status = cli->unopened(cli, opts, status);
+	} else if (status == 0)
 		status = cmd->run(cli, db, opts);
 	sb_db_close(db);
 	free(opts);

@@ -715,13 +715,14 @@ int sb_nightly_heartbeat(const char *out, int64_t now_ms, int status,
 	char *text;
 	int rc;
 
-	for (size_t i = 0; i < r->n_judged; i++)
+	for (size_t i = 0; r != NULL && i < r->n_judged; i++)
 		judged += r->judged[i].r != NULL;
-	o = json_pack("{s:s, s:i, s:s, s:I, s:I, s:I, s:n}", "ran_at", sb_time_format(now_ms, at),
+	o = json_pack("{s:s, s:i, s:s, s:I, s:I, s:o?, s:n}", "ran_at", sb_time_format(now_ms, at),
 	                      "status", status, "ended",
 	                      status == SB_OK ? "ok" : status == SB_FLAGGED ? "flagged" : "failed",
-	                      "periods_judged", (json_int_t)judged, "first_time", (json_int_t)r->n_first,
-	                      "open_flags", (json_int_t)r->open.n, "seal");
+	                      "periods_judged", (json_int_t)judged, "first_time",
+	                      (json_int_t)(r != NULL ? r->n_first : 0), "open_flags",
+	                      r != NULL ? json_integer((json_int_t)r->open.n) : NULL, "seal");
 	text = o != NULL ? json_dumps(o, JSON_COMPACT) : NULL;
 	rc = sb_nightly_heartbeat_write(out, text, e);
 

@@ -178,7 +178,9 @@ bool sb_nightly_needs_attention(const sb_nightly_result *r);
 /* Write OUT/heartbeat.json: when the run was (now_ms), how it ended
  * (status), how many periods it judged and flags are open, the seal head
  * (none yet: null), so that a monitor can tell a night that never ran
- * from a quiet one.  Written whole or not at all (as the reports). */
+ * from a quiet one; r NULL for a night that could not open the ledger
+ * (0 periods judged, open flags null: not known).  Written whole or not
+ * at all (as the reports). */
 int sb_nightly_heartbeat(const char *out, int64_t now_ms, int status,
                          const sb_nightly_result *r, sb_err *e);
 

@@ -20,7 +20,8 @@
 #  6. two nightly jobs on one inbox: every file imported once, both end
 #     well, the second finds the files already in the ledger;
 #  7. with --busy-timeout shorter than the first job: the second exits 75
-#     with a message naming the way out, having written nothing; run
+#     with a message naming the way out, having written nothing but its
+#     heartbeat (OUT/heartbeat.json: it ran and ended 75); run
 #     again, it completes the ledger, still with nothing doubled;
 #  8. three imports and a finalize through three names of one ledger (the
 #     file, a symlink, a symlink to the symlink): one write lock, so each
@@ -210,7 +211,10 @@ eq "busy import message" "$(grep -c 'the ledger is busy' b3.err)" 1
 # (29: the first job's November and its 28 caught-up days)
 eq "busy: nothing from the jobs that gave up" \
 	"$(q busy.db "SELECT (SELECT COUNT(*) FROM batch) || ' ' || (SELECT COUNT(*) FROM reconciliation) || ' ' || (SELECT COUNT(*) FROM run WHERE run_id LIKE 'c-%')")" "4 29 0"
-[ -e out4 ] && fail "busy: the nightly that gave up wrote reports" || pass
+# the night that gave up wrote no report, only its heartbeat (it ran, and ended 75)
+eq "busy: the nightly that gave up wrote its heartbeat only" "$(ls out4 2>&1 | tr '\n' ' ')" "heartbeat.json "
+eq "busy: its heartbeat says 75" "$(grep -o '"status":[0-9]*,"ended":"[a-z]*"' out4/heartbeat.json)" '"status":75,"ended":"failed"'
+
 "$SB" --db busy.db nightly --inbox inbox --period 2026-11 --out out4 >b4.out 2>&1
 s4=$?
 "$SB" --db busy.db import runs c.jsonl >b5.out 2>&1
