@@ -24,7 +24,6 @@ typedef struct run {
 	const sb_nightly_opts *o;   /* what was asked */
 	sb_nightly_result *r;       /* what it did so far */
 	int64_t batch_before;       /* the newest batch before the run: the night's are those after it */
-	sb_period fetch_period;     /* what the fetches ask for: --period, else yesterday */
 	int64_t lag_ms;             /* the billing lag */
 } run;
 
@@ -114,8 +113,36 @@ static int plain_fetch(void *ctx, sb_db *db, const sb_provider *p, const sb_endp
 	return sb_fetch(db, p, ep, o, r, e);
 }
 
+/* The period endpoint ep is asked for: --period, else from the day the
+ * newest earlier fetch of its format covered (the day before the night it
+ * ran: its late charges, and the days of the nights missed since) to
+ * today, at most --catch-up days back; yesterday when it was never
+ * fetched. */
+static sb_period fetch_period(run *u, const sb_endpoint *ep)
+{
+	int64_t today = sb_day_start(sb_db_now_ms(u->db));
+	int64_t reach = today - u->o->catch_up_days * SB_MS_PER_DAY;
+	sb_period p = {today - SB_MS_PER_DAY, today};
+	sb_stmt *st;
+	sb_err e;
+
+	if (u->o->has_period)
+		return u->o->period;
+	sb_err_clear(&e);
+	if (ep->format == NULL || (st = sb_db_stmt(u->db, "fetch_last", &e)) == NULL)
+		return p;
+	sb_bind_text(u->db, st, ":format", ep->format);
+	if (sb_db_step(u->db, st, &e) == SB_ROW && !sb_col_is_null(st, 0)) {
+		int64_t from = sb_day_start(sb_col_i64(st, 0)) - SB_MS_PER_DAY;
+		if (from < p.from_ms)
+			p.from_ms = from > reach ? from : reach;
+	}
+	sb_stmt_reset(st);
+	return p;
+}
+
 /* Every endpoint of each provider asked for: the catalog as of now, the
- * others for the period. */
+ * others for their period (fetch_period). */
 static void fetch_all(run *u)
 {
 	const sb_nightly_opts *o = u->o;
@@ -132,7 +159,7 @@ static void fetch_all(run *u)
 			sb_err_clear(&e);
 			memset(&fr, 0, sizeof fr);
 			fo.has_period = ep->period != SB_QUERY_NONE;
-			fo.period = u->fetch_period;
+			fo.period = fetch_period(u, ep);
 			fo.events = (sb_import_events){count_reject, f->opts.events.on_progress, &c};
 			rc = fetch(o->events.ctx, u->db, f->provider, ep, &fo, &fr, &e);
 			u->r->rejected += c.n;
@@ -646,8 +673,6 @@ int sb_nightly_run(sb_db *db, const sb_nightly_opts *o, sb_nightly_result *r)
 	run u;
 	sb_inbox_events ev = {import_file, inbox_problem, &u};
 	plan pl;
-	int64_t now = sb_db_now_ms(db);
-	int64_t today = sb_day_start(now);
 	sb_err e;
 
 	memset(r, 0, sizeof *r);
@@ -657,7 +682,6 @@ int sb_nightly_run(sb_db *db, const sb_nightly_opts *o, sb_nightly_result *r)
 	u.o = o;
 	u.r = r;
 	u.lag_ms = o->has_lag ? o->billing_lag_ms : SB_DEFAULT_LAG_MS;
-	u.fetch_period = o->has_period ? o->period : (sb_period){today - SB_MS_PER_DAY, today};
 	sb_err_clear(&e);
 	if (sb_batch_last_id(db, &u.batch_before, &e) != SB_OK) {
 		tell(&u, &e);

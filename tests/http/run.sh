@@ -650,6 +650,19 @@ if [ -s "$R/2026-11-03/reconcile.json" ]; then pass; else fail "nightly-fetch: n
 te nightly-fetch-fails 75 "SBLEDGER_HTTP_RETRIES=1 SBLEDGER_VERCEL_URL=$U/s503.b" --db "$N" nightly --inbox "$inbox" --period 2026-11-04 --out "$R" --fetch vercel
 if [ -s "$R/2026-11-04/report.html" ]; then pass; else fail "nightly-fetch-fails: no report.html" nightly-fetch-fails; fi
 
+# without --period each night fetches from the day the last fetch covered:
+# the first night yesterday, a night after two missed ones those days too,
+# never more than --catch-up days back
+F=$work/nights.db
+mkdir -p "$work/empty-inbox"
+t nights-init 0 --db "$F" init
+te nights-first 0 "SBLEDGER_NOW=2026-11-05T02:15:00Z SBLEDGER_VERCEL_URL=$U/ok" --db "$F" nightly --inbox "$work/empty-inbox" --out "$work/nights" --fetch vercel
+eq nights-first-query "$(grep -c '^ok /v1/billing/charges from=2026-11-04T00%3a00%3a00Z&to=2026-11-05T00%3a00%3a00Z auth=ok$' "$work/http.log")" 1
+te nights-missed 0 "SBLEDGER_NOW=2026-11-08T02:15:00Z SBLEDGER_VERCEL_URL=$U/ok" --db "$F" nightly --inbox "$work/empty-inbox" --out "$work/nights" --fetch vercel
+eq nights-missed-query "$(grep -c '^ok /v1/billing/charges from=2026-11-04T00%3a00%3a00Z&to=2026-11-08T00%3a00%3a00Z auth=ok$' "$work/http.log")" 1
+te nights-reach 0 "SBLEDGER_NOW=2026-11-20T02:15:00Z SBLEDGER_VERCEL_URL=$U/ok" --db "$F" nightly --inbox "$work/empty-inbox" --out "$work/nights" --fetch vercel --catch-up 3
+eq nights-reach-query "$(grep -c '^ok /v1/billing/charges from=2026-11-17T00%3a00%3a00Z&to=2026-11-20T00%3a00%3a00Z auth=ok$' "$work/http.log")" 1
+
 # a second nightly while the first holds the write lock: exits 75
 (
 	exec 9>"$N-lock"
