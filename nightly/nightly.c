@@ -118,27 +118,27 @@ static int plain_fetch(void *ctx, sb_db *db, const sb_provider *p, const sb_endp
  * ran: its late charges, and the days of the nights missed since) to
  * today, at most --catch-up days back; yesterday when it was never
  * fetched. */
-static sb_period fetch_period(run *u, const sb_endpoint *ep)
+static int fetch_period(run *u, const sb_endpoint *ep, sb_period *p, sb_err *e)
 {
 	int64_t today = sb_day_start(sb_db_now_ms(u->db));
 	int64_t reach = today - u->o->catch_up_days * SB_MS_PER_DAY;
-	sb_period p = {today - SB_MS_PER_DAY, today};
 	sb_stmt *st;
-	sb_err e;
+	int rc;
 
-	if (u->o->has_period)
-		return u->o->period;
-	sb_err_clear(&e);
-	if (ep->format == NULL || (st = sb_db_stmt(u->db, "fetch_last", &e)) == NULL)
-		return p;
+	*p = u->o->has_period ? u->o->period : (sb_period){today - SB_MS_PER_DAY, today};
+	if (u->o->has_period || ep->format == NULL)
+		return SB_OK;
+	if ((st = sb_db_stmt(u->db, "fetch_last", e)) == NULL)
+		return e->code;
 	sb_bind_text(u->db, st, ":format", ep->format);
-	if (sb_db_step(u->db, st, &e) == SB_ROW && !sb_col_is_null(st, 0)) {
+	rc = sb_db_step(u->db, st, e);
+	if (rc == SB_ROW && !sb_col_is_null(st, 0)) {
 		int64_t from = sb_day_start(sb_col_i64(st, 0)) - SB_MS_PER_DAY;
-		if (from < p.from_ms)
-			p.from_ms = from > reach ? from : reach;
+		if (from < p->from_ms)
+			p->from_ms = from > reach ? from : reach;
 	}
 	sb_stmt_reset(st);
-	return p;
+	return rc < 0 ? e->code : SB_OK;
 }
 
 /* Every endpoint of each provider asked for: the catalog as of now, the
@@ -159,8 +159,12 @@ static void fetch_all(run *u)
 			sb_err_clear(&e);
 			memset(&fr, 0, sizeof fr);
 			fo.has_period = ep->period != SB_QUERY_NONE;
-			fo.period = fetch_period(u, ep);
 			fo.events = (sb_import_events){count_reject, f->opts.events.on_progress, &c};
+			if (fetch_period(u, ep, &fo.period, &e) != SB_OK) {
+				tell(u, &e);
+				note(u, e.code);
+				continue;
+			}
 			rc = fetch(o->events.ctx, u->db, f->provider, ep, &fo, &fr, &e);
 			u->r->rejected += c.n;
 			if (o->events.on_fetched != NULL)
