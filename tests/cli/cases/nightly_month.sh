@@ -3,7 +3,7 @@
 # after night with SBLEDGER_NOW walking 2026-11-01..2026-12-10 over
 # generated data that arrives in the inbox as a provider's would: each
 # night the SDK's runs of the day before and each daily backend's bill of
-# it (e2b, modal, blaxel, and vercel on Pacific days), DeepInfra's bill
+# it (e2b, modal, blaxel and vercel, as SDK billing records), DeepInfra's bill
 # of a month once, two days after the month.  What the nights meet:
 #
 #   11-01        the first night, on back data from 09-20 (older than
