@@ -240,6 +240,13 @@ int cli_int(sb_cli *cli, const char *name, const char *arg, int64_t *out)
 	return SB_OK;
 }
 
+int cli_catch_up(sb_cli *cli, const char *arg, int64_t *days)
+{
+	if (cli_int(cli, "--catch-up", arg, days) != 0)
+		return SB_EUSAGE;
+	return *days <= 36600 ? 0 : cli_usage(cli, "--catch-up: '%s' days is more than a century (36600)", arg);
+}
+
 int cli_duration(sb_cli *cli, const char *name, const char *arg, int64_t *ms)
 {
 	static const struct { char unit; int64_t ms; } units[] = {

@@ -146,6 +146,10 @@ int cli_money(sb_cli *cli, const char *name, const char *arg, int64_t *nanos);
 /* Parse a non-negative integer given to option name. */
 int cli_int(sb_cli *cli, const char *name, const char *arg, int64_t *out);
 
+/* Parse --catch-up DAYS: how many days back (a century at most, so that
+ * the reach stays a time). */
+int cli_catch_up(sb_cli *cli, const char *arg, int64_t *days);
+
 /* Parse a duration given to option name: a whole number of hours
  * ("72"), or with a unit s, m, h or d ("72h", "3d", "90m"), at most ten
  * years, into milliseconds. */

@@ -21,6 +21,7 @@
 
 #include "cli/cli.h"
 #include "cli/fetch.h"
+#include "cli/judged.h"
 #include "cli/words.h"
 #include "importers/provider.h"
 #include "ledger/money.h"
@@ -158,11 +159,7 @@ static int on_nightly_opt(sb_cli *cli, void *ctx, int val, const char *arg)
 		return cli_duration(cli, "--billing-lag", arg, &n->billing_lag_ms);
 	case 's': n->supersede = true; return 0;
 	case 'v': n->verbose = true; return 0;
-	case 'c':
-		if (cli_int(cli, "--catch-up", arg, &n->catch_up) != 0)
-			return SB_EUSAGE;
-		/* a century back at most: the reach stays a time */
-		return n->catch_up <= 36600 ? 0 : cli_usage(cli, "--catch-up: '%s' days is more than a century (36600)", arg);
+	case 'c': return cli_catch_up(cli, arg, &n->catch_up);
 	default: return SB_EUSAGE;
 	}
 }
@@ -268,37 +265,6 @@ static const char *why_words(sb_nightly_why why)
 	return "judged";
 }
 
-/* One line of what moved for a backend of period p since its earlier
- * result: "2026-11-03 blaxel: unbilled -> ok (bill of 0.645082 in batch 12)". */
-static void print_change(const sb_period *p, const sb_nightly_change *c)
-{
-	char name[96], a[SB_MONEY_BUFSZ], b[SB_MONEY_BUFSZ], why[256];
-	size_t k = 0;
-
-	why[0] = '\0';
-	if (c->had && c->has && !c->old_has_billed && c->new_has_billed)
-		k += (size_t)snprintf(why + k, sizeof why - k, "bill of %s", sb_money_format(c->new_billed, 6, b));
-	else if (c->had && c->has && c->old_has_billed && !c->new_has_billed)
-		k += (size_t)snprintf(why + k, sizeof why - k, "its bill taken out");
-	else if (c->had && c->has && c->old_billed != c->new_billed)
-		k += (size_t)snprintf(why + k, sizeof why - k, "billed %s -> %s", sb_money_format(c->old_billed, 6, a),
-		                      sb_money_format(c->new_billed, 6, b));
-	if (c->had && c->has && c->old_computed != c->new_computed && k < sizeof why)
-		k += (size_t)snprintf(why + k, sizeof why - k, "%scomputed %s -> %s", k > 0 ? ", " : "",
-		                      sb_money_format(c->old_computed, 6, a), sb_money_format(c->new_computed, 6, b));
-	if (k == 0 && c->had && c->has && c->old_status == SB_STATUS_PENDING)
-		k += (size_t)snprintf(why, sizeof why, "its window has ended");
-	else if (k == 0 && c->had && c->has && c->new_flagged && !c->old_flagged)
-		k += (size_t)snprintf(why, sizeof why, "flagged: no bill within the billing lag");
-	if (c->batch_id > 0 && k < sizeof why)
-		snprintf(why + k, sizeof why - k, "%sin batch %lld", k > 0 ? " " : "", (long long)c->batch_id);
-	else if (k == 0)
-		snprintf(why, sizeof why, "a rate card, price, exchange rate, tolerance or grain changed");
-	printf("%s %s: %s -> %s (%s)\n", sb_period_name(p, name), QUOTE(c->backend),
-	       c->had ? sb_recon_status_name(c->old_status) : "-",
-	       c->has ? sb_recon_status_name(c->new_status) : "-", why);
-}
-
 /* An open flag, with what tonight did to it. */
 static void print_flag(const sb_flag *f, const sb_nightly_result *res)
 {
@@ -336,7 +302,7 @@ static void print_look(const nightly *n, const sb_nightly_result *res)
 
 	for (size_t i = 0; i < res->n_judged; i++)
 		for (size_t k = 0; k < res->judged[i].n_changes; k++)
-			print_change(&res->judged[i].period, &res->judged[i].changes[k]);
+			cli_print_change(&res->judged[i].period, &res->judged[i].changes[k]);
 	if (res->open.n > 0)
 		printf("open flags (%zu; 'flags ack|waive|dispute ID --reason TEXT' handles one):\n", res->open.n);
 	for (size_t i = 0; i < res->open.n; i++)

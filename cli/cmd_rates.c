@@ -1,16 +1,19 @@
 /* cmd_rates.c: rate cards, backends and model prices: rates, rates set,
- * rates import, backends, prices, prices set. */
+ * rates import, backends, backends set, prices, prices set. */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/out.h"
+#include "cli/words.h"
 #include "importers/rates_json.h"
 #include "importers/runs_jsonl.h"
+#include "ledger/grain.h"
 #include "ledger/money.h"
 #include "ledger/period.h"
 #include "ledger/prices.h"
+#include "ledger/quote.h"
 #include "ledger/rates.h"
 #include "ledger/timefmt.h"
 
@@ -30,6 +33,9 @@ typedef struct rates_opts {
 	bool has_min_cpu, has_min_mem; /* backends --min-cpu, --min-memory-mb given */
 	int64_t min_cpu, min_mem;      /* their values */
 	const char *region;            /* backends --region */
+	const char *grain_arg;         /* backends set --grain */
+	sb_grain grain;                /* backends set: the grain, parsed */
+	const char *backend;           /* backends set: the backend id (an SDK class name mapped) */
 	const char *input_per_m;       /* prices set --input-per-m */
 	const char *output_per_m;      /* prices set --output-per-m */
 	const char *arg;               /* the operand: rates import FILE, prices set MODEL */
@@ -69,6 +75,7 @@ static int on_rates_opt(sb_cli *cli, void *ctx, int val, const char *arg)
 	case 'R': ro->region = arg; return 0;
 	case 'i': ro->input_per_m = arg; return 0;
 	case 'o': ro->output_per_m = arg; return 0;
+	case 'G': ro->grain_arg = arg; return 0;
 	default: return SB_EUSAGE;
 	}
 }
@@ -97,6 +104,11 @@ static const struct option backends_options[] = {
 	{"min-cpu", required_argument, NULL, 'C'},
 	{"min-memory-mb", required_argument, NULL, 'M'},
 	{"region", required_argument, NULL, 'R'},
+	{NULL, 0, NULL, 0},
+};
+
+static const struct option backends_set_options[] = {
+	{"grain", required_argument, NULL, 'G'},
 	{NULL, 0, NULL, 0},
 };
 
@@ -229,6 +241,52 @@ static int run_backends(sb_cli *cli, sb_db *db, void *opts)
 	                     sb_backends_list(db, &need, &cli->err));
 }
 
+/* backends set BACKEND: --grain, parsed, and the backend id, checked. */
+static int parse_backends_set(sb_cli *cli, int argc, char **argv, void *opts)
+{
+	rates_opts *ro = opts;
+	int first = 0, rc = parse_args(cli, argc, argv, ro, 1, &first);
+	sb_err e;
+
+	if (rc != 0)
+		return rc;
+	if (ro->grain_arg == NULL)
+		return cli_usage(cli, "--grain day|month|auto is required");
+	sb_err_clear(&e);
+	if (sb_grain_parse(ro->grain_arg, &ro->grain, &e) != SB_OK)
+		return cli_usage(cli, "--grain: %s", e.msg);
+	ro->backend = sb_backend_from_sdk(ro->arg);
+	if (!sb_backend_id_valid(ro->backend))
+		return cli_usage(cli, "backend %s is not a backend id ([a-z0-9_-], at most 64)",
+		                 sb_quote(ro->arg, SB_QUOTE_ALWAYS, (char[SB_QUOTE_BUFSZ]){0}, SB_QUOTE_BUFSZ));
+	return 0;
+}
+
+/* backends set BACKEND --grain G: store the grain, and say what was set,
+ * what it was, and whether the backend's stored results are now stale. */
+static int run_backends_set(sb_cli *cli, sb_db *db, void *opts)
+{
+	const rates_opts *ro = opts;
+	sb_grain_change c;
+	char run[CLI_INVOKED_MAX];
+
+	if (sb_db_begin(db, &cli->err) != SB_OK || sb_grain_set(db, ro->backend, ro->grain, &c, &cli->err) != SB_OK ||
+	    sb_db_commit(db, &cli->err) != SB_OK) {
+		sb_db_rollback(db);
+		return cli_report(&cli->err);
+	}
+	if (!c.stored)
+		cli_info(cli, "grain: %s: %s (unchanged)", ro->backend, sb_grain_name(ro->grain));
+	else if (!c.logged)
+		cli_info(cli, "grain: %s: %s (was %s); judged by the %s as before, so no stored result is made stale",
+		         ro->backend, sb_grain_name(ro->grain), sb_grain_name(c.was), sb_grain_name(c.judged));
+	else
+		cli_info(cli, "grain: %s: %s (was %s); its stored results are stale ('%s reconcile --stale' "
+		         "judges them again)", ro->backend, sb_grain_name(ro->grain), sb_grain_name(c.was),
+		         cli_invoked_words(run, sizeof run));
+	return 0;
+}
+
 /* prices: list the model price table. */
 static int run_prices(sb_cli *cli, sb_db *db, void *opts)
 {
@@ -343,6 +401,23 @@ const sb_command sb_rates_commands[] = {
 	 "sbledger backends\n"
 	 "sbledger backends --network --persistent\n"
 	 "sbledger backends --min-cpu 8 --format json\n"},
+	{"backends set", parse_backends_set, run_backends_set, sizeof(rates_opts), CMD_WRITES,
+	 "BACKEND --grain day|month|auto",
+	 "Set the grain BACKEND (an id, or an SDK client class name) is billed at:\n"
+	 "month judges it on whole calendar months (on any other period its status\n"
+	 "is partial, never flagged), day by the day; auto (the default) is month\n"
+	 "when its account-level lines of the latest month that has any all span\n"
+	 "that whole month, else day.  deepinfra is seeded month.  A setting that\n"
+	 "moves the grain the backend is judged at makes its stored results stale:\n"
+	 "'reconcile --stale' (or the next nightly) judges them again.  The same\n"
+	 "setting again, or one that leaves the grain as it was judged (auto where\n"
+	 "its lines say day, and day), changes nothing that was judged.  It says\n"
+	 "what was set and what it was.\n"
+	 "\n"
+	 "  --grain G   day, month or auto (required)\n",
+	 "set the grain a backend is billed at (day, month, auto)", backends_set_options,
+	 "sbledger backends set deepinfra --grain auto\n"
+	 "sbledger backends set modal --grain month\n"},
 	{"prices", parse_list, run_prices, sizeof(rates_opts), CMD_READS | CMD_CSV,
 	 "[--format table|csv|json] [--raw]",
 	 "List the model price table: USD per million input and output tokens\n"

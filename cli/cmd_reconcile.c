@@ -1,15 +1,18 @@
-/* cmd_reconcile.c: reconcile, reconciliations, tolerance, tolerance set,
- * report drift. */
+/* cmd_reconcile.c: reconcile (and reconcile --stale), reconciliations,
+ * tolerance, tolerance set, report drift. */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/words.h"
+#include "cli/judged.h"
 #include "cli/out.h"
+#include "cli/words.h"
 #include "importers/runs_jsonl.h"
 #include "ledger/money.h"
 #include "ledger/period.h"
+#include "ledger/timefmt.h"
+#include "nightly/nightly.h"
 #include "reconcile/recon_detail.h"
 #include "reconcile/reconcile.h"
 #include "report/recon_json.h"
@@ -26,6 +29,10 @@ typedef struct recon_cli {
 	bool dry_run;            /* --dry-run */
 	bool fail_on_drift;      /* --fail-on-drift */
 	bool by_period;          /* report drift --by period (else --by day) */
+	bool stale;              /* reconcile --stale */
+	bool has_catch_up;       /* --catch-up given */
+	int64_t catch_up;        /* --catch-up DAYS */
+	bool has_format;         /* --format given */
 	const char *backend;     /* tolerance set: the backend id */
 } recon_cli;
 
@@ -42,7 +49,12 @@ static int on_recon_opt(sb_cli *cli, void *ctx, int val, const char *arg)
 
 	switch (val) {
 	case 'f':
+		rc->has_format = true;
 		return cli_format(cli, arg, rc->formats, &rc->fmt);
+	case 'S': rc->stale = true; return 0;
+	case 'c':
+		rc->has_catch_up = true;
+		return cli_catch_up(cli, arg, &rc->catch_up);
 	case 'p':
 		rc->has_period = true;
 		return cli_period(cli, arg, &rc->o.period);
@@ -78,6 +90,8 @@ static const struct option recon_options[] = {
 	{"dry-run", no_argument, NULL, 'd'},
 	{"fail-on-drift", no_argument, NULL, 'F'},
 	{"all-sessions", no_argument, NULL, 's'},
+	{"stale", no_argument, NULL, 'S'},
+	{"catch-up", required_argument, NULL, 'c'},
 	{NULL, 0, NULL, 0},
 };
 
@@ -133,11 +147,80 @@ static int parse_reconcile(sb_cli *cli, int argc, char **argv, void *opts)
 
 	if (status != 0)
 		return status;
+	if (rc->stale) {
+		/* each stale result is judged again over its own period, as a
+		 * night judges it: the default tolerances, stored, in words */
+		if (rc->has_period)
+			return cli_usage(cli, "--stale judges each stale result over its own period: give --period or --stale, not both");
+		if (rc->has_abs || rc->has_rel)
+			return cli_usage(cli, "--stale judges with the default tolerances, as nightly does (per backend: 'tolerance set')");
+		if (rc->dry_run)
+			return cli_usage(cli, "--stale stores what it judges (a --dry-run of one period: --period P --dry-run)");
+		if (rc->o.all_sessions || (rc->has_format && rc->fmt != FMT_TABLE))
+			return cli_usage(cli, "--stale prints what moved, in words: it takes no --all-sessions or --format");
+		return 0;
+	}
+	if (rc->has_catch_up)
+		return cli_usage(cli, "--catch-up DAYS goes with --stale");
 	if (!rc->has_period)
-		return cli_usage(cli, "--period is required (yesterday, 2026-11, FROM..TO, ...)");
+		return cli_usage(cli, "--period is required (yesterday, 2026-11, FROM..TO, ...), or --stale");
 	if (rc->dry_run)
 		cli->ledger = CMD_READS;
 	return 0;
+}
+
+/* reconcile --stale: judge again every stale stored result (within
+ * --catch-up days when given), and say per period what moved. */
+static int run_reconcile_stale(sb_cli *cli, sb_db *db, const recon_cli *rc)
+{
+	int64_t since = rc->has_catch_up ? sb_day_start(cli_now_ms()) - rc->catch_up * SB_MS_PER_DAY : INT64_MIN;
+	int64_t lag = rc->o.has_lag ? rc->o.billing_lag_ms : SB_DEFAULT_LAG_MS;
+	sb_nightly_result res;
+	char name[96], run[CLI_INVOKED_MAX];
+	size_t judged = 0;
+	int status = sb_nightly_judge_stale(db, since, lag, rc->fail_on_drift, &res, &cli->err);
+
+	for (size_t i = 0; i < res.n_judged; i++) {
+		const sb_nightly_judged *j = &res.judged[i];
+		if (j->r == NULL)
+			continue;
+		judged++;
+		for (size_t k = 0; k < j->n_changes; k++)
+			cli_print_change(&j->period, &j->changes[k]);
+		printf("%s: stored as reconciliation %lld, replacing %lld%s; %lld backend%s, %lld session%s flagged\n",
+		       sb_period_name(&j->period, name), (long long)j->r->recon_id, (long long)j->prev_id,
+		       j->n_changes == 0 ? " (nothing moved)" : "", (long long)j->r->flagged_backends,
+		       j->r->flagged_backends == 1 ? "" : "s", (long long)j->r->flagged_sessions,
+		       j->r->flagged_sessions == 1 ? "" : "s");
+	}
+	if (cli->err.code != SB_OK) {
+		sb_nightly_result_free(&res);
+		return cli_report(&cli->err);
+	}
+	if (rc->has_catch_up) {
+		/* what is left stale is older than the reach: named, with its way out */
+		int64_t *older = NULL;
+		size_t n_older = 0;
+		if (sb_nightly_stale(db, INT64_MIN, &older, &n_older, &cli->err) != SB_OK) {
+			sb_nightly_result_free(&res);
+			return cli_report(&cli->err);
+		}
+		free(older);
+		if (n_older > 0)
+			printf("%zu stale result%s older than --catch-up %lld days; judge %s again: %s reconcile --stale\n",
+			       n_older, n_older == 1 ? "" : "s", (long long)rc->catch_up, n_older == 1 ? "it" : "them",
+			       cli_invoked_words(run, sizeof run));
+	}
+	if (res.n_judged == 0 && rc->has_catch_up)
+		printf("nothing stale within --catch-up %lld days\n", (long long)rc->catch_up);
+	else if (res.n_judged == 0)
+		printf("nothing stale: every stored result is current\n");
+	else
+		printf("%zu stale result%s judged again%s%s%s\n", judged, judged == 1 ? "" : "s",
+		       res.open_judged ? "; open flags: '" : "", res.open_judged ? cli_invoked_words(run, sizeof run) : "",
+		       res.open_judged ? " flags --open' lists them" : "");
+	sb_nightly_result_free(&res);
+	return status;
 }
 
 /* Store r with its JSON text (rendered first: the ledger keeps the result
@@ -158,6 +241,8 @@ static int run_reconcile(sb_cli *cli, sb_db *db, void *opts)
 	sb_recon *r = NULL;
 	int status;
 
+	if (rc->stale)
+		return run_reconcile_stale(cli, db, rc);
 	if (sb_reconcile(db, &rc->o, &r, &cli->err) != SB_OK || (!rc->dry_run && store(db, r, &cli->err) != SB_OK)) {
 		sb_recon_free(r);
 		return cli_report(&cli->err);
@@ -198,18 +283,55 @@ static int parse_list(sb_cli *cli, int argc, char **argv, void *opts)
 	return parse_args(cli, argc, argv, opts, LIST_FORMATS, 0, &first);
 }
 
-/* reconciliations: list the stored reconciliations. */
+/* qsort: ids in ascending order. */
+static int by_id(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* reconciliations: list the stored reconciliations, each with the
+ * result that replaced it and whether it is stale (sb_nightly_stale). */
 static int run_reconciliations(sb_cli *cli, sb_db *db, void *opts)
 {
 	static const sb_col cols[] = {
 		{"reconciliation", COL_INT, 0}, {"created_at", COL_TIME, 0}, {"from", COL_TIME, 0},
 		{"to", COL_TIME, 0}, {"abs_tol_usd", COL_RATE, 0}, {"rel_tol", COL_RATE, 0},
 		{"backends", COL_INT, 0}, {"flagged", COL_INT, 0}, {"flagged_backends", COL_INT, 0},
-		{"flagged_sessions", COL_INT, 0},
+		{"flagged_sessions", COL_INT, 0}, {"replaced_by", COL_INT, 0}, {"stale", COL_BOOL, 0},
 	};
+	const size_t n_cols = sizeof cols / sizeof cols[0];
 	const recon_cli *rc = opts;
+	int64_t *stale = NULL;
+	size_t n_stale = 0, next = 0;
+	sb_stmt *st = NULL;
+	sb_out *o = NULL;
 
-	return cli_list(cli, db, rc->fmt, cols, sizeof cols / sizeof cols[0], "recon_list", NULL, NULL);
+	if (sb_nightly_stale(db, INT64_MIN, &stale, &n_stale, &cli->err) != SB_OK ||
+	    (st = sb_db_stmt(db, "recon_list", &cli->err)) == NULL)
+		goto out;
+	if ((o = sb_out_new(stdout, rc->fmt, cli->csv_raw, cols, n_cols)) == NULL) {
+		sb_fail(&cli->err, SB_EINTERNAL, "out of memory");
+		goto out;
+	}
+	/* both in order of their ids */
+	if (n_stale > 1)
+		qsort(stale, n_stale, sizeof stale[0], by_id);
+	while (sb_db_step(db, st, &cli->err) == SB_ROW) {
+		int64_t id = sb_col_i64(st, 0);
+		while (next < n_stale && stale[next] < id)
+			next++;
+		sb_out_stmt_cells(o, st, n_cols - 1);
+		sb_out_bool(o, next < n_stale && stale[next] == id);
+		sb_out_row(o);
+	}
+	sb_out_end(o, &cli->err);
+out:
+	if (st != NULL)
+		sb_stmt_reset(st);
+	free(stale);
+	return cli_report(&cli->err);
 }
 
 /* Bind the period of report drift and whether only daily results count. */
@@ -303,8 +425,8 @@ static int run_tolerance(sb_cli *cli, sb_db *db, void *opts)
 
 const sb_command sb_reconcile_commands[] = {
 	{"reconcile", parse_reconcile, run_reconcile, sizeof(recon_cli), CMD_WRITES,
-	 "--period P [--abs-tol X] [--rel-tol Y] [--billing-lag D] [--all-sessions] [--dry-run]"
-	 " [--fail-on-drift] [--format table|json|html]",
+	 "(--period P | --stale [--catch-up DAYS]) [--abs-tol X] [--rel-tol Y] [--billing-lag D]"
+	 " [--all-sessions] [--dry-run] [--fail-on-drift] [--format table|json|html]",
 	 "Reconcile computed (the runs' own estimate) against billed (the providers'\n"
 	 "lines) per backend and per session for period P, explain the drift, and\n"
 	 "store the result (not with --dry-run).  A backend billed on days or hours\n"
@@ -322,6 +444,14 @@ const sb_command sb_reconcile_commands[] = {
 	 "backends first, then the others that are not ok, then what each result\n"
 	 "means in words, then the sessions that are not ok; see docs/reconcile.md.\n"
 	 "\n"
+	 "With --stale, every stale stored result (the latest of its period, which\n"
+	 "something committed since moves: a run, a line, a rate card, a price, an\n"
+	 "exchange rate, a tolerance, a grain) is judged again by hand as nightly\n"
+	 "judges it (its own period, the default tolerances), oldest first, each\n"
+	 "stored naming the result it replaces; it prints what moved per period\n"
+	 "('2026-11-03 blaxel: unbilled -> ok (bill of 0.645082 in batch 12)'), and\n"
+	 "says so when nothing is stale.  No age limit unless --catch-up.\n"
+	 "\n"
 	 "  --period P        the period to reconcile (required)\n"
 	 "  --abs-tol X       the absolute tolerance in USD (default 0.01)\n"
 	 "  --rel-tol Y       the relative tolerance, 0.05 is 5% (default 0.05)\n"
@@ -329,7 +459,11 @@ const sb_command sb_reconcile_commands[] = {
 	 "                    its window ended more than D ago (default 72h; 3d, 90m)\n"
 	 "  --all-sessions    list every session, not only those that are not ok\n"
 	 "  --dry-run         do not store the result (and take no write lock)\n"
-	 "  --fail-on-drift   exit 1 when a backend or session is flagged\n"
+	 "  --fail-on-drift   exit 1 when a backend or session is flagged (--stale: when\n"
+	 "                    a result it stored has an open flag, as nightly)\n"
+	 "  --stale           judge again every stale stored result (see above)\n"
+	 "  --catch-up DAYS   --stale: only the results of periods ending within DAYS\n"
+	 "                    days before today (nightly's reach); default no limit\n"
 	 "  --format F        table (default), json, or html: the reconciliation page\n"
 	 "                    (verdict, money at stake, backends, chart, flagged\n"
 	 "                    sessions, 30-day drift trend; docs/reports.md)\n",
@@ -338,12 +472,17 @@ const sb_command sb_reconcile_commands[] = {
 	 "sbledger reconcile --period 2026-11 --dry-run --format json\n"
 	 "sbledger reconcile --period 2026-11 --billing-lag 5d\n"
 	 "sbledger reconcile --period 2026-11-29 --abs-tol 0.05 --rel-tol 0.10 --all-sessions\n"
-	 "sbledger reconcile --period yesterday --dry-run --format html > reconcile.html\n"},
+	 "sbledger reconcile --period yesterday --dry-run --format html > reconcile.html\n"
+	 "sbledger reconcile --stale --fail-on-drift\n"
+	 "sbledger reconcile --stale --catch-up 35\n"},
 	{"reconciliations", parse_list, run_reconciliations, sizeof(recon_cli), CMD_READS | CMD_CSV,
 	 "[--format table|csv|json] [--raw]",
 	 "List the stored reconciliations, oldest first: when each was made, its\n"
 	 "period, its tolerances, how many backends it judged and how many it\n"
-	 "flagged.\n"
+	 "flagged, the result that replaced it once it was judged again\n"
+	 "(replaced_by), and whether it is stale: the latest result of its period,\n"
+	 "which something committed since moves (what 'reconcile --stale' and\n"
+	 "nightly judge again).  A replaced result is history, never stale.\n"
 	 "\n"
 	 "  --format F   table (default), csv or json\n"
 	 "  --raw        CSV: no ' before free text starting with = + - @ tab CR\n",

@@ -4,9 +4,10 @@
  * Each writer that changes what a reconciliation reads logs it in the
  * same transaction: a batch its runs and lines (stored, replaced,
  * superseded, taken out), a setting its backend and span (a rate card, a
- * token price, an exchange rate, a tolerance).  A stored result
+ * token price, an exchange rate, a tolerance, a grain).  A stored result
  * is stale when a change logged after it meets its period or one of its
- * backends' windows (reconcile/history.h).  Nothing here allocates.
+ * backends' windows (sql/queries/recon_latest.sql; a grain only by a
+ * backend the result judged).  Nothing here allocates.
  */
 #ifndef SB_CHANGES_H
 #define SB_CHANGES_H
@@ -18,7 +19,7 @@
 /* The end of time for a change that holds from a date on. */
 #define SB_CHANGE_FOREVER INT64_MAX
 
-/* Log a setting's change: what ('rate', 'price', 'fx', 'tolerance'),
+/* Log a setting's change: what ('rate', 'price', 'fx', 'tolerance', 'grain'),
  * the backend whose figures it moves (NULL: every backend), and
  * the span [from_ms, to_ms) it holds over. */
 int sb_change_setting(sb_db *db, const char *what, const char *backend, int64_t from_ms,

@@ -1,6 +1,9 @@
 /* grain.c: the grain a backend is billed at (see grain.h). */
 #include "ledger/grain.h"
 
+#include <string.h>
+
+#include "ledger/changes.h"
 #include "ledger/names.h"
 #include "ledger/timefmt.h"
 
@@ -90,6 +93,33 @@ int sb_grain_of(sb_db *db, const char *backend, sb_grain *out, sb_err *e)
 	if (grain_setting(db, backend, out, e) != SB_OK)
 		return e->code;
 	return *out == SB_GRAIN_AUTO ? grain_by_lines(db, backend, out, e) : SB_OK;
+}
+
+int sb_grain_set(sb_db *db, const char *backend, sb_grain g, sb_grain_change *c, sb_err *e)
+{
+	sb_stmt *st;
+
+	memset(c, 0, sizeof *c);
+	if (grain_setting(db, backend, &c->was, e) != SB_OK ||
+	    sb_grain_of(db, backend, &c->judged_was, e) != SB_OK)
+		return e->code;
+	c->judged = c->judged_was;
+	if (c->was == g)
+		return SB_OK;
+	if ((st = sb_db_stmt(db, "grain_set", e)) == NULL)
+		return e->code;
+	sb_bind_text(db, st, ":backend", backend);
+	sb_bind_text(db, st, ":grain", sb_grain_name(g));
+	sb_bind_i64(db, st, ":set_ms", sb_db_now_ms(db));
+	if (sb_db_run(db, st, e) != SB_OK || sb_grain_of(db, backend, &c->judged, e) != SB_OK)
+		return e->code;
+	c->stored = true;
+	if (c->judged == c->judged_was)
+		return SB_OK;
+	c->logged = true;
+	/* every span: a result that judged the backend, whenever, was judged
+	 * at the other grain (recon_latest.sql meets it by its backend only) */
+	return sb_change_setting(db, "grain", backend, INT64_MIN, SB_CHANGE_FOREVER, e);
 }
 
 bool sb_period_whole_months(const sb_period *p)

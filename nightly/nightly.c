@@ -309,19 +309,55 @@ static int diff_after(run *u, sb_nightly_judged *j, const sb_recon *r, sb_err *e
 	return SB_OK;
 }
 
-/* Judge j->period as the run does (default tolerances, its billing lag),
- * store the result (replacing j->prev_id), judge its flags, say what moved
- * since the result it replaces, and write its reports.  j->r is NULL when
- * it failed (told); returns the failure's code (SB_OK when none). */
+/* Judge j->period again as a night does (the default tolerances, the
+ * run's billing lag), store the result (replacing j->prev_id) with its
+ * flags judged, keep in j->changes what moved since the result it
+ * replaces, and note whether it has an open flag.  *out is the result
+ * (the caller frees it: sb_recon_free), NULL when it failed (e says why). */
+static int judge_again(run *u, sb_nightly_judged *j, sb_recon **out, sb_err *e)
+{
+	sb_recon_opts ro;
+	sb_recon *r = NULL;
+	char *text = NULL;
+
+	*out = NULL;
+	memset(&ro, 0, sizeof ro);
+	ro.period = j->period;
+	ro.abs_nanos = SB_DEFAULT_ABS_NANOS;
+	ro.rel_ppb = SB_DEFAULT_REL_PPB;
+	ro.has_lag = true;
+	ro.billing_lag_ms = u->lag_ms;
+	if ((j->prev_id > 0 && load_before(u, j->prev_id, j, e) != SB_OK) ||
+	    sb_reconcile(u->db, &ro, &r, e) != SB_OK)
+		goto fail;
+	/* stored with its JSON text: the ledger keeps the result as
+	 * 'reconcile --format json' prints it */
+	text = sb_recon_json_text(r, JSON_COMPACT);
+	if (sb_recon_store(u->db, r, text, &j->flags, e) != SB_OK ||
+	    (j->prev_id > 0 && diff_after(u, j, r, e) != SB_OK))
+		goto fail;
+	free(text);
+	for (size_t i = 0; i < j->flags.n; i++)
+		if (j->flags.list[i].move == SB_FLAG_RAISED || j->flags.list[i].move == SB_FLAG_STILL_OPEN ||
+		    j->flags.list[i].move == SB_FLAG_REOPENED)
+			u->r->open_judged = true;
+	*out = r;
+	return SB_OK;
+fail:
+	free(text);
+	sb_recon_free(r);
+	return e->code;
+}
+
+/* Judge j->period (judge_again) and write its reports.  j->r is NULL
+ * when it failed (told); returns the failure's code (SB_OK when none). */
 static int judge(run *u, sb_nightly_judged *j)
 {
 	const sb_nightly_opts *o = u->o;
-	sb_recon_opts ro;
 	sb_summary *s = NULL;
 	sb_recon *r = NULL;
 	sb_recon_detail *d = NULL;
 	sb_night_imports *imports = NULL;
-	char *text = NULL;
 	sb_page_opts po = {o->ledger, sb_db_now_ms(u->db), NULL, o->root};
 	sb_err e;
 
@@ -329,28 +365,9 @@ static int judge(run *u, sb_nightly_judged *j)
 	j->r = NULL;
 	j->reports_ok = false;
 	j->dir[0] = '\0';
-	memset(&ro, 0, sizeof ro);
-	ro.period = j->period;
-	ro.abs_nanos = SB_DEFAULT_ABS_NANOS;
-	ro.rel_ppb = SB_DEFAULT_REL_PPB;
-	ro.has_lag = true;
-	ro.billing_lag_ms = u->lag_ms;
-	if ((j->prev_id > 0 && load_before(u, j->prev_id, j, &e) != SB_OK) ||
-	    sb_reconcile(u->db, &ro, &r, &e) != SB_OK)
-		goto fail;
-	/* stored with its JSON text: the ledger keeps the result as
-	 * 'reconcile --format json' prints it */
-	text = sb_recon_json_text(r, JSON_COMPACT);
-	if (sb_recon_store(u->db, r, text, &j->flags, &e) != SB_OK ||
-	    (j->prev_id > 0 && diff_after(u, j, r, &e) != SB_OK) ||
+	if (judge_again(u, j, &r, &e) != SB_OK ||
 	    sb_summary_build(u->db, &j->period, "backend", &s, &e) != SB_OK)
 		goto fail;
-	free(text);
-	text = NULL;
-	for (size_t i = 0; i < j->flags.n; i++)
-		if (j->flags.list[i].move == SB_FLAG_RAISED || j->flags.list[i].move == SB_FLAG_STILL_OPEN ||
-		    j->flags.list[i].move == SB_FLAG_REOPENED)
-			u->r->open_judged = true;
 	load_page(u, r, &imports, &d);
 	po.imports = imports;
 	j->reports_ok = sb_nightly_write_reports(o->out, &j->period, r, s, d, &po, j->dir, sizeof j->dir,
@@ -365,7 +382,6 @@ static int judge(run *u, sb_nightly_judged *j)
 fail:
 	tell(u, &e);
 	note(u, e.code);
-	free(text);
 	sb_summary_free(s);
 	sb_recon_free(r);
 	return e.code;
@@ -483,6 +499,13 @@ static stored *result_of(plan *pl, const sb_period *p)
 static bool current(const stored *x)
 {
 	return x != NULL && x->stale_change == 0 && x->defaults && !x->grain_moved;
+}
+
+/* Whether x is stale: a change committed since moves a figure it judged,
+ * or a backend of it was judged at a grain it no longer has. */
+static bool stale(const stored *x)
+{
+	return x->stale_change != 0 || x->grain_moved;
 }
 
 /* Add period p to the plan, judged for why (once: a period already in it
@@ -659,6 +682,56 @@ static int make_plan(run *u, plan *pl, sb_err *e)
 out:
 	free(act.days);
 	return e->code;
+}
+
+int sb_nightly_stale(sb_db *db, int64_t since_ms, int64_t **ids, size_t *n, sb_err *e)
+{
+	sb_nightly_result res;
+	run u = {db, NULL, &res, 0, {0, 0}, SB_DEFAULT_LAG_MS};
+	plan pl;
+	size_t cap = 0;
+
+	*ids = NULL;
+	*n = 0;
+	memset(&res, 0, sizeof res);
+	memset(&pl, 0, sizeof pl);
+	if (load_results(&u, &pl, since_ms, e) == SB_OK)
+		for (size_t i = 0; i < pl.n_results; i++) {
+			if (!stale(&pl.results[i]))
+				continue;
+			if (SB_GROW(ids, *n, &cap, e) != SB_OK)
+				break;
+			(*ids)[(*n)++] = pl.results[i].id;
+		}
+	plan_free(&pl);
+	if (e->code != SB_OK) {
+		free(*ids);
+		*ids = NULL;
+		*n = 0;
+	}
+	return e->code;
+}
+
+int sb_nightly_judge_stale(sb_db *db, int64_t since_ms, int64_t lag_ms, bool fail_on_drift,
+                           sb_nightly_result *r, sb_err *e)
+{
+	run u = {db, NULL, r, 0, {0, 0}, lag_ms};
+	plan pl;
+
+	memset(r, 0, sizeof *r);
+	memset(&pl, 0, sizeof pl);
+	if (load_results(&u, &pl, since_ms, e) == SB_OK)
+		for (size_t i = 0; i < pl.n_results; i++)
+			if (stale(&pl.results[i]) && plan_add(&pl, &pl.results[i].period, SB_WHY_STALE, e) != SB_OK)
+				break;
+	plan_free(&pl);
+	r->judged = pl.list;
+	r->n_judged = pl.n;
+	for (size_t i = 0; i < r->n_judged && e->code == SB_OK; i++)
+		judge_again(&u, &r->judged[i], &r->judged[i].r, e);
+	if (e->code == SB_OK && fail_on_drift && r->open_judged)
+		r->status = SB_FLAGGED;
+	return e->code != SB_OK ? e->code : r->status;
 }
 
 bool sb_nightly_needs_attention(const sb_nightly_result *r)

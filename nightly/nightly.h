@@ -165,6 +165,30 @@ typedef struct sb_nightly_result {
  * (the caller frees it: sb_nightly_result_free).  Returns r->status. */
 int sb_nightly_run(sb_db *db, const sb_nightly_opts *o, sb_nightly_result *r);
 
+/* The stale stored results of the periods ending after since_ms
+ * (INT64_MIN: every one), oldest first: the latest result of each period
+ * that a change committed since moves (a run, a line, a rate card, a
+ * price, an exchange rate, a tolerance or a grain meeting it:
+ * sql/queries/recon_latest.sql), or that judged a backend at a grain it
+ * no longer has (an auto grain its lines moved).  What a night judges
+ * again within --catch-up, and 'reconciliations' calls stale.  Their ids
+ * into *ids (malloc'd, the caller frees it; NULL when none), how many
+ * into *n. */
+int sb_nightly_stale(sb_db *db, int64_t since_ms, int64_t **ids, size_t *n, sb_err *e);
+
+/* Judge again, by hand (reconcile --stale), every stale result of
+ * sb_nightly_stale(db, since_ms) as a night does: oldest first, with the
+ * default tolerances and the billing lag lag_ms, each stored (naming the
+ * result it replaces) with its flags judged, and what moved since kept as
+ * a night keeps it (r->judged[i].changes); no reports written.  Into *r
+ * (the caller frees it: sb_nightly_result_free): r->judged,
+ * r->open_judged, and r->status SB_FLAGGED when fail_on_drift and a
+ * result stored has an open flag.  Stops at the first period that fails
+ * (e says why; the ones stored before it stay stored, its j->r NULL).
+ * Returns the error's code, else r->status. */
+int sb_nightly_judge_stale(sb_db *db, int64_t since_ms, int64_t lag_ms, bool fail_on_drift,
+                           sb_nightly_result *r, sb_err *e);
+
 /* Free what r holds (not r). */
 void sb_nightly_result_free(sb_nightly_result *r);
 

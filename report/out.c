@@ -364,11 +364,11 @@ void sb_out_row(sb_out *o)
 	}
 }
 
-void sb_out_stmt(sb_out *o, sb_stmt *st)
+void sb_out_stmt_cells(sb_out *o, sb_stmt *st, size_t n)
 {
 	if (o == NULL)
 		return;
-	for (size_t i = 0; i < o->n_cols; i++) {
+	for (size_t i = 0; i < n && i < o->n_cols; i++) {
 		int c = (int)i;
 		if (sb_col_is_null(st, c)) {
 			sb_out_null(o);
@@ -392,6 +392,13 @@ void sb_out_stmt(sb_out *o, sb_stmt *st)
 		}
 		}
 	}
+}
+
+void sb_out_stmt(sb_out *o, sb_stmt *st)
+{
+	if (o == NULL)
+		return;
+	sb_out_stmt_cells(o, st, o->n_cols);
 	sb_out_row(o);
 }
 

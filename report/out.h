@@ -103,6 +103,11 @@ int sb_out_end(sb_out *o, sb_err *e);
  * BLOB in a text column as its bytes). */
 void sb_out_stmt(sb_out *o, sb_stmt *st);
 
+/* The first n columns of the current row of st as the first n cells of
+ * the current row of o, as sb_out_stmt prints them, the row left open:
+ * the caller adds the cells of the columns after them, then ends it. */
+void sb_out_stmt_cells(sb_out *o, sb_stmt *st, size_t n);
+
 /* Print every row of st (a statement of db, its parameters bound) with
  * sb_out_stmt, then reset st.  Returns e->code (a failed step is in e). */
 int sb_out_rows(sb_out *o, sb_db *db, sb_stmt *st, sb_err *e);

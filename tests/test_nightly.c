@@ -21,6 +21,7 @@
 #include "nightly/inbox.h"
 #include "ledger/grain.h"
 #include "nightly/nightly.h"
+#include "report/recon_json.h"
 
 /* ---- the attention rule -------------------------------------------------- */
 
@@ -356,6 +357,100 @@ static void test_grain_periods(void **state)
 	assert_period(sb_month_of(at_ms("2026-11-30T23:59:59.999Z")), "2026-11");
 }
 
+/* ---- a grain set, and the results it makes stale -------------------------- */
+
+/* Judge 2026-11-02 with the defaults and store it; its id. */
+static int64_t store_day(sb_db *db)
+{
+	sb_recon_opts ro;
+	sb_recon *r = NULL;
+	char *text;
+	int64_t id;
+	sb_err e;
+
+	sb_err_clear(&e);
+	memset(&ro, 0, sizeof ro);
+	ro.period = period("2026-11-02");
+	ro.abs_nanos = SB_DEFAULT_ABS_NANOS;
+	ro.rel_ppb = SB_DEFAULT_REL_PPB;
+	assert_sb_ok(&e, sb_reconcile(db, &ro, &r, &e));
+	text = sb_recon_json_text(r, JSON_COMPACT);
+	assert_sb_ok(&e, sb_recon_store(db, r, text, NULL, &e));
+	id = r->recon_id;
+	free(text);
+	sb_recon_free(r);
+	return id;
+}
+
+/* The stale results' ids: how many, and the first (0 when none). */
+static size_t stale_ids(sb_db *db, int64_t *first)
+{
+	int64_t *ids = NULL;
+	size_t n = 0;
+	sb_err e;
+
+	sb_err_clear(&e);
+	assert_sb_ok(&e, sb_nightly_stale(db, INT64_MIN, &ids, &n, &e));
+	*first = n > 0 ? ids[0] : 0;
+	free(ids);
+	return n;
+}
+
+/* The same grain again stores and logs nothing; a setting that leaves the
+ * grain as judged (auto to day, where the lines say day) is stored and
+ * logs nothing; one that moves it logs one change and makes the result
+ * that judged the backend stale, a backend the result did not judge
+ * makes nothing stale.  Judged again by hand, the month-grained
+ * backend's day is partial, the new result names the one it replaces,
+ * and nothing is stale after. */
+static void test_grain_set_stale(void **state)
+{
+	sb_db *db = support_memory_ledger();
+	sb_grain_change c;
+	sb_nightly_result res;
+	int64_t id, first;
+	sb_err e;
+
+	(void)state;
+	sb_err_clear(&e);
+	support_add_runs(db,
+	    "{\"run_id\":\"m1\",\"backend\":\"modal\",\"session_id\":\"s1\",\"started_at\":\"2026-11-02T10:00:00Z\","
+	    "\"ended_at\":\"2026-11-02T10:01:00Z\",\"sandbox_usage\":{\"exec_count\":1,\"total_duration_ms\":60000,"
+	    "\"computed_cost_usd\":0.1}}\n");
+	id = store_day(db);
+	assert_int_equal(stale_ids(db, &first), 0);
+	assert_sb_ok(&e, sb_grain_set(db, "modal", SB_GRAIN_AUTO, &c, &e));
+	assert_false(c.stored);
+	assert_false(c.logged);
+	assert_sb_ok(&e, sb_grain_set(db, "modal", SB_GRAIN_DAY, &c, &e));
+	assert_true(c.stored);
+	assert_false(c.logged);
+	assert_int_equal(c.was, SB_GRAIN_AUTO);
+	assert_int_equal(support_i64(db, "SELECT COUNT(*) FROM ledger_change WHERE what = 'grain'"), 0);
+	assert_int_equal(stale_ids(db, &first), 0);
+	assert_sb_ok(&e, sb_grain_set(db, "vercel", SB_GRAIN_MONTH, &c, &e));
+	assert_true(c.logged);
+	assert_int_equal(stale_ids(db, &first), 0);
+	assert_sb_ok(&e, sb_grain_set(db, "modal", SB_GRAIN_MONTH, &c, &e));
+	assert_true(c.logged);
+	assert_int_equal(c.judged_was, SB_GRAIN_DAY);
+	assert_int_equal(c.judged, SB_GRAIN_MONTH);
+	assert_int_equal(stale_ids(db, &first), 1);
+	assert_int_equal(first, id);
+	assert_sb_ok(&e, sb_nightly_judge_stale(db, INT64_MIN, SB_DEFAULT_LAG_MS, true, &res, &e));
+	assert_int_equal(res.n_judged, 1);
+	assert_non_null(res.judged[0].r);
+	assert_int_equal(res.judged[0].prev_id, id);
+	assert_int_equal(res.judged[0].r->backends[0].status, SB_STATUS_PARTIAL);
+	assert_int_equal(res.judged[0].n_changes, 1);
+	assert_int_equal(support_i64(db, "SELECT replaces FROM reconciliation WHERE recon_id = %lld",
+	                             (long long)res.judged[0].r->recon_id), id);
+	assert_false(res.open_judged);
+	sb_nightly_result_free(&res);
+	assert_int_equal(stale_ids(db, &first), 0);
+	sb_db_close(db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -364,6 +459,7 @@ int main(void)
 		cmocka_unit_test(test_walk_resolve),
 		cmocka_unit_test(test_walk_race),
 		cmocka_unit_test(test_grain_periods),
+		cmocka_unit_test(test_grain_set_stale),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

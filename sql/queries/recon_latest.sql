@@ -3,8 +3,9 @@
 -- oldest first, with what makes it need judging again:
 --   stale: a change logged after it (ledger/changes.h) meets its period
 --   or one of its backends' windows (a backend it did not include, its
---   period); a change of every backend (an exchange rate, a price) meets
---   the period or any window;
+--   period, except a grain: it moves no figure of a backend not judged);
+--   a change of every backend (an exchange rate, a price) meets the
+--   period or any window;
 --   pending: a backend or session was pending;
 --   lagged: a backend or session was unbilled, not flagged, and its window
 --   has now ended more than :lag_ms before :now_ms.
@@ -22,7 +23,7 @@ SELECT r.recon_id,                 -- the result
        COALESCE(r.change_id, 0) AS change_id, -- the newest change it saw
        (SELECT MAX(c.change_id) FROM ledger_change c
          WHERE c.change_id > COALESCE(r.change_id, 0)
-           AND ((c.from_ms < r.to_ms AND c.to_ms > r.from_ms
+           AND ((c.from_ms < r.to_ms AND c.to_ms > r.from_ms AND c.what <> 'grain'
                  AND (c.backend IS NULL
                       OR NOT EXISTS (SELECT 1 FROM reconciliation_backend b
                                       WHERE b.recon_id = r.recon_id AND b.backend = c.backend)))
