@@ -687,7 +687,7 @@ out:
 int sb_nightly_stale(sb_db *db, int64_t since_ms, int64_t **ids, size_t *n, sb_err *e)
 {
 	sb_nightly_result res;
-	run u = {db, NULL, &res, 0, {0, 0}, SB_DEFAULT_LAG_MS};
+	run u = {db, NULL, &res, 0, SB_DEFAULT_LAG_MS};
 	plan pl;
 	size_t cap = 0;
 
@@ -715,7 +715,7 @@ int sb_nightly_stale(sb_db *db, int64_t since_ms, int64_t **ids, size_t *n, sb_e
 int sb_nightly_judge_stale(sb_db *db, int64_t since_ms, int64_t lag_ms, bool fail_on_drift,
                            sb_nightly_result *r, sb_err *e)
 {
-	run u = {db, NULL, r, 0, {0, 0}, lag_ms};
+	run u = {db, NULL, r, 0, lag_ms};
 	plan pl;
 
 	memset(r, 0, sizeof *r);

@@ -99,6 +99,7 @@ for db in notes.db other.db newer.db; do
 	done
 	cmp $db before && echo "$db unchanged"
 done
-# (the write lock, PATH-lock, is made before the file is looked at)
+# (the write lock, PATH-lock, is made before the file is looked at; out/
+# holds the heartbeat of the nightlies that could not open a ledger)
 ls | grep -v '^sub\.\|^try\.\|^cmd\.'
 cd "$here" && rm -rf "$dir"
