@@ -174,9 +174,12 @@ cp a.jsonl b.jsonl inbox/runs/
 cp focus.csv inbox/billing/focus/
 cp daytona.json inbox/billing/daytona/
 fresh night
-"$SB" --db night.db nightly --inbox inbox --period 2026-11 --out out1 >n1.out 2>n1.err &
+# (each waits as long as the other may take: the first imports 65,000
+# records and judges 29 periods, which a loaded machine can stretch past
+# the default 30 s)
+"$SB" --db night.db --busy-timeout 600000 nightly --inbox inbox --period 2026-11 --out out1 >n1.out 2>n1.err &
 p1=$!
-"$SB" --db night.db nightly --inbox inbox --period 2026-11 --out out2 >n2.out 2>n2.err &
+"$SB" --db night.db --busy-timeout 600000 nightly --inbox inbox --period 2026-11 --out out2 >n2.out 2>n2.err &
 p2=$!
 wait $p1; s1=$?
 wait $p2; s2=$?
