@@ -138,7 +138,8 @@ static void flag_row(page *pg, const sb_flag *f)
 	        "data-backend=\"", strcmp(f->state, "open") == 0 ? " open" : "", f->id, f->state, f->handling);
 	sb_pg_esc(pg, f->backend);
 	fputs("\" data-session=\"", pg->f);
-	sb_pg_esc(pg, f->is_session && f->session_id != NULL ? f->session_id : "");
+	/* as 'flags' names it: none for the backend, "(none)" for its runs naming none */
+	sb_pg_esc(pg, !f->is_session ? "" : f->session_id != NULL ? f->session_id : "(none)");
 	fprintf(pg->f, "\" data-status=\"%s\"", sb_recon_status_name(f->status));
 	sb_pg_data_usd(pg, "data-at-stake", true, f->at_stake_nanos);
 	fprintf(pg->f, "><td>%" PRId64 "</td><td class=\"l\">", f->id);
@@ -160,7 +161,7 @@ static void flag_row(page *pg, const sb_flag *f)
 	if (strcmp(f->handling, "dispute") == 0)
 		fputs("<span class=\"note\">in dispute</span>", pg->f);
 	else if (!f->has_drift)
-		fputs("<span class=\"note muted\">computed: nothing billed</span>", pg->f);
+		fputs("<span class=\"note muted\">its computed: no drift figure</span>", pg->f);
 	fputs("</td>", pg->f);
 	text_cell(pg, "l", f->who);
 	text_cell(pg, "l wrap", f->reason);

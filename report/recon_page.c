@@ -280,7 +280,7 @@ static const char page_style[] =
 	".verdict .headline{font-size:1.3em;font-weight:700}\n"
 	".verdict .lead{font-size:1.15em;font-weight:700;color:#a4001d}\n"
 	"ul.faults{margin:.2em 0 .8em;padding-left:1.2em}\n"
-	"ul.faults li{margin:.25em 0;overflow-wrap:anywhere}\n"
+	"ul.faults li{margin:.25em 0;overflow-wrap:anywhere;color:#1b1b1b}\n"
 	"tr.flag.open td{background:#fdf1f2}\n"
 	".verdict .stake b{font-size:1.15em}\n"
 	"code.cmd{display:inline-block;font:13px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;"
@@ -383,6 +383,15 @@ static void badge(page *pg, bool flagged, sb_recon_status s)
 
 /* ---- the verdict --------------------------------------------------------- */
 
+/* The verdict's line of the period's open flags (none when open is 0). */
+static void open_flags(page *pg, size_t open)
+{
+	if (open > 0)
+		fprintf(pg->f, "<p id=\"flags-open\" data-open=\"%zu\"><b>%zu open flag%s</b> in the period, not "
+		        "handled yet: listed under Flags of the period, below.</p>\n", open, open,
+		        sb_pg_plural((int64_t)open));
+}
+
 static void verdict(page *pg, const sb_recon *r, const sb_recon_detail *d)
 {
 	const sb_recon_stake *k = &d->stake;
@@ -401,12 +410,11 @@ static void verdict(page *pg, const sb_recon *r, const sb_recon_detail *d)
 	sb_pg_faults(pg, pg->o->imports);
 	for (size_t i = 0; i < d->flags.n; i++)
 		open += strcmp(d->flags.list[i].state, "open") == 0;
-	if (open > 0)
-		fprintf(pg->f, "<p id=\"flags-open\" data-open=\"%zu\"><b>%zu open flag%s</b> in the period, not "
-		        "handled yet: listed under Flags, below.</p>\n", open, open, sb_pg_plural((int64_t)open));
 	if (r->n_backends == 0) {
 		fputs("<p class=\"headline\">Nothing to reconcile: no runs and no billing lines in the "
-		      "period.</p>\n</section>\n", pg->f);
+		      "period.</p>\n", pg->f);
+		open_flags(pg, open);
+		fputs("</section>\n", pg->f);
 		return;
 	}
 	fprintf(pg->f, "<p class=\"headline\"><span id=\"flagged-backends\">%" PRId64 "</span> backend%s, "
@@ -452,6 +460,7 @@ static void verdict(page *pg, const sb_recon *r, const sb_recon_detail *d)
 		        "when this was judged; judged again once %s (nightly does). Pending is never flagged.</p>\n",
 		        r->pending, sb_pg_plural(r->pending), r->pending == 1 ? "its" : "their",
 		        r->pending == 1 ? " had" : "s had", r->pending == 1 ? "it has" : "they have");
+	open_flags(pg, open);
 	fputs("</section>\n", pg->f);
 }
 
