@@ -8,8 +8,8 @@
  * Still over 600 lines: the rest is one document written top to bottom
  * (its inline style sheet, the verdict, the backends, the flagged
  * sessions, the night's imports, the commands quoted for the shell), each
- * part a function over the same page; split further, each file would be
- * a fragment of one page's markup.
+ * part a function over the same page; the night's faults and the flags
+ * of the period are in recon_flags.c.
  */
 #include "report/recon_page.h"
 
