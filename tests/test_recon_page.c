@@ -257,15 +257,23 @@ static void clean(const char *page)
 			fail_msg("the page refers outside itself: %s", refs[i]);
 }
 
+/* The page of w as world_init makes it, allocated, held to clean. */
+static char *clean_page(world *w)
+{
+	char *page;
+
+	world_init(w);
+	page = render(w);
+	clean(page);
+	return page;
+}
+
 static void test_page_escapes(void **state)
 {
 	world w;
-	char *page;
+	char *page = clean_page(&w);
 
 	(void)state;
-	world_init(&w);
-	page = render(&w);
-	clean(page);
 	/* text and attributes */
 	has(page, "<b>&lt;script&gt;b&lt;/script&gt;</b>");
 	has(page, "data-backend=\"&lt;script&gt;b&lt;/script&gt;\"");
@@ -287,12 +295,9 @@ static void test_page_escapes(void **state)
 static void test_page_faults_and_flags(void **state)
 {
 	world w;
-	char *page;
+	char *page = clean_page(&w);
 
 	(void)state;
-	world_init(&w);
-	page = render(&w);
-	clean(page);
 	has(page, "data-faults=\"3\">\n<p class=\"lead\" id=\"faults-head\">The night had 3 faults");
 	has(page, "<b>Rejected</b>: <code>/in &amp; &lt;box&gt;/runs/&lt;script&gt;.jsonl</code>: 2 records rejected (batch 9)");
 	has(page, "data-provider=\"deepinfra\" data-what=\"catalog\" data-skipped=\"true\" data-code=\"64\"><b>Fetch skipped</b>: "
