@@ -141,6 +141,32 @@ static int fetch_period(run *u, const sb_endpoint *ep, sb_period *p, sb_err *e)
 	return rc < 0 ? e->code : SB_OK;
 }
 
+/* Keep a fetch of ep of p that brought nothing (its error e, or its
+ * status rc) for the pages, in the caller's words; a list that cannot
+ * grow is memory run out (told, weighed). */
+static void keep_fetch_fault(run *u, const sb_provider *p, const sb_endpoint *ep, int rc, const sb_err *e)
+{
+	sb_nightly_result *r = u->r;
+	sb_night_fetch *f;
+	sb_err grow;
+
+	sb_err_clear(&grow);
+	if (SB_GROW(&r->fetch_faults, r->n_fetch_faults, &r->cap_fetch_faults, &grow) != SB_OK) {
+		tell(u, &grow);
+		note(u, grow.code);
+		return;
+	}
+	f = &r->fetch_faults[r->n_fetch_faults++];
+	memset(f, 0, sizeof *f);
+	f->provider = p->name;
+	f->what = ep->what;
+	f->skipped = e->hint == SB_HINT_KEY;
+	f->code = e->code != SB_OK ? e->code : rc;
+	snprintf(f->msg, sizeof f->msg, "%s", e->code != SB_OK ? e->msg : "the fetch did not complete");
+	if (u->o->words != NULL)
+		u->o->words(f->msg, sizeof f->msg);
+}
+
 /* Every endpoint of each provider asked for: the catalog as of now, the
  * others for their period (fetch_period). */
 static void fetch_all(run *u)
@@ -163,6 +189,7 @@ static void fetch_all(run *u)
 			if (fetch_period(u, ep, &fo.period, &e) != SB_OK) {
 				tell(u, &e);
 				note(u, e.code);
+				keep_fetch_fault(u, f->provider, ep, e.code, &e);
 				continue;
 			}
 			rc = fetch(o->events.ctx, u->db, f->provider, ep, &fo, &fr, &e);
@@ -170,6 +197,9 @@ static void fetch_all(run *u)
 			if (o->events.on_fetched != NULL)
 				o->events.on_fetched(o->events.ctx, f->provider, ep, rc, &fr, &e);
 			note(u, e.code != SB_OK ? e.code : rc);
+			/* rejected records alone are the batch's, shown with it */
+			if (e.code != SB_OK || (rc != SB_OK && rc != SB_EDATA))
+				keep_fetch_fault(u, f->provider, ep, rc, &e);
 			if (e.hint == SB_HINT_KEY) {
 				/* no key: its other endpoints would say the same; said once */
 				u->r->fetches_skipped++;
@@ -199,7 +229,16 @@ static void load_page(run *u, const sb_recon *r, sb_night_imports **imports,
 	sb_err_clear(&e);
 	if (sb_night_imports_load(u->db, u->batch_before, imports, &e) == SB_OK &&
 	    sb_recon_detail_load(u->db, r, d, &e) == SB_OK) {
-		(*imports)->already = u->r->already;
+		sb_night_imports *n = *imports;
+		n->already = u->r->already;
+		n->fetches = u->r->fetch_faults;
+		n->n_fetches = u->r->n_fetch_faults;
+		n->unjudged = u->r->unjudged;
+		n->n_unjudged = u->r->n_unjudged;
+		n->catch_up_days = u->o->catch_up_days;
+		n->unjudged_days = u->r->unjudged_days;
+		n->inbox = u->o->root;
+		n->out = u->o->out;
 		return;
 	}
 	sb_recon_detail_free(*d);
@@ -803,6 +842,7 @@ void sb_nightly_result_free(sb_nightly_result *r)
 	}
 	free(r->judged);
 	free(r->unjudged);
+	free(r->fetch_faults);
 	sb_flags_free(&r->open);
 	memset(r, 0, sizeof *r);
 }

@@ -36,6 +36,7 @@
 #include "ledger/period.h"
 #include "ledger/quote.h"
 #include "reconcile/flags.h"
+#include "reconcile/recon_detail.h"
 #include "reconcile/reconcile.h"
 
 /* How a fetch runs: sb_fetch's signature (the caller may wrap it, to
@@ -147,6 +148,9 @@ typedef struct sb_nightly_result {
 	long already;                 /* inbox files found already in the ledger */
 	long rejected;                /* records rejected by this run's imports and fetches */
 	long fetches_skipped;         /* fetches left out (a key missing) */
+	sb_night_fetch *fetch_faults; /* the fetches skipped or failed, in order (malloc'd;
+	                                 the pages' verdicts lead with them) */
+	size_t n_fetch_faults, cap_fetch_faults;
 	sb_nightly_judged *judged;    /* the periods judged, oldest first (malloc'd) */
 	size_t n_judged;
 	size_t n_first;               /* of which judged for the first time */

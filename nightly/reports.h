@@ -5,7 +5,7 @@
  * json' prints it), summary.csv ('report summary --by backend --format
  * csv' of the period, free text guarded against spreadsheet formulas) and
  * report.html (the reconciliation page of report/recon_page.h, with what
- * the night imported).  Each file is
+ * the night imported and its faults).  Each file is
  * written as .NAME.tmp (mode 0600: finance data; never through a link),
  * flushed and synced, then renamed into place, so a reader sees a whole
  * file or the one before.  Directories are made as needed (mode 0700).

@@ -69,6 +69,7 @@ static int read_flag(sb_stmt *st, sb_flag *f, sb_err *e)
 	f->billed_nanos = sb_col_i64(st, 9);
 	f->has_drift = !sb_col_is_null(st, 10);
 	f->drift_nanos = sb_col_i64(st, 10);
+	f->at_stake_nanos = sb_col_i64(st, 11);
 	f->reopened = sb_col_int(st, 12) != 0;
 	f->resolved_by_batch = sb_col_is_null(st, 13) ? 0 : sb_col_i64(st, 13);
 	f->is_session = sb_col_int(st, 16) != 0;

@@ -47,6 +47,8 @@ typedef struct sb_flag {
 	int64_t billed_nanos;
 	bool has_drift;
 	int64_t drift_nanos;
+	int64_t at_stake_nanos;      /* the money at stake: |drift| where known, else computed
+	                                (flag_list.sql) */
 	int64_t recon_id;            /* the latest result that judged it */
 	int64_t opened_ms;           /* first raised */
 	int64_t updated_ms;          /* last changed */

@@ -271,6 +271,7 @@ void sb_recon_detail_free(sb_recon_detail *d)
 			free(d->sessions[i].commands[k].text);
 	free(d->sessions);
 	sb_trend_free(d->trend);
+	sb_flags_free(&d->flags);
 	free(d);
 }
 
@@ -308,8 +309,17 @@ int sb_recon_detail_load(sb_db *db, const sb_recon *r, sb_recon_detail **out, sb
 	for (size_t i = 0; i < d->n_sessions; i++)
 		if (load_session(db, r, &d->sessions[i], e) != SB_OK)
 			goto fail;
-	if (sb_trend_load(db, &window, &d->trend, e) != SB_OK)
+	if (sb_trend_load(db, &window, &d->trend, e) != SB_OK ||
+	    sb_flags_list(db, SB_FLAGS_UNRESOLVED, &r->opts.period, &d->flags, e) != SB_OK)
 		goto fail;
+	for (size_t i = 0; i < d->flags.n; i++) {
+		const sb_flag *f = &d->flags.list[i];
+		if (strcmp(f->state, "handled") == 0 && strcmp(f->handling, "dispute") == 0 &&
+		    sb_money_add(d->disputed_nanos, f->at_stake_nanos, &d->disputed_nanos) != SB_MONEY_OK) {
+			sb_fail(e, SB_EDATA, "the money in dispute of the period's flags does not fit in 64-bit nanodollars");
+			goto fail;
+		}
+	}
 	*out = d;
 	return SB_OK;
 fail:
@@ -345,6 +355,17 @@ void sb_night_imports_free(sb_night_imports *n)
 	}
 	free(n->batches);
 	free(n);
+}
+
+size_t sb_night_faults(const sb_night_imports *n)
+{
+	size_t faults = 0;
+
+	if (n == NULL)
+		return 0;
+	for (size_t i = 0; i < n->n_batches; i++)
+		faults += n->batches[i].rejected > 0;
+	return faults + n->n_fetches + n->n_unjudged;
 }
 
 /* A copy of the text of column col ("" for NULL), or NULL when memory ran

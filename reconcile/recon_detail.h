@@ -1,7 +1,8 @@
 /* recon_detail.h: what the reconciliation page shows beyond the result of
  * reconcile.h (docs/reports.md, "The reconciliation page"): the money at
  * stake, the flagged sessions worst first with their runs summarised, the
- * drift per day from stored reconciliations, and what a night imported.
+ * flags of the period and their handling, the drift per day from stored
+ * reconciliations, and what a night imported and what went wrong in it.
  *
  * Data only, read from the ledger or worked out from an sb_recon: the
  * page (report/recon_page.h) renders it and decides nothing.  Every
@@ -17,6 +18,7 @@
 #include "ledger/db.h"
 #include "ledger/err.h"
 #include "ledger/period.h"
+#include "reconcile/flags.h"
 #include "reconcile/reconcile.h"
 
 /* How many of a session's commands the page names, how many characters
@@ -127,10 +129,16 @@ typedef struct sb_recon_detail {
 	size_t n_sessions;
 	int64_t sessions_left;     /* flagged sessions beyond those */
 	sb_trend *trend;           /* the drift of the last SB_TREND_DAYS days (sb_trend_window) */
+	sb_flags flags;            /* the open and handled flags of the periods that meet r's
+	                              (what 'sbledger flags --period P' lists), as sb_flags_list
+	                              orders them */
+	int64_t disputed_nanos;    /* the money in dispute: the sum of the disputed ones' at stake */
 } sb_recon_detail;
 
 /* Load the detail of r (reconciled in db; the flagged sessions' runs are
- * those of r's period).  The caller owns *out (sb_recon_detail_free); it
+ * those of r's period; the flags those of the ledger as it is now, so a
+ * dry run's page shows them too; a sum in dispute that does not fit in
+ * 64-bit nanodollars is SB_EDATA).  The caller owns *out (sb_recon_detail_free); it
  * borrows from r, which must outlive it. */
 int sb_recon_detail_load(sb_db *db, const sb_recon *r, sb_recon_detail **out, sb_err *e);
 
@@ -149,8 +157,22 @@ typedef struct sb_night_batch {
 	int64_t rejected;          /* records rejected */
 } sb_night_batch;
 
-/* What a nightly run imported: the batches it began, and how many files
- * it found already in the ledger (which make no batch). */
+/* A fetch of a night that brought nothing: skipped (the provider's key
+ * was not given: its other endpoints were not tried) or failed. */
+typedef struct sb_night_fetch {
+	const char *provider;      /* the provider's name (static: its sb_provider's) */
+	const char *what;          /* the endpoint: "catalog", "usage", "billing" (static) */
+	bool skipped;              /* its key was missing */
+	int code;                  /* the exit status it weighs */
+	char msg[SB_ERR_MSG_MAX];  /* why, in the caller's words (sb_nightly_opts.words) */
+} sb_night_fetch;
+
+/* What a nightly run imported: the batches it began (a batch with
+ * rejected records is a rejected file), how many files it found already
+ * in the ledger (which make no batch), and, set by the caller, the
+ * night's other faults: the fetches that brought nothing and the days it
+ * left unjudged.  The faults are borrowed from the caller's run (they
+ * are not freed with the imports). */
 typedef struct sb_night_imports {
 	sb_night_batch *batches;   /* n_batches of them, oldest first */
 	size_t n_batches;
@@ -158,7 +180,21 @@ typedef struct sb_night_imports {
 	int64_t duplicates;
 	int64_t rejected;
 	int64_t already;           /* files skipped as already imported (set by the caller) */
+	const sb_night_fetch *fetches; /* the fetches skipped or failed, in order (caller's) */
+	size_t n_fetches;
+	const sb_period *unjudged; /* days older than --catch-up holding runs or lines and no
+	                              current result, as ranges, oldest first (caller's) */
+	size_t n_unjudged;
+	int64_t catch_up_days;     /* the night's --catch-up */
+	int64_t unjudged_days;     /* the --catch-up that would judge them all */
+	const char *inbox;         /* the inbox and the reports' root, as the command that */
+	const char *out;           /* judges them names them (caller's) */
 } sb_night_imports;
+
+/* How many faults the night had: its rejected files (batches with
+ * rejected records), its fetches skipped or failed, its ranges of days
+ * left unjudged.  0 for NULL. */
+size_t sb_night_faults(const sb_night_imports *n);
 
 /* The newest batch's number into *id (0 when there is none). */
 int sb_batch_last_id(sb_db *db, int64_t *id, sb_err *e);

@@ -8,8 +8,8 @@
  * Still over 600 lines: the rest is one document written top to bottom
  * (its inline style sheet, the verdict, the backends, the flagged
  * sessions, the night's imports, the commands quoted for the shell), each
- * part a function over the same page; split further, each file would be
- * a fragment of one page's markup.
+ * part a function over the same page; the night's faults and the flags
+ * of the period are in recon_flags.c.
  */
 #include "report/recon_page.h"
 
@@ -59,7 +59,7 @@ const char *sb_pg_usd6(int64_t nanos, char buf[SB_MONEY_BUFSZ])
 
 /* An amount for a sentence: 2 decimals, or 6 when 2 would turn a
  * non-zero amount into 0.00. */
-static const char *usd_say(int64_t nanos, char buf[SB_MONEY_BUFSZ])
+const char *sb_pg_usd_say(int64_t nanos, char buf[SB_MONEY_BUFSZ])
 {
 	int64_t cents = 0;
 
@@ -125,7 +125,7 @@ static const char *lag_arg(int64_t ms, char buf[SB_TIME_BUFSZ])
 }
 
 /* "s" unless n is 1. */
-static const char *plural(int64_t n)
+const char *sb_pg_plural(int64_t n)
 {
 	return n == 1 ? "" : "s";
 }
@@ -229,8 +229,7 @@ static void lines_cmd(page *pg, const sb_period *p, const char *backend, const c
 }
 
 /* A command of fixed words (NULL-terminated). */
-static void words_cmd(page *pg, const char *first, ...) __attribute__((sentinel));
-static void words_cmd(page *pg, const char *first, ...)
+void sb_pg_words_cmd(page *pg, const char *first, ...)
 {
 	va_list ap;
 	cmd c;
@@ -279,6 +278,10 @@ static const char page_style[] =
 	".verdict.good{background:#eef8f1}\n"
 	".verdict p{margin:.2em 0;color:#1b1b1b}\n"
 	".verdict .headline{font-size:1.3em;font-weight:700}\n"
+	".verdict .lead{font-size:1.15em;font-weight:700;color:#a4001d}\n"
+	"ul.faults{margin:.2em 0 .8em;padding-left:1.2em}\n"
+	"ul.faults li{margin:.25em 0;overflow-wrap:anywhere;color:#1b1b1b}\n"
+	"tr.flag.open td{background:#fdf1f2}\n"
 	".verdict .stake b{font-size:1.15em}\n"
 	"code.cmd{display:inline-block;font:13px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;"
 	"background:#f4f5f7;border:1px solid #e0e0e0;border-radius:3px;padding:1px 6px;white-space:pre-wrap;"
@@ -380,35 +383,53 @@ static void badge(page *pg, bool flagged, sb_recon_status s)
 
 /* ---- the verdict --------------------------------------------------------- */
 
+/* The verdict's line of the period's open flags (none when open is 0). */
+static void open_flags(page *pg, size_t open)
+{
+	if (open > 0)
+		fprintf(pg->f, "<p id=\"flags-open\" data-open=\"%zu\"><b>%zu open flag%s</b> in the period, not "
+		        "handled yet: listed under Flags of the period, below.</p>\n", open, open,
+		        sb_pg_plural((int64_t)open));
+}
+
 static void verdict(page *pg, const sb_recon *r, const sb_recon_detail *d)
 {
 	const sb_recon_stake *k = &d->stake;
 	char a[SB_MONEY_BUFSZ], b[SB_MONEY_BUFSZ];
 	bool any = r->flagged > 0;
 	bool first = true;
+	size_t faults = sb_night_faults(pg->o->imports);
+	size_t open = 0;
 
+	/* never green while the night had a fault: the figures below may
+	 * lack what it kept out of the ledger */
 	fprintf(pg->f, "<section class=\"verdict %s\" id=\"verdict\" data-flagged=\"%" PRId64
 	        "\" data-flagged-backends=\"%" PRId64 "\" data-flagged-sessions=\"%" PRId64
-	        "\" data-pending=\"%" PRId64 "\">\n", any ? "bad" : "good", r->flagged, r->flagged_backends,
-	        r->flagged_sessions, r->pending);
+	        "\" data-pending=\"%" PRId64 "\" data-faults=\"%zu\">\n", any || faults > 0 ? "bad" : "good",
+	        r->flagged, r->flagged_backends, r->flagged_sessions, r->pending, faults);
+	sb_pg_faults(pg, pg->o->imports);
+	for (size_t i = 0; i < d->flags.n; i++)
+		open += strcmp(d->flags.list[i].state, "open") == 0;
 	if (r->n_backends == 0) {
 		fputs("<p class=\"headline\">Nothing to reconcile: no runs and no billing lines in the "
-		      "period.</p>\n</section>\n", pg->f);
+		      "period.</p>\n", pg->f);
+		open_flags(pg, open);
+		fputs("</section>\n", pg->f);
 		return;
 	}
 	fprintf(pg->f, "<p class=\"headline\"><span id=\"flagged-backends\">%" PRId64 "</span> backend%s, "
 	        "<span id=\"flagged-sessions\">%" PRId64 "</span> session%s flagged</p>\n",
-	        r->flagged_backends, plural(r->flagged_backends), r->flagged_sessions,
-	        plural(r->flagged_sessions));
+	        r->flagged_backends, sb_pg_plural(r->flagged_backends), r->flagged_sessions,
+	        sb_pg_plural(r->flagged_sessions));
 	fprintf(pg->f, "<p class=\"stake\">Money at stake: <b id=\"at-stake\"");
 	sb_pg_data_usd(pg, "data-usd", true, k->nanos);
-	fprintf(pg->f, " title=\"%s USD\">%s USD</b>", sb_money_format(k->nanos, 9, a), usd_say(k->nanos, b));
+	fprintf(pg->f, " title=\"%s USD\">%s USD</b>", sb_money_format(k->nanos, 9, a), sb_pg_usd_say(k->nanos, b));
 	if (any) {
 		fprintf(pg->f, " <span class=\"muted small\">(the |drift| of %" PRId64 " flagged backend%s",
-		        k->backends, plural(k->backends));
+		        k->backends, sb_pg_plural(k->backends));
 		if (k->sessions > 0)
 			fprintf(pg->f, ", plus that of %" PRId64 " flagged session%s of backends not flagged "
-			        "themselves", k->sessions, plural(k->sessions));
+			        "themselves", k->sessions, sb_pg_plural(k->sessions));
 		fputs("; a flagged backend's sessions are inside its own drift and are not counted again)</span>",
 		      pg->f);
 	}
@@ -427,17 +448,19 @@ static void verdict(page *pg, const sb_recon *r, const sb_recon_detail *d)
 		}
 		if (k->unknown_sessions > 0)
 			fprintf(pg->f, "%s%" PRId64 " flagged session%s of backends not flagged", first ? "" : ", ",
-			        k->unknown_sessions, plural(k->unknown_sessions));
+			        k->unknown_sessions, sb_pg_plural(k->unknown_sessions));
 		fputs(".</p>\n", pg->f);
 	}
 	if (!any)
-		fprintf(pg->f, "<p>Every backend agrees with its bill within tolerance%s.</p>\n",
-		        r->pending > 0 ? ", or is not judged yet" : "");
+		fprintf(pg->f, "<p>Every backend agrees with its bill within tolerance%s%s.</p>\n",
+		        r->pending > 0 ? ", or is not judged yet" : "",
+		        faults > 0 ? ", on what the ledger holds (the faults above kept something out)" : "");
 	if (r->pending > 0)
 		fprintf(pg->f, "<p class=\"small\"><b>%" PRId64 " backend%s pending</b>: %s window%s not ended "
 		        "when this was judged; judged again once %s (nightly does). Pending is never flagged.</p>\n",
-		        r->pending, plural(r->pending), r->pending == 1 ? "its" : "their",
+		        r->pending, sb_pg_plural(r->pending), r->pending == 1 ? "its" : "their",
 		        r->pending == 1 ? " had" : "s had", r->pending == 1 ? "it has" : "they have");
+	open_flags(pg, open);
 	fputs("</section>\n", pg->f);
 }
 
@@ -457,22 +480,22 @@ static void headline(page *pg, const sb_recon *r, const sb_recon_backend *b)
 		break;
 	case SB_STATUS_CURRENCY:
 		snprintf(text, sizeof text, "billed unknown: %" PRId64 " line%s in %s had no exchange rate",
-		         b->currency_lines, plural(b->currency_lines), b->currency);
+		         b->currency_lines, sb_pg_plural(b->currency_lines), b->currency);
 		break;
 	case SB_STATUS_NO_RATE:
 		if (b->rate_fix.lines > 0)
 			snprintf(text, sizeof text, "billed unknown: %" PRId64 " metered line%s found no rate on the card",
-			         b->rate_fix.lines, plural(b->rate_fix.lines));
+			         b->rate_fix.lines, sb_pg_plural(b->rate_fix.lines));
 		else
 			snprintf(text, sizeof text, "card cost unknown: %" PRId64 " run%s with no rate card in force",
-			         b->unpriced_runs, plural(b->unpriced_runs));
+			         b->unpriced_runs, sb_pg_plural(b->unpriced_runs));
 		break;
 	case SB_STATUS_PARTIAL:
 		snprintf(text, sizeof text, "a line of the account runs past the window (to %s): reconcile a "
 		         "period that holds it", sb_time_format(b->partial_end_ms, t));
 		break;
 	case SB_STATUS_UNEXPECTED:
-		snprintf(text, sizeof text, "billed %s USD %s", usd_say(b->billed_nanos, a),
+		snprintf(text, sizeof text, "billed %s USD %s", sb_pg_usd_say(b->billed_nanos, a),
 		         b->free ? "on a free backend" : "with no runs to account for it");
 		break;
 	case SB_STATUS_UNBILLED:
@@ -487,13 +510,13 @@ static void headline(page *pg, const sb_recon *r, const sb_recon_backend *b)
 	case SB_STATUS_UNDER_BILLED:
 		if (x->verdict == SB_VERDICT_LIFETIME && b->drift_nanos > 0 && x->has_idle)
 			snprintf(text, sizeof text, "the provider bills session life: boot and idle are %s USD of the "
-			         "%s billed", usd_say(x->idle_nanos, a), usd_say(b->billed_nanos, c));
+			         "%s billed", sb_pg_usd_say(x->idle_nanos, a), sb_pg_usd_say(b->billed_nanos, c));
 		else if (x->verdict == SB_VERDICT_LIFETIME && b->drift_nanos > 0)
 			snprintf(text, sizeof text, "the provider bills session life: %s USD billed is the lifetime at "
-			         "the card rate", usd_say(b->billed_nanos, a));
+			         "the card rate", sb_pg_usd_say(b->billed_nanos, a));
 		else if (x->verdict == SB_VERDICT_LIFETIME)
 			snprintf(text, sizeof text, "billed is the session lifetime at the card rate (%s USD); the "
-			         "runs' own estimates used a higher rate", usd_say(x->lifetime_nanos, a));
+			         "runs' own estimates used a higher rate", sb_pg_usd_say(x->lifetime_nanos, a));
 		else if (x->verdict == SB_VERDICT_RATE)
 			snprintf(text, sizeof text, "the card's rate is too %s: the provider bills %s USD a minute of "
 			         "session life, the card says %s",
@@ -592,7 +615,7 @@ static void backend_rows(page *pg, const sb_recon *r, const sb_recon_backend *b)
 	badge(pg, b->flagged, b->status);
 	if (b->sessions_flagged > 0)
 		fprintf(pg->f, "<span class=\"note\">%" PRId64 " session%s flagged</span>", b->sessions_flagged,
-		        plural(b->sessions_flagged));
+		        sb_pg_plural(b->sessions_flagged));
 	fputs("</td>", pg->f);
 	money_cell(pg, "computed", true, b->computed_nanos, "");
 	money_cell(pg, "billed", b->has_billed, b->billed_nanos, absent_billed);
@@ -718,7 +741,7 @@ static void sessions_table(page *pg, const sb_recon *r, const sb_recon_detail *d
 	      "difference too. A session with no drift figure (billed unknown) comes last.</p>\n", pg->f);
 	if (d->sessions_left > 0) {
 		fprintf(pg->f, "<p id=\"sessions-left\" data-left=\"%" PRId64 "\">And %" PRId64 " more flagged "
-		        "session%s, smaller: ", d->sessions_left, d->sessions_left, plural(d->sessions_left));
+		        "session%s, smaller: ", d->sessions_left, d->sessions_left, sb_pg_plural(d->sessions_left));
 		reconcile_cmd(pg, r);
 		fputs(" lists them all.</p>\n", pg->f);
 	}
@@ -746,7 +769,7 @@ static void imports_section(page *pg, const sb_night_imports *n)
 	        "</b> accepted, <b>%" PRId64 "</b> duplicates, <b>%" PRId64 "</b> rejected; %" PRId64
 	        " file%s already in the ledger (skipped)", n->n_batches, n->accepted, n->duplicates, n->rejected,
 	        n->already, n->n_batches, n->n_batches == 1 ? "" : "es", n->accepted, n->duplicates, n->rejected,
-	        n->already, plural(n->already));
+	        n->already, sb_pg_plural(n->already));
 	if (pg->o->inbox != NULL) {
 		fputs(", from the inbox <code>", pg->f);
 		sb_pg_esc(pg, pg->o->inbox);
@@ -771,17 +794,17 @@ static void imports_section(page *pg, const sb_night_imports *n)
 			if (b->rejected > 0) {
 				snprintf(id, sizeof id, "%" PRId64, b->batch_id);
 				fputs("<tr class=\"words\"><td colspan=\"7\">Its rejected lines: ", pg->f);
-				words_cmd(pg, "rejects", "--batch", id, (const char *)NULL);
+				sb_pg_words_cmd(pg, "rejects", "--batch", id, (const char *)NULL);
 				fputs("</td></tr>\n", pg->f);
 			}
 		}
 		fputs("</tbody>\n</table></div>\n", pg->f);
 	}
 	fputs("<p>Every batch: ", pg->f);
-	words_cmd(pg, "batches", (const char *)NULL);
+	sb_pg_words_cmd(pg, "batches", (const char *)NULL);
 	if (n->rejected > 0) {
 		fputs(" &middot; every rejected line, verbatim with its reason: ", pg->f);
-		words_cmd(pg, "rejects", (const char *)NULL);
+		sb_pg_words_cmd(pg, "rejects", (const char *)NULL);
 	}
 	fputs("</p>\n", pg->f);
 }
@@ -807,10 +830,10 @@ static void commands_section(page *pg, const sb_recon *r)
 		fprintf(pg->f, "</b>'s billed figure (%s)</li>\n", sb_recon_status_name(b->status));
 	}
 	fputs("<li>", pg->f);
-	words_cmd(pg, "report", "drift", "--period", sb_period_name(&w, name), (const char *)NULL);
+	sb_pg_words_cmd(pg, "report", "drift", "--period", sb_period_name(&w, name), (const char *)NULL);
 	fputs(" &mdash; the drift per day and backend behind the trend</li>\n", pg->f);
 	fputs("<li>", pg->f);
-	words_cmd(pg, "reconciliations", (const char *)NULL);
+	sb_pg_words_cmd(pg, "reconciliations", (const char *)NULL);
 	fputs(" &mdash; every stored reconciliation, with its counts</li>\n</ul>\n", pg->f);
 }
 
@@ -842,6 +865,7 @@ int sb_recon_page(FILE *f, const sb_recon *r, const sb_recon_detail *d, const sb
 		backends_table(&pg, r);
 		sb_pg_bar_chart(&pg, r);
 	}
+	sb_pg_flags(&pg, r, d);
 	sessions_table(&pg, r, d);
 	fprintf(f, "<h2>Drift per day, %s to %s</h2>\n", sb_date_format(w.from_ms, from),
 	        sb_date_format(w.to_ms - 1, to));

@@ -29,16 +29,19 @@ typedef struct sb_page_opts {
 	const sb_invocation *ledger;     /* how sbledger was run: the commands begin with its words
 	                                    (sb_invocation_words; NULL: "sbledger", naming no ledger) */
 	int64_t made_ms;                 /* when the page is made (its footer) */
-	const sb_night_imports *imports; /* nightly: what the night imported; NULL for reconcile's page */
+	const sb_night_imports *imports; /* nightly: what the night imported and its faults;
+	                                    NULL for reconcile's page (no night: no fault) */
 	const char *inbox;               /* nightly: the inbox (its files are shown relative to it); NULL: none */
 } sb_page_opts;
 
-/* The reconciliation page of r: the verdict (flagged counts and the money
- * at stake), one line per backend with its status, figures, basis, window
- * and what its result means, the chart of computed against billed with
- * the tolerance band, the flagged sessions worst first with their runs,
- * the drift of the last days, what the night imported (when o->imports),
- * and the commands that dig further.  SB_EIO when f reports an error,
+/* The reconciliation page of r: the verdict (led by the night's faults
+ * when o->imports has any, and then never green; flagged counts and the
+ * money at stake), one line per backend with its status, figures, basis,
+ * window and what its result means, the chart of computed against billed
+ * with the tolerance band, the flags of the period (d->flags, open ones
+ * first), the flagged sessions worst first with their runs, the drift of
+ * the last days, what the night imported (when o->imports), and the
+ * commands that dig further.  SB_EIO when f reports an error,
  * SB_EINTERNAL when memory ran out. */
 int sb_recon_page(FILE *f, const sb_recon *r, const sb_recon_detail *d, const sb_page_opts *o,
                   sb_err *e);

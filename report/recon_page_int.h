@@ -1,7 +1,8 @@
 /* recon_page_int.h: what the files of the reconciliation page share
  * (recon_page.c: the frame, the verdict, the tables, the night's imports
- * and the commands; recon_charts.c: the bar chart and the trend).  Not for
- * other rooms: recon_page.h is the page's interface.
+ * and the commands; recon_charts.c: the bar chart and the trend;
+ * recon_flags.c: the night's faults and the flags of the period).  Not
+ * for other rooms: recon_page.h is the page's interface.
  */
 #ifndef SB_RECON_PAGE_INT_H
 #define SB_RECON_PAGE_INT_H
@@ -33,6 +34,18 @@ const char *sb_pg_usd6(int64_t nanos, char buf[SB_MONEY_BUFSZ]);
  * past the second ("0.12", "0.004", "418.77"). */
 const char *sb_pg_usd_short(int64_t nanos, char buf[SB_MONEY_BUFSZ]);
 
+/* An amount for a sentence: 2 decimals, or 6 when 2 would turn a
+ * non-zero amount into 0.00. */
+const char *sb_pg_usd_say(int64_t nanos, char buf[SB_MONEY_BUFSZ]);
+
+/* "s" unless n is 1. */
+const char *sb_pg_plural(int64_t n);
+
+/* A command of fixed words (NULL-terminated) as <code class="cmd">,
+ * beginning with the words of the page's invocation and each word quoted
+ * for the shell where it needs it, so that it runs as printed. */
+void sb_pg_words_cmd(page *pg, const char *first, ...) __attribute__((sentinel));
+
 /* A data attribute holding an amount as the JSON has it (9 decimals), or
  * "null" when !has. */
 void sb_pg_data_usd(page *pg, const char *name, bool has, int64_t nanos);
@@ -59,5 +72,17 @@ void sb_pg_bar_chart(page *pg, const sb_recon *r);
 
 /* The drift trend, one panel per backend (recon_charts.c). */
 void sb_pg_trend_chart(page *pg, const sb_trend *t);
+
+/* The night's faults, the first lines of the verdict: each rejected
+ * file, each fetch skipped or failed, the days left unjudged, with the
+ * commands that show or mend them (recon_flags.c).  Nothing when n has
+ * none (or is NULL: a page made by hand). */
+void sb_pg_faults(page *pg, const sb_night_imports *n);
+
+/* The flags of the period: the open ones first, then those handled
+ * (acked, waived, disputed with the money in dispute), with who handled
+ * them and why, the money at stake, and the command that lists them
+ * (recon_flags.c). */
+void sb_pg_flags(page *pg, const sb_recon *r, const sb_recon_detail *d);
 
 #endif

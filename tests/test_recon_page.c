@@ -75,6 +75,9 @@ typedef struct world {
 	sb_trend_point points[4];
 	sb_night_imports imports;
 	sb_night_batch batch[1];
+	sb_night_fetch fetch[1];
+	sb_period unjudged[11];
+	sb_flag flag[2];
 	sb_invocation run;
 	sb_page_opts o;
 } world;
@@ -178,6 +181,45 @@ static void world_init(world *w)
 	w->o.made_ms = T("2026-11-05T06:00:00Z");
 	w->o.imports = &w->imports;
 	w->o.inbox = "/in & <box>";
+	/* the night's other faults: a fetch with no key, two days unjudged */
+	w->fetch[0].provider = "deepinfra";
+	w->fetch[0].what = "catalog";
+	w->fetch[0].skipped = true;
+	w->fetch[0].code = SB_EUSAGE;
+	snprintf(w->fetch[0].msg, sizeof w->fetch[0].msg, "%s", "KEY is not set: <b>export</b> it & 'retry'");
+	w->imports.fetches = w->fetch;
+	w->imports.n_fetches = 1;
+	w->unjudged[0].from_ms = T("2026-09-01T00:00:00Z");
+	w->unjudged[0].to_ms = T("2026-09-03T00:00:00Z");
+	w->imports.unjudged = w->unjudged;
+	w->imports.n_unjudged = 1;
+	w->imports.catch_up_days = 35;
+	w->imports.unjudged_days = 65;
+	w->imports.inbox = "/in & <box>";
+	w->imports.out = "/out/it's";
+	/* the flags: one disputed by a hostile hand, one open */
+	w->flag[0].id = 4;
+	w->flag[0].period = w->r.opts.period;
+	snprintf(w->flag[0].backend, sizeof w->flag[0].backend, "%s", EVIL_BACKEND);
+	w->flag[0].is_session = true;
+	w->flag[0].session_id = (char *)EVIL_SESSION;
+	snprintf(w->flag[0].state, sizeof w->flag[0].state, "handled");
+	snprintf(w->flag[0].handling, sizeof w->flag[0].handling, "dispute");
+	w->flag[0].status = SB_STATUS_OVER_BILLED;
+	w->flag[0].has_billed = w->flag[0].has_drift = true;
+	w->flag[0].drift_nanos = w->flag[0].at_stake_nanos = 20;
+	w->flag[0].who = (char *)"<i>ana</i>";
+	w->flag[0].reason = (char *)"ticket \"4411\" & <script>x</script>";
+	w->flag[1].id = 3;
+	w->flag[1].period = w->r.opts.period;
+	snprintf(w->flag[1].backend, sizeof w->flag[1].backend, "%s", EVIL_BACKEND);
+	snprintf(w->flag[1].state, sizeof w->flag[1].state, "open");
+	w->flag[1].status = SB_STATUS_OVER_BILLED;
+	w->flag[1].has_drift = true;
+	w->flag[1].drift_nanos = w->flag[1].at_stake_nanos = 571148667;
+	w->d.flags.list = w->flag;
+	w->d.flags.n = 2;
+	w->d.disputed_nanos = 20;
 }
 
 /* The page of w, allocated. */
@@ -215,15 +257,23 @@ static void clean(const char *page)
 			fail_msg("the page refers outside itself: %s", refs[i]);
 }
 
+/* The page of w as world_init makes it, allocated, held to clean. */
+static char *clean_page(world *w)
+{
+	char *page;
+
+	world_init(w);
+	page = render(w);
+	clean(page);
+	return page;
+}
+
 static void test_page_escapes(void **state)
 {
 	world w;
-	char *page;
+	char *page = clean_page(&w);
 
 	(void)state;
-	world_init(&w);
-	page = render(&w);
-	clean(page);
 	/* text and attributes */
 	has(page, "<b>&lt;script&gt;b&lt;/script&gt;</b>");
 	has(page, "data-backend=\"&lt;script&gt;b&lt;/script&gt;\"");
@@ -237,6 +287,75 @@ static void test_page_escapes(void **state)
 	          "&#39;&lt;script&gt;alert(&quot;s&quot;)&lt;/script&gt;&amp;&#39;\\&#39;&#39;x&#39;</code>");
 	has(page, "reconcile --period 2026-11-04 --dry-run</code>");
 	has(page, "rejects --batch 9</code>");
+	free(page);
+}
+
+/* The night's faults lead the verdict, escaped, with commands that run
+ * as printed; the flags escaped, the open one first. */
+static void test_page_faults_and_flags(void **state)
+{
+	world w;
+	char *page = clean_page(&w);
+
+	(void)state;
+	has(page, "data-faults=\"3\">\n<p class=\"lead\" id=\"faults-head\">The night had 3 faults");
+	has(page, "<b>Rejected</b>: <code>/in &amp; &lt;box&gt;/runs/&lt;script&gt;.jsonl</code>: 2 records rejected (batch 9)");
+	has(page, "data-provider=\"deepinfra\" data-what=\"catalog\" data-skipped=\"true\" data-code=\"64\"><b>Fetch skipped</b>: "
+	          "<b>deepinfra</b>: KEY is not set: &lt;b&gt;export&lt;/b&gt; it &amp; &#39;retry&#39;");
+	has(page, "<b>Not judged</b>: 2026-09-01 .. 2026-09-02 (older than --catch-up 35 days)");
+	has(page, "nightly --inbox &#39;/in &amp; &lt;box&gt;&#39; --out &#39;/out/it&#39;\\&#39;&#39;s&#39; --catch-up 65</code>");
+	has(page, "<p id=\"flags-open\" data-open=\"1\">");
+	has(page, "data-open=\"1\" data-acked=\"0\" data-waived=\"0\" data-disputed=\"1\" data-in-dispute=\"0.000000020\"");
+	has(page, "<td class=\"l\">&lt;i&gt;ana&lt;/i&gt;</td><td class=\"l wrap\">ticket &quot;4411&quot; &amp; &lt;script&gt;x&lt;/script&gt;</td>");
+	has(page, "flags --period 2026-11-04</code>");
+	/* the open flag (3) before the disputed one (4), which says so */
+	assert_true(strstr(page, "data-flag=\"3\"") < strstr(page, "data-flag=\"4\""));
+	has(page, "<span class=\"badge watch\">disputed</span>");
+	has(page, "0.000000<span class=\"note\">in dispute</span>");
+	free(page);
+}
+
+/* Never green while a fault exists: nothing flagged and nothing wrong is
+ * green; one day left unjudged alone is not; a page made by hand (no
+ * night) has no fault.  Ranges past ten are counted, as the mail does. */
+static void test_page_green(void **state)
+{
+	world w;
+	char *page;
+
+	(void)state;
+	world_init(&w);
+	w.r.flagged = w.r.flagged_backends = w.r.flagged_sessions = 0;
+	w.b[0].flagged = false;
+	w.s[0].flagged = false;
+	w.d.n_sessions = 0;
+	w.d.flags.n = 0;
+	w.batch[0].rejected = 0;
+	w.imports.n_fetches = 0;
+	w.imports.n_unjudged = 0;
+	page = render(&w);
+	has(page, "<section class=\"verdict good\"");
+	assert_null(strstr(page, "id=\"faults\""));
+	free(page);
+	w.imports.n_unjudged = 1;
+	page = render(&w);
+	has(page, "<section class=\"verdict bad\"");
+	has(page, "data-faults=\"1\"");
+	free(page);
+	for (int i = 0; i < 11; i++) {
+		w.unjudged[i].from_ms = T("2026-08-01T00:00:00Z") + 2 * i * SB_MS_PER_DAY;
+		w.unjudged[i].to_ms = w.unjudged[i].from_ms + SB_MS_PER_DAY;
+	}
+	w.imports.n_unjudged = 11;
+	page = render(&w);
+	has(page, "<b>Not judged</b>: 2026-08-19 (older than");
+	assert_null(strstr(page, "<b>Not judged</b>: 2026-08-21 ("));
+	has(page, "data-more=\"1\"><b>Not judged</b>: and 1 more ranges</li>");
+	free(page);
+	w.o.imports = NULL;
+	page = render(&w);
+	has(page, "<section class=\"verdict good\"");
+	has(page, "data-faults=\"0\"");
 	free(page);
 }
 
@@ -318,6 +437,8 @@ int main(void)
 		cmocka_unit_test(test_shell_word),
 		cmocka_unit_test(test_page_escapes),
 		cmocka_unit_test(test_page_figures),
+		cmocka_unit_test(test_page_faults_and_flags),
+		cmocka_unit_test(test_page_green),
 		cmocka_unit_test(test_drift_page),
 		cmocka_unit_test(test_write_error),
 	};

@@ -3,7 +3,7 @@
 held to 'reconcile --format json' (tests/html/render.sh runs it).
 
   check_recon_page.py NAME DOM RECON_JSON DRIFT_JSON [--batches BATCHES_JSON --night AT]
-                      [--run SBLEDGER DIR]
+                      [--mail MAIL] [--flags FLAGS_JSON] [--run SBLEDGER DIR]
 
 DOM is the page's DOM (chromium --dump-dom), RECON_JSON the result of
 the same reconciliation as JSON ('-' for the drift page, which has only
@@ -24,6 +24,16 @@ arithmetic (Python decimal):
   per such day with its drift, a grey mark per day without;
 - with --batches and --night: what the night imported is the batches
   begun at AT (from 'batches --format json');
+- the night's faults: the verdict leads with one line per batch of the
+  night with rejected records (its file, how many, 'rejects --batch N'),
+  per provider the night's MAIL (its stdout and stderr) says was skipped
+  ("KEY is not set"), per range of days it names as not judged, and no
+  other; the verdict is green only when there is no fault and nothing is
+  flagged (a page with no --batches is a page made by hand: no fault);
+- with --flags: the flags of the period are those of 'flags --period P
+  --format json', each with its state, handling, backend, session, status,
+  money at stake, who and reason, the open ones first, and the counts
+  and the money in dispute (a sum made here) above them;
 - with --run SB DIR: every command shown begins with SB (the program as
   the page's sbledger was run, found on PATH), runs as printed in a POSIX
   shell in DIR with the environment the page was made in ($SBLEDGER_DB
@@ -270,6 +280,7 @@ for b, g in lines.items():
 check(not wrong, f"each trend line holds the stored days ({len(drift)} rows)", "; ".join(wrong))
 
 # ---- the night's imports
+batches = []
 if "--batches" in opts:
     batches = [b for b in json.load(open(opts["--batches"])) if b["started_at"] == opts["--night"]]
     p = next(dom.find(id="imports"))
@@ -284,6 +295,110 @@ if "--batches" in opts:
     missing = [b["batch_id"] for b in batches if b["rejected"] > 0 and
                not any(shlex.split(c)[-3:] == ["rejects", "--batch", str(b["batch_id"])] for c in cmds)]
     check(not missing, "each batch with rejected lines names the command that lists them", str(missing))
+
+# ---- the night's faults, leading the verdict
+if recon is not None:
+    import re
+    v = next(dom.find("section", id="verdict"))
+    want_faults = []
+    if "--batches" in opts:
+        for b in batches:
+            if b["rejected"] > 0:
+                want_faults.append(("rejected", str(b["batch_id"])))
+    mail = open(opts["--mail"]).read() if "--mail" in opts else ""
+    for m in re.finditer(r"(\S+) is not set: export the (\S+) key", mail):
+        want_faults.append(("fetch", m.group(2)))
+    for m in re.finditer(r"^not judged: (\d{4}-\d\d-\d\d)(?: \.\. (\d{4}-\d\d-\d\d))? \(", mail, re.M):
+        want_faults.append(("unjudged", m.group(1) + ".." + (m.group(2) or m.group(1))))
+    got_faults = []
+    wrong = []
+    for li in v.find("li", cls="fault"):
+        kind = li.attrs["data-fault"]
+        text = li.text()
+        if kind == "rejected":
+            got_faults.append((kind, li.attrs["data-batch"]))
+            b = next((b for b in batches if str(b["batch_id"]) == li.attrs["data-batch"]), None)
+            cmd = [c.text() for c in li.find("code", cls="cmd")]
+            if b is None or b["source"] not in text or f"{b['rejected']} record" not in text or \
+                    not cmd or shlex.split(cmd[0])[-3:] != ["rejects", "--batch", str(b["batch_id"])]:
+                wrong.append(f"rejected batch {li.attrs['data-batch']}: {text!r}")
+        elif kind == "fetch":
+            got_faults.append((kind, li.attrs["data-provider"]))
+            if li.attrs["data-skipped"] != "true" or "skipped" not in text or li.attrs["data-provider"] not in text:
+                wrong.append(f"fetch: {text!r}")
+        elif kind == "unjudged":
+            first, end = li.attrs["data-from"][:10], li.attrs["data-to"]
+            import datetime
+            last = (datetime.date.fromisoformat(end[:10]) - datetime.timedelta(days=1)).isoformat()
+            got_faults.append((kind, first + ".." + last))
+            if first not in text or last not in text:
+                wrong.append(f"unjudged: {text!r}")
+        else:
+            got_faults.append((kind, ""))
+    check(sorted(got_faults) == sorted(want_faults) and int(v.attrs["data-faults"]) == len(want_faults),
+          f"the verdict names the night's {len(want_faults)} faults (rejected files, fetches skipped, days not judged)",
+          f"page {got_faults} (data-faults {v.attrs['data-faults']}), want {want_faults}")
+    check(not wrong, "each fault names its file and count, its provider, or its days", "; ".join(wrong))
+    if want_faults:
+        first = next(k for k in v.kids if isinstance(k, Node))
+        check(first.attrs.get("id") == "faults-head", "the verdict leads with the faults", f"it begins with {first.tag} {first.attrs}")
+        if any(k == "unjudged" for k, _ in want_faults):
+            judge = [c.text() for c in v.find("code", cls="cmd") if "--catch-up" in c.text()]
+            mail_cmd = re.search(r"^judge them: (.*)$", mail, re.M)
+            check(judge and mail_cmd and judge[0] == mail_cmd.group(1),
+                  "the command that judges the days not judged is the mail's", f"page {judge}, mail {mail_cmd and mail_cmd.group(1)}")
+    tone = v.attrs["class"].split()
+    green = not want_faults and recon["flagged"] == 0
+    check(("good" in tone) == green and ("bad" in tone) != green,
+          f"the verdict is {'green' if green else 'not green'} ({len(want_faults)} faults, {recon['flagged']} flagged)",
+          f"its class is {v.attrs['class']!r}")
+
+# ---- the flags of the period
+if "--flags" in opts:
+    flags = json.load(open(opts["--flags"]))
+    rows = list(dom.find("tr", cls="flag"))
+    got = [int(t.attrs["data-flag"]) for t in rows]
+    check(sorted(got) == sorted(f["id"] for f in flags), f"the flags of the period are listed ({len(flags)})",
+          f"page {got}, json {[f['id'] for f in flags]}")
+    states = [t.attrs["data-state"] for t in rows]
+    check(states == sorted(states, key=lambda x: x != "open"), "the open flags come first", str(states))
+    by_id = {f["id"]: f for f in flags}
+    words = {"ack": "acked", "waive": "waived", "dispute": "disputed"}
+    wrong = []
+    for t in rows:
+        f = by_id.get(int(t.attrs["data-flag"]))
+        if f is None:
+            continue
+        cells = [td.text().strip() for td in t.find("td")]
+        badge = next(t.find("span", cls="badge")).text()
+        word = "open" if f["state"] == "open" else words.get(f["handling"], f["state"])
+        at_stake = shown(Decimal(f["at_stake_usd"]), 6)
+        if (t.attrs["data-state"], t.attrs["data-handling"] or None, t.attrs["data-backend"], t.attrs["data-session"] or None,
+                t.attrs["data-status"], t.attrs["data-at-stake"]) != \
+                (f["state"], f["handling"], f["backend"], f["session"], f["status"], f["at_stake_usd"]):
+            wrong.append(f"flag {f['id']}: its data attributes {t.attrs}")
+        if badge != word or ("bad" in next(t.find("span", cls="badge")).attrs["class"].split()) != (word == "open"):
+            wrong.append(f"flag {f['id']}: badge {badge!r}, not {word}")
+        if not cells[6].startswith(at_stake) or (word == "disputed") != ("in dispute" in cells[6]):
+            wrong.append(f"flag {f['id']}: at stake shows {cells[6]!r}, not {at_stake}")
+        if cells[7] != (f["who"] or "-") or cells[8] != (f["reason"] or "-"):
+            wrong.append(f"flag {f['id']}: who/reason {cells[7]!r} {cells[8]!r}")
+    check(not wrong, "each flag's state, backend, session, status, money at stake, who and reason as 'flags' has them",
+          "; ".join(wrong))
+    p = next(dom.find(id="flags-summary"))
+    disputes = [f for f in flags if f["state"] == "handled" and f["handling"] == "dispute"]
+    in_dispute = sum((Decimal(f["at_stake_usd"]) for f in disputes), Decimal(0))
+    counts = (sum(f["state"] == "open" for f in flags), sum(f["handling"] == "ack" for f in flags),
+              sum(f["handling"] == "waive" for f in flags), len(disputes))
+    check((int(p.attrs["data-open"]), int(p.attrs["data-acked"]), int(p.attrs["data-waived"]),
+           int(p.attrs["data-disputed"])) == counts and Decimal(p.attrs["data-in-dispute"]) == in_dispute and
+          (not disputes or f"{shown(in_dispute, 6 if in_dispute != 0 and shown(in_dispute, 2) == '0.00' else 2)} USD in dispute" in p.text()),
+          f"the flags' counts (open, acked, waived, disputed: {counts}) and {in_dispute} USD in dispute",
+          f"{p.attrs} {p.text()!r}")
+    v = next(dom.find("section", id="verdict"))
+    o = list(v.find(id="flags-open"))
+    check((int(o[0].attrs["data-open"]) if o else 0) == counts[0], "the verdict names the open flags",
+          str(o[0].attrs if o else None))
 
 # ---- the commands, run as printed
 if "run" in opts:

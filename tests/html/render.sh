@@ -9,7 +9,10 @@
 # value, session and command full of quotes, commas and markup as plain
 # text, no "not billed" on the summary, and on the reconciliation page
 # every backend, figure, flagged session and trend point as 'reconcile
-# --format json' and 'report drift --format json' have them
+# --format json' and 'report drift --format json' have them, every flag
+# as 'flags --format json' has it (one acked, one disputed), and on a
+# night's page the faults of its mail leading a verdict that is not green
+# (a night of rejected files, a skipped fetch and days not judged)
 # (tests/html/check_recon_page.py); the commands the page prints run as
 # printed.
 #
@@ -239,11 +242,13 @@ for day in 02 03 04; do
 	from=$(python3 -c "import datetime as d; print(d.date(2026,11,${day#0}) - d.timedelta(days=29))")
 	nsb "2026-11-${next}T06:00:00Z" report drift --period "$from..2026-11-$next" --format json \
 		>"recon-night-$day.drift.json"
+	nsb "2026-11-${next}T06:00:00Z" flags --period "2026-11-$day" --format json >"recon-night-$day.flags.json"
 	render "recon-night-$day"
 	no_markup "recon-night-$day"
 	# the commands run as the night was: in its directory, no $SBLEDGER_DB
 	SBLEDGER_DB= recon_check "recon-night-$day" "$night/reports/2026-11-$day/reconcile.json" "recon-night-$day.drift.json" \
-		--batches "recon-night-$day.batches.json" --night "2026-11-${next}T06:00:00Z" --run "$SB" "$night"
+		--batches "recon-night-$day.batches.json" --night "2026-11-${next}T06:00:00Z" --mail "$work/night-$day.out" \
+		--flags "recon-night-$day.flags.json" --run "$SB" "$night"
 done
 if [ "$(count 'class="pt' recon-night-04.dom)" -gt "$(count 'class="pt' recon-night-03.dom)" ]; then
 	ok "recon-night: each night's trend holds the nights before it"
@@ -253,6 +258,68 @@ fi
 # the page finance opens: the last night's, for docs/reports.md
 if [ -n "${SHOTS:-}" ]; then
 	chrome --screenshot="$SHOTS/reconcile-page.png" --window-size=1000,1900 "file://$work/recon-night-04.html" >/dev/null
+fi
+
+# The flags of the three nights, one acked and one disputed (reasons full
+# of markup and quotes), on the page of the three days by hand: each is
+# listed with its state, who, reason and money at stake, the open ones
+# first, the money in dispute summed.
+nsb 2026-11-05T07:00:00Z flags --period 2026-11-02..2026-11-05 --format json >recon-flags.before.json
+set -- $(python3 -c 'import json,sys; print(*[f["id"] for f in json.load(open(sys.argv[1]))][:2])' recon-flags.before.json)
+if [ $# -eq 2 ]; then
+	nsb 2026-11-05T07:00:00Z flags ack "$1" --reason 'boot time, <b>expected</b> & "fine"' --who ana >/dev/null
+	nsb 2026-11-05T07:00:00Z flags dispute "$2" --reason "ticket 4411: idle billed after 'kill'" --who bo >/dev/null
+	ok "recon-flags: flags $1 acked and $2 disputed"
+else
+	bad "recon-flags" "the three nights raised fewer than two flags to handle"
+fi
+nsb 2026-11-05T07:00:00Z reconcile --period 2026-11-02..2026-11-05 --dry-run --format html >recon-flags.html
+nsb 2026-11-05T07:00:00Z reconcile --period 2026-11-02..2026-11-05 --dry-run --format json >recon-flags.json
+nsb 2026-11-05T07:00:00Z flags --period 2026-11-02..2026-11-05 --format json >recon-flags.flags.json
+nsb 2026-11-05T07:00:00Z report drift --period 2026-10-07..2026-11-06 --format json >recon-flags.drift.json
+render recon-flags
+no_markup recon-flags
+SBLEDGER_DB= recon_check recon-flags recon-flags.json recon-flags.drift.json --flags recon-flags.flags.json \
+	--run "$SB" "$night"
+if grep -q '<td class="l wrap">boot time, &lt;b&gt;expected&lt;/b&gt; &amp; "fine"</td>' recon-flags.dom &&
+   [ "$(count 'class="badge wait">acked<' recon-flags.dom)" -eq 1 ] &&
+   [ "$(count 'class="badge watch">disputed<' recon-flags.dom)" -eq 1 ]; then
+	ok "recon-flags: one acked and one disputed flag shown, the reason as text"
+else
+	bad "recon-flags" "the acked or the disputed flag is not shown as such, or its reason became markup"
+fi
+
+# A night of faults and nothing else (issue 25): two provider files of
+# rejected lines only, a fetch whose key is not set, days older than
+# --catch-up; its period holds nothing, so the page has nothing to
+# reconcile, yet its verdict leads with the faults and is not green.
+faults=$work/faults
+mkdir -p "$faults/inbox/runs" "$faults/inbox/billing/record"
+printf '%s\n' '{"backend": "cloudflare", "cost_usd": "x"}' 'not json' >"$faults/inbox/billing/record/bad-a.jsonl"
+printf '%s\n' '{"backend": 5}' >"$faults/inbox/billing/record/bad-b.jsonl"
+grep '"started_at":"2026-11-0[23]' "$samples/runs.jsonl" | head -3 >"$faults/inbox/runs/old.jsonl"
+# fsb ARGS...: sbledger in the faults' directory, on 2026-11-06
+fsb() {
+	(cd "$faults" && SBLEDGER_DB= SBLEDGER_NOW=2026-11-06T06:00:00Z "$SB" "$@")
+}
+fsb init >/dev/null
+(unset DEEPINFRA_API_KEY; fsb --quiet nightly --inbox inbox --period 2026-11-05 --out reports --fetch deepinfra \
+	--catch-up 2 >"$work/faults.out" 2>&1)
+cp "$faults/reports/2026-11-05/report.html" recon-faults.html
+fsb batches --format json >recon-faults.batches.json
+fsb report drift --period 2026-10-07..2026-11-06 --format json >recon-faults.drift.json
+fsb flags --period 2026-11-05 --format json >recon-faults.flags.json
+render recon-faults
+no_markup recon-faults
+SBLEDGER_DB= recon_check recon-faults "$faults/reports/2026-11-05/reconcile.json" recon-faults.drift.json \
+	--batches recon-faults.batches.json --night 2026-11-06T06:00:00Z --mail "$work/faults.out" \
+	--flags recon-faults.flags.json --run "$SB" "$faults"
+if [ "$(count 'data-fault="rejected"' recon-faults.dom)" -eq 2 ] && [ "$(count 'data-fault="fetch"' recon-faults.dom)" -eq 1 ] &&
+   [ "$(count 'data-fault="unjudged"' recon-faults.dom)" -eq 1 ] && grep -q 'Nothing to reconcile' recon-faults.dom &&
+   ! grep -q 'class="verdict good"' recon-faults.dom; then
+	ok "recon-faults: nothing to reconcile, yet the verdict names 2 rejected files, 1 fetch skipped, 1 range of days, and is not green"
+else
+	bad "recon-faults" "the verdict of a night of faults does not name them all, or is green"
 fi
 
 # Every backend pending: the last day judged before its end.

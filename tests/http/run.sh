@@ -649,6 +649,13 @@ if [ -s "$R/2026-11-03/reconcile.json" ]; then pass; else fail "nightly-fetch: n
 
 te nightly-fetch-fails 75 "SBLEDGER_HTTP_RETRIES=1 SBLEDGER_VERCEL_URL=$U/s503.b" --db "$N" nightly --inbox "$inbox" --period 2026-11-04 --out "$R" --fetch vercel
 if [ -s "$R/2026-11-04/report.html" ]; then pass; else fail "nightly-fetch-fails: no report.html" nightly-fetch-fails; fi
+# the page's verdict leads with the failed fetch and is not green
+if grep -q '<li class="fault" data-fault="fetch" data-provider="vercel" data-what="billing" data-skipped="false" data-code="75"><b>Fetch failed</b>' "$R/2026-11-04/report.html" &&
+   ! grep -q '<section class="verdict good"' "$R/2026-11-04/report.html"; then
+	pass
+else
+	fail "nightly-fetch-fails: the page's verdict does not lead with the failed fetch, or is green" nightly-fetch-fails-page
+fi
 
 # without --period each night fetches from the day the last fetch covered:
 # the first night yesterday, a night after two missed ones those days too,

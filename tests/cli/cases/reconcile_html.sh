@@ -40,6 +40,11 @@ grep -o '<p id="imports"[^>]*>' reports/2026-11/report.html
 grep -o '<tr class="batch" data-batch="[0-9]*"><td>[0-9]*</td><td class="l wrap">[^<]*' reports/2026-11/report.html | sed 's/<[^>]*>/ /g'
 # (a ledger named by --db, as a PostgreSQL one is, is named in the command too)
 grep -o '<code class="cmd">sbledger \(--db [^<]* \)\{0,1\}rejects[^<]*</code>' reports/2026-11/report.html | sed 's/<[^>]*>//g'
+echo "== a night with a rejected file: the verdict leads with it and is not green (by hand: no night, no fault)"
+grep -o '<section class="verdict [a-z]*" id="verdict"' page.html reports/2026-11/report.html
+grep -o 'data-faults="[0-9]*"' page.html reports/2026-11/report.html
+grep -o '<p class="lead" id="faults-head">[^<]*' reports/2026-11/report.html | sed 's/<[^>]*>//g'
+grep -o '<li class="fault".*</li>' reports/2026-11/report.html | sed "s|$PWD/||g; s/<[^>]*>//g"
 echo "== a page that cannot be written"
 "$SB" reconcile --period 2026-11 --dry-run --format html >/dev/full 2>err; echo "[exit $?]"; cat err
 "$SB" report drift --period 2026-11 --format html >/dev/full 2>err; echo "[exit $?]"; cat err
