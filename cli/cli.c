@@ -120,17 +120,6 @@ const char *cli_test_pause_checked(void)
 	return path != NULL && path[0] != '\0' ? path : NULL;
 }
 
-void cli_test_wait(const char *path)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-
-	if (fd < 0)
-		return;
-	close(fd);
-	while (access(path, F_OK) == 0)
-		usleep(10000);
-}
-
 char *cli_absolute(const char *path, char *buf, size_t cap)
 {
 	char cwd[PATH_MAX];

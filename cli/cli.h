@@ -186,10 +186,6 @@ const char *cli_test_pause_checked(void);
  * (SBLEDGER_TEST_PAUSE_REBUILD, NULL when unset). */
 void cli_test_import_opts(sb_import_opts *o);
 
-/* Create path and wait until it is removed (polling every 10 ms): the
- * test hooks. */
-void cli_test_wait(const char *path);
-
 /* path as an absolute path, into buf: as it is when it begins with '/',
  * else after the working directory, its leading "./" left out; nothing
  * resolved (links and ".." stay as the user named them).  Returns buf,

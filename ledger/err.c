@@ -67,16 +67,6 @@ int sb_err_hint(sb_err *e, int hint)
 	return e->code;
 }
 
-int sb_err_copy(sb_err *dst, const sb_err *src)
-{
-	if (dst->code != SB_OK || src->code == SB_OK)
-		return dst->code;
-	dst->code = src->code;
-	dst->hint = src->hint;
-	memcpy(dst->msg, src->msg, sizeof dst->msg);
-	return dst->code;
-}
-
 int sb_vfail(sb_err *e, int code, const char *fmt, va_list ap)
 {
 	if (e->code != SB_OK)

@@ -124,10 +124,6 @@ int sb_fail_hint(sb_err *e, int code, int hint, const char *fmt, ...)
  * wins).  Returns e's code. */
 int sb_err_hint(sb_err *e, int hint);
 
-/* Copy the error src into dst unless dst already holds one (first error
- * wins): code, hint and message.  Returns dst's code. */
-int sb_err_copy(sb_err *dst, const sb_err *src);
-
 /* Reset e to "no error". */
 void sb_err_clear(sb_err *e);
 

@@ -206,11 +206,6 @@ static int refresh_rollup_cards(sb_db *db, const char *backend, int64_t from_ms,
 	return SB_OK;
 }
 
-int sb_rates_reprice(sb_db *db, const char *backend, int64_t from_ms, sb_err *e)
-{
-	return reprice(db, backend, from_ms, NULL, NULL, e);
-}
-
 static int reprice(sb_db *db, const char *backend, int64_t from_ms, const sb_card *stored,
                    int64_t *priced, sb_err *e)
 {

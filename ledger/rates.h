@@ -60,11 +60,6 @@ int sb_rates_store(sb_db *db, const sb_card *card, const char *source, sb_err *e
 int sb_rates_store_counted(sb_db *db, const sb_card *card, const char *source, int64_t *priced,
                            sb_err *e);
 
-/* Recompute run.card_nanos of the backend's runs started at or after
- * from_ms, with the cards now in the ledger.  Inside the caller's
- * transaction. */
-int sb_rates_reprice(sb_db *db, const char *backend, int64_t from_ms, sb_err *e);
-
 /* The rate cards for 'rates': those in force at at_ms (one per backend
  * and plan), or every card when all; by backend, plan and effective
  * instant (sql/queries/rate_card_list.sql).  A statement of db, its

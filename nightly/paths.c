@@ -53,14 +53,3 @@ int sb_nightly_vpath(char *buf, size_t cap, int code, sb_err *e, const char *fmt
 	return sb_fail(e, code, "%s: the path is longer than %zu bytes",
 	               sb_quote(shown, SB_QUOTE_IF_NEEDED, word, sizeof word), cap - 1);
 }
-
-int sb_nightly_path(char *buf, size_t cap, int code, sb_err *e, const char *fmt, ...)
-{
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = sb_nightly_vpath(buf, cap, code, e, fmt, ap);
-	va_end(ap);
-	return rc;
-}

@@ -15,15 +15,11 @@
 
 #include "ledger/err.h"
 
-/* Print fmt into buf (cap bytes with the NUL): SB_OK, or, when the path
- * is longer than cap - 1 bytes, code in e with the message "START...END:
- * the path is longer than N bytes" (its first and last 40 bytes, cut on
- * a character, quoted as one word: ledger/quote.h); buf then holds
- * nothing to use. */
-int sb_nightly_path(char *buf, size_t cap, int code, sb_err *e, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
-
-/* sb_nightly_path with its arguments as a va_list. */
+/* Print fmt (with its arguments ap) into buf (cap bytes with the NUL):
+ * SB_OK, or, when the path is longer than cap - 1 bytes, code in e with
+ * the message "START...END: the path is longer than N bytes" (its first
+ * and last 40 bytes, cut on a character, quoted as one word:
+ * ledger/quote.h); buf then holds nothing to use. */
 int sb_nightly_vpath(char *buf, size_t cap, int code, sb_err *e, const char *fmt, va_list ap)
 	__attribute__((format(printf, 5, 0)));
 
