@@ -142,7 +142,7 @@ static int run_init(sb_cli *cli, sb_db *db, void *opts)
 {
 	(void)opts;
 	cli_info(cli, "%s ledger %s (schema version %d)",
-	         sb_db_created(db) ? "created" : "ready:", cli->db_path, sb_db_schema_version(db));
+	         sb_db_created(db) ? "created" : "ready:", sb_db_shown(db), sb_db_schema_version(db));
 	return 0;
 }
 
@@ -197,7 +197,7 @@ static int run_check(sb_cli *cli, sb_db *db, void *opts)
 	if (sb_ledger_check(db, &ev, &problems, &cli->err) != SB_OK)
 		return cli_report(&cli->err);
 	if (problems > 0) {
-		cli_warn("%s: %lld %s found", cli->db_path, (long long)problems,
+		cli_warn("%s: %lld %s found", sb_db_shown(db), (long long)problems,
 		         problems == 1 ? "problem" : "problems");
 		return SB_EDATA;
 	}
