@@ -391,11 +391,11 @@ int cli_batch_known(sb_cli *cli, sb_db *db, int64_t batch_id)
 		char run[CLI_INVOKED_MAX];
 		if (newest > 0)
 			sb_fail(&cli->err, SB_EDATA, "no batch %lld in %s (the newest is batch %lld; '%s batches' lists them)",
-			        (long long)batch_id, cli->db_path, (long long)newest,
+			        (long long)batch_id, sb_db_shown(db), (long long)newest,
 			        cli_invoked_words(run, sizeof run));
 		else
 			sb_fail(&cli->err, SB_EDATA, "no batch %lld in %s: nothing has been imported into it yet",
-			        (long long)batch_id, cli->db_path);
+			        (long long)batch_id, sb_db_shown(db));
 	}
 	return cli->err.code == SB_OK ? SB_OK : cli_report(&cli->err);
 }

@@ -142,7 +142,7 @@ static int run_init(sb_cli *cli, sb_db *db, void *opts)
 {
 	(void)opts;
 	cli_info(cli, "%s ledger %s (schema version %d)",
-	         sb_db_created(db) ? "created" : "ready:", cli->db_path, sb_db_schema_version(db));
+	         sb_db_created(db) ? "created" : "ready:", sb_db_shown(db), sb_db_schema_version(db));
 	return 0;
 }
 
@@ -197,7 +197,7 @@ static int run_check(sb_cli *cli, sb_db *db, void *opts)
 	if (sb_ledger_check(db, &ev, &problems, &cli->err) != SB_OK)
 		return cli_report(&cli->err);
 	if (problems > 0) {
-		cli_warn("%s: %lld %s found", cli->db_path, (long long)problems,
+		cli_warn("%s: %lld %s found", sb_db_shown(db), (long long)problems,
 		         problems == 1 ? "problem" : "problems");
 		return SB_EDATA;
 	}
@@ -302,8 +302,11 @@ const sb_command sb_ledger_commands[] = {
 	 "triggers), foreign keys, and the ledger's invariants (each run's\n"
 	 "aggregates agree with its executions, every batch keeps as many rejected\n"
 	 "lines as it counts, no two live billing lines share a key, the day rollups\n"
-	 "hold the sums of the runs, ...).  Prints 'ok' and the name of each check\n"
-	 "that holds, 'FAIL' and up to 20 offending rows of each that does not.\n"
+	 "hold the sums of the runs, each finalized invoice's total is its lines and\n"
+	 "its lines the runs it claims, no run is claimed twice, the triggers that\n"
+	 "keep invoices from changing are there, ...).  Prints 'ok' and the name of\n"
+	 "each check that holds, 'FAIL' and up to 20 offending rows of each that\n"
+	 "does not.\n"
 	 "Exit 0 when all hold, 65 when one does not.\n"
 	 "  --fingerprint  check nothing: print what the ledger holds, one line per\n"
 	 "                 table (its rows and a SHA-256 sum over them, whatever their\n"

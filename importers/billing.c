@@ -307,6 +307,8 @@ int sb_field_time(const sb_scope *s, const char *name, bool required, int flags,
 	case SB_TIME_RANGE:
 		return sb_fail(why, SB_EDATA, "%s%s '%.64s' is not a valid date and time", s->path, name,
 		               f.text);
+	case SB_TIME_OUTSIDE:
+		return sb_fail(why, SB_EDATA, "%s%s '%.64s' " SB_TIME_OUTSIDE_WORDS, s->path, name, f.text);
 	default:
 		if (flags & SB_TIME_NAIVE_UTC)
 			return sb_fail(why, SB_EDATA, "%s%s '%.64s' is not a date and time (RFC 3339, or YYYY-MM-DDThh:mm:ss in UTC)",

@@ -385,7 +385,7 @@ static bool raw_member(const char *text, size_t len, const char *name, const cha
  * the digits past the third decimal are dropped toward the earlier
  * millisecond, as in an RFC 3339 fraction (so -0.0005 s is -1 ms), and the
  * exponent is applied to the decimal digits, never through a double.
- * False when the instant is outside the years 0000 to 9999. */
+ * False when the instant is outside the calendar (sb_time_in_calendar). */
 static bool unix_seconds_ms(const char *s, size_t len, int64_t *ms)
 {
 	const char *end = s + len, *p = s, *mant_end;
@@ -445,7 +445,7 @@ static bool unix_seconds_ms(const char *s, size_t len, int64_t *ms)
 	if (whole > (uint64_t)INT64_MAX - 1)
 		return false;
 	*ms = neg ? -(int64_t)whole - (rest ? 1 : 0) : (int64_t)whole;
-	return *ms >= sb_days_from_civil_ms(0, 1, 1) && *ms < sb_days_from_civil_ms(10000, 1, 1);
+	return sb_time_in_calendar(*ms);
 }
 
 /* Read obj[key] (a member of the record text[0, len)) as an instant into
@@ -486,6 +486,8 @@ static int get_time(json_t *obj, const char *key, const char *text, size_t len, 
 		return sb_fail(e, SB_EDATA, "%s '%s' has no UTC offset (add Z or +hh:mm)", key, value);
 	case SB_TIME_RANGE:
 		return sb_fail(e, SB_EDATA, "%s '%s' is not a valid date and time", key, value);
+	case SB_TIME_OUTSIDE:
+		return sb_fail(e, SB_EDATA, "%s '%s' " SB_TIME_OUTSIDE_WORDS, key, value);
 	default:
 		return sb_fail(e, SB_EDATA, "%s '%s' is not an RFC 3339 timestamp", key, value);
 	}

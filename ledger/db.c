@@ -115,15 +115,24 @@ int sb_db_open(const char *path, int flags, int busy_ms, sb_db **out, sb_err *e)
 {
 	sb_db *db = calloc(1, sizeof *db);
 
+	bool url = !(flags & SB_DB_MEMORY) && sb_db_is_url(path);
+
 	*out = NULL;
-	if (db == NULL || (db->path = strdup(flags & SB_DB_MEMORY ? ":memory:" : path)) == NULL ||
+	if (db == NULL)
+		return sb_fail(e, SB_EINTERNAL, "out of memory");
+	/* a URL as libpq reads it, password-free, is what connects and what
+	 * every message shows */
+	if (url && sb_db_url_read(path, &db->path, e) != SB_OK) {
+		free(db);
+		return e->code;
+	}
+	if ((!url && (db->path = strdup(flags & SB_DB_MEMORY ? ":memory:" : path)) == NULL) ||
 	    (db->shown = quote_path(db->path)) == NULL) {
-		if (db != NULL)
-			free(db->path);
+		free(db->path);
 		free(db);
 		return sb_fail(e, SB_EINTERNAL, "out of memory");
 	}
-	db->eng = !(flags & SB_DB_MEMORY) && sb_db_is_url(path) ? &sb_engine_pg : &sb_engine_sqlite;
+	db->eng = url ? &sb_engine_pg : &sb_engine_sqlite;
 	db->busy_ms = busy_ms;
 	if (db->eng->open(db, flags, e) != SB_OK) {
 		sb_db_close(db);

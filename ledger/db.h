@@ -74,6 +74,23 @@ const char *sb_db_shown(const sb_db *db);
  * postgres://) rather than a SQLite file. */
 bool sb_db_is_url(const char *path);
 
+/* Read a ledger's URL as libpq reads it (PQconninfoParse), before
+ * anything connects or prints it.  Refused (SB_EUSAGE, the message
+ * holding neither the URL nor a value of a secret option): a URL libpq
+ * cannot parse, an option it does not know (named), a password under
+ * any spelling (user:pw@, password= in the query, a percent-encoded key
+ * such as pass%77ord=, sslpassword=), a value libpq would refuse only
+ * when connecting or never (sslmode and the other lists of values, a
+ * port not 1..65535, connect_timeout and the other counts not digits;
+ * named with the value).  Else *out (malloc'd, the caller frees) is the
+ * URL as libpq read it, password-free, written back the one way:
+ * postgresql://[user@][host[:port]]/[dbname][?option=value&...], a host
+ * that is a socket directory, a list or an IPv6 address (and its port)
+ * in the query, the query's options in libpq's order, bytes outside
+ * letters, digits and - . _ ~ percent-encoded (and / : , in values).
+ * libpq reads *out to the same options. */
+int sb_db_url_read(const char *url, char **out, sb_err *e);
+
 /* True when init created the file just now (so seeding happened). */
 bool sb_db_created(const sb_db *db);
 

@@ -82,7 +82,7 @@ struct sb_engine {
 struct sb_db {
 	const struct sb_engine *eng;           /* the engine that holds the ledger */
 	void *conn;                            /* the engine's own state */
-	char *path;                            /* ledger path or URL as given */
+	char *path;                            /* ledger path as given, or URL as libpq read it (sb_db_url_read) */
 	char *shown;                           /* path quoted for messages (ledger/quote.h) */
 	int busy_ms;                           /* busy timeout */
 	sb_clock clock;                        /* what "now" is (sb_db_set_clock) */

@@ -2,9 +2,11 @@
  *
  * A ledger is the tables of one database (in the connection's schema,
  * search_path as libpq's URL or environment sets it), named by a
- * postgresql:// or postgres:// URL handed to libpq as it is; a password
- * written in the URL is refused (libpq's PGPASSWORD and ~/.pgpass serve),
- * so that it never reaches ps, messages or batch sources.
+ * postgresql:// or postgres:// URL that sb_db_url_read has read with
+ * libpq's parser and written back password-free before anything
+ * connects (a password in it, an option libpq does not know or a value
+ * it would refuse is a usage error; libpq's PGPASSWORD and ~/.pgpass
+ * serve), so that no password reaches ps, messages or batch sources.
  *
  * The table sbledger_meta holds the ledger's mark and its schema
  * version; sql/pg/schema/NNN_*.sql are its migrations, applied inside one
@@ -42,6 +44,7 @@
 
 #include <libpq-fe.h>
 
+#include "ledger/quote.h"
 #include "ledger/sqlfiles.h"
 
 /* Type OIDs of the server's catalogue (pg_type.dat; fixed since 7.x). */
@@ -243,18 +246,242 @@ static int pg_one(sb_db *db, const char *sql, int64_t *out, sb_err *e)
 	return rc;
 }
 
-/* A password written in the URL (user:password@, or password=) is
- * refused before anything connects. */
-static int refuse_password(sb_db *db, sb_err *e)
-{
-	const char *p = strstr(db->path, "://") + 3;
-	size_t auth = strcspn(p, "@/?");
-	const char *q = strchr(p, '?');
+/* The values libpq takes for the options whose values it does not check
+ * when it parses a URL (only when it connects, or never): one of a list,
+ * a non-negative integer, a list of ports.  An option not here (host,
+ * user, dbname, application_name, a file's path, ...) is free text. */
+enum url_kind { URL_ONE_OF, URL_INTEGER, URL_PORTS };
+static const struct url_rule {
+	const char *keyword;       /* libpq's name of the option */
+	enum url_kind kind;
+	const char *values;        /* URL_ONE_OF: the values, ", " between them */
+} url_rules[] = {
+	{"channel_binding", URL_ONE_OF, "disable, prefer, require"},
+	{"connect_timeout", URL_INTEGER, NULL},
+	{"gssencmode", URL_ONE_OF, "disable, prefer, require"},
+	{"keepalives", URL_INTEGER, NULL},
+	{"keepalives_count", URL_INTEGER, NULL},
+	{"keepalives_idle", URL_INTEGER, NULL},
+	{"keepalives_interval", URL_INTEGER, NULL},
+	{"load_balance_hosts", URL_ONE_OF, "disable, random"},
+	{"port", URL_PORTS, NULL},
+	{"ssl_max_protocol_version", URL_ONE_OF, "TLSv1, TLSv1.1, TLSv1.2, TLSv1.3"},
+	{"ssl_min_protocol_version", URL_ONE_OF, "TLSv1, TLSv1.1, TLSv1.2, TLSv1.3"},
+	{"sslcompression", URL_ONE_OF, "0, 1"},
+	{"sslmode", URL_ONE_OF, "disable, allow, prefer, require, verify-ca, verify-full"},
+	{"sslnegotiation", URL_ONE_OF, "postgres, direct"},
+	{"sslsni", URL_ONE_OF, "0, 1"},
+	{"target_session_attrs", URL_ONE_OF, "any, read-write, read-only, primary, standby, prefer-standby"},
+	{"tcp_user_timeout", URL_INTEGER, NULL},
+};
 
-	if ((p[auth] == '@' && memchr(p, ':', auth) != NULL) ||
-	    (q != NULL && (strstr(q, "?password=") != NULL || strstr(q, "&password=") != NULL)))
-		return sb_fail(e, SB_EUSAGE, "the ledger's URL holds a password, which would show in ps, in messages and in batch sources: refused; give it in ~/.pgpass or PGPASSWORD instead");
+/* Whether v (n bytes) is one of the ", "-separated values. */
+static bool one_of(const char *v, size_t n, const char *values)
+{
+	for (const char *p = values; *p != '\0';) {
+		size_t len = strcspn(p, ",");
+		if (len == n && memcmp(p, v, n) == 0)
+			return true;
+		p += len;
+		p += strspn(p, ", ");
+	}
+	return false;
+}
+
+/* Whether the n bytes at v are decimal digits (at least one) of a number
+ * no greater than max. */
+static bool number_upto(const char *v, size_t n, long max)
+{
+	long x = 0;
+
+	if (n == 0)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		if (v[i] < '0' || v[i] > '9')
+			return false;
+		x = x * 10 + (v[i] - '0');
+		if (x > max)
+			return false;
+	}
+	return true;
+}
+
+/* Check the value of one option libpq read against url_rules: SB_OK, or
+ * SB_EUSAGE naming the option and its value (never a password's: those
+ * are refused before). */
+static int check_url_value(const char *keyword, const char *val, sb_err *e)
+{
+	char shown[SB_QUOTE_BUFSZ];
+
+	for (size_t i = 0; i < sizeof url_rules / sizeof url_rules[0]; i++) {
+		const struct url_rule *r = &url_rules[i];
+		bool ok = true;
+		if (strcmp(r->keyword, keyword) != 0)
+			continue;
+		if (r->kind == URL_ONE_OF) {
+			ok = one_of(val, strlen(val), r->values);
+		} else if (r->kind == URL_INTEGER) {
+			ok = number_upto(val, strlen(val), 2147483647L);
+		} else {
+			/* host lists pair with port lists; an empty one is the
+			 * default port (5432) */
+			for (const char *p = val;; p++) {
+				size_t len = strcspn(p, ",");
+				if (len > 0 && (!number_upto(p, len, 65535) || number_upto(p, len, 0)))
+					ok = false;
+				p += len;
+				if (*p == '\0')
+					break;
+			}
+		}
+		if (ok)
+			return SB_OK;
+		sb_quote(val, SB_QUOTE_ALWAYS, shown, sizeof shown);
+		if (r->kind == URL_ONE_OF)
+			return sb_fail(e, SB_EUSAGE, "the ledger's URL: %s is %s, not one of %s", keyword, shown, r->values);
+		if (r->kind == URL_INTEGER)
+			return sb_fail(e, SB_EUSAGE, "the ledger's URL: %s is %s, not a whole number (digits only)", keyword, shown);
+		return sb_fail(e, SB_EUSAGE, "the ledger's URL: port is %s, not a port number (1 to 65535; a list of them separated by ',')", shown);
+	}
 	return SB_OK;
+}
+
+/* What libpq said of a URL it could not parse, in e (SB_EUSAGE), without
+ * the URL or a token of it: its messages quote the whole URL or the
+ * token they stopped at, which may be a password; an unknown option's
+ * name (a key, never a value) is kept. */
+static int url_unreadable(const char *why, sb_err *e)
+{
+	static const char unknown[] = "invalid URI query parameter: \"";
+	char kind[160], key[SB_QUOTE_BUFSZ], name[128];
+
+	if (why == NULL)
+		return sb_fail(e, SB_EINTERNAL, "out of memory (reading the ledger's URL)");
+	if (strncmp(why, unknown, sizeof unknown - 1) == 0) {
+		const char *k = why + sizeof unknown - 1;
+		size_t len = strcspn(k, "\n");
+		if (len > 0 && k[len - 1] == '"')
+			len--;
+		snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), k);
+		sb_quote(name, SB_QUOTE_ALWAYS, key, sizeof key);
+		return sb_fail(e, SB_EUSAGE, "the ledger's URL has an option libpq does not know, %s: refused (docs/postgresql.md lists the URL's options)", key);
+	}
+	snprintf(kind, sizeof kind, "%.*s", (int)strcspn(why, ":\n"), why);
+	return sb_fail(e, SB_EUSAGE, "the ledger's URL cannot be read by libpq (%s): refused", kind);
+}
+
+/* Append the n bytes at s to *o, each byte that is not unreserved in a
+ * URL (letters, digits, - . _ ~) nor one of keep written %XX. */
+static void url_put(char **o, const char *s, size_t n, const char *keep)
+{
+	static const char hex[] = "0123456789ABCDEF";
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		    c == '-' || c == '.' || c == '_' || c == '~' || (c != '\0' && strchr(keep, c) != NULL)) {
+			*(*o)++ = (char)c;
+		} else {
+			*(*o)++ = '%';
+			*(*o)++ = hex[c >> 4];
+			*(*o)++ = hex[c & 15];
+		}
+	}
+}
+
+/* Whether host (libpq's value) is one name or IPv4 address that the
+ * URL's authority can hold as it is (not a socket directory, a list or an
+ * IPv6 address). */
+static bool plain_host(const char *host)
+{
+	if (host[0] == '\0')
+		return false;
+	for (const char *p = host; *p != '\0'; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '-' || *p == '.'))
+			return false;
+	return true;
+}
+
+int sb_db_url_read(const char *url, char **out, sb_err *e)
+{
+	char *why = NULL, *o;
+	PQconninfoOption *opts = PQconninfoParse(url, &why);
+	const char *host = NULL, *port = NULL, *user = NULL, *dbname = NULL;
+	bool host_up, port_up, first = true;
+	size_t cap = 32;
+	int rc = SB_OK;
+
+	*out = NULL;
+	if (opts == NULL) {
+		rc = url_unreadable(why, e);
+		PQfreemem(why);
+		return rc;
+	}
+	for (PQconninfoOption *opt = opts; opt->keyword != NULL; opt++) {
+		if (opt->val == NULL)
+			continue;
+		/* libpq marks its secret options '*': password, sslpassword */
+		if (opt->dispchar != NULL && opt->dispchar[0] == '*') {
+			if (strcmp(opt->keyword, "password") == 0)
+				rc = sb_fail(e, SB_EUSAGE, "the ledger's URL holds a password (libpq's option password), which would show in ps, in messages and in batch sources: refused; give it in ~/.pgpass or PGPASSWORD instead");
+			else
+				rc = sb_fail(e, SB_EUSAGE, "the ledger's URL holds a password (libpq's option %s), which would show in ps, in messages and in batch sources: refused; give it in a service file (PGSERVICEFILE) instead",
+				        opt->keyword);
+			goto done;
+		}
+		if ((rc = check_url_value(opt->keyword, opt->val, e)) != SB_OK)
+			goto done;
+		if (strcmp(opt->keyword, "host") == 0)
+			host = opt->val;
+		else if (strcmp(opt->keyword, "port") == 0)
+			port = opt->val;
+		else if (strcmp(opt->keyword, "user") == 0)
+			user = opt->val;
+		else if (strcmp(opt->keyword, "dbname") == 0)
+			dbname = opt->val;
+		cap += strlen(opt->keyword) + 2 + 3 * strlen(opt->val);
+	}
+	if ((*out = o = malloc(cap)) == NULL) {
+		rc = sb_fail(e, SB_EINTERNAL, "out of memory (reading the ledger's URL)");
+		goto done;
+	}
+	/* postgresql://[user@][host[:port]]/[dbname][?option=value&...]: a
+	 * host the authority cannot hold as it is, and its port, go to the
+	 * query; the query's options in libpq's order */
+	host_up = host != NULL && plain_host(host);
+	port_up = host_up && port != NULL && strchr(port, ',') == NULL && port[0] != '\0';
+	o += sprintf(o, "postgresql://");
+	if (user != NULL) {
+		url_put(&o, user, strlen(user), "");
+		*o++ = '@';
+	}
+	if (host_up)
+		url_put(&o, host, strlen(host), "");
+	if (port_up) {
+		*o++ = ':';
+		url_put(&o, port, strlen(port), "");
+	}
+	*o++ = '/';
+	if (dbname != NULL)
+		url_put(&o, dbname, strlen(dbname), "");
+	for (PQconninfoOption *opt = opts; opt->keyword != NULL; opt++) {
+		if (opt->val == NULL || opt->val == user || opt->val == dbname ||
+		    (opt->val == host && host_up) || (opt->val == port && port_up))
+			continue;
+		*o++ = first ? '?' : '&';
+		first = false;
+		url_put(&o, opt->keyword, strlen(opt->keyword), "");
+		*o++ = '=';
+		url_put(&o, opt->val, strlen(opt->val), "/:,");
+	}
+	*o = '\0';
+done:
+	PQconninfoFree(opts);
+	if (rc != SB_OK) {
+		free(*out);
+		*out = NULL;
+	}
+	return rc;
 }
 
 /* The version of the ledger in the database: 0 and *is_ledger false when
@@ -358,8 +585,6 @@ static int pg_open(sb_db *db, int flags, sb_err *e)
 
 	if ((db->conn = p) == NULL)
 		return sb_fail(e, SB_EINTERNAL, "out of memory");
-	if (refuse_password(db, e) != SB_OK)
-		return e->code;
 	p->conn = PQconnectdb(db->path);
 	if (p->conn == NULL)
 		return sb_fail(e, SB_EINTERNAL, "out of memory");

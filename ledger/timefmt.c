@@ -144,8 +144,15 @@ int sb_time_parse(const char *s, size_t len, int flags, int64_t *ms_out)
 	ms = sb_days_from_civil_ms(date.year, date.month, date.day)
 	     + ((int64_t)hour * 3600 + minute * 60 + second) * 1000 + frac_ms
 	     - (int64_t)offset_sign * (offset_hour * 60 + offset_minute) * 60000;
+	if (!sb_time_in_calendar(ms))
+		return SB_TIME_OUTSIDE;
 	*ms_out = ms;
 	return SB_TIME_OK;
+}
+
+int sb_time_in_calendar(int64_t ms)
+{
+	return ms >= SB_TIME_MIN_MS && ms <= SB_TIME_MAX_MS;
 }
 
 /* Parse exactly "YYYY-MM-DD" into its UTC midnight. */

@@ -23,14 +23,32 @@ enum sb_time_rc {
 	SB_TIME_OK = 0,
 	SB_TIME_SYNTAX = -1,     /* not an RFC 3339 date-time */
 	SB_TIME_NO_OFFSET = -2,  /* well formed but no offset, and not allowed */
-	SB_TIME_RANGE = -3       /* a field out of range (month 13, Feb 30, 25:00) */
+	SB_TIME_RANGE = -3,      /* a field out of range (month 13, Feb 30, 25:00) */
+	SB_TIME_OUTSIDE = -4     /* valid, but its UTC instant is outside the calendar
+	                            (SB_TIME_MIN_MS .. SB_TIME_MAX_MS) */
 };
+
+/* The calendar every stored time lies in: 0000-01-01T00:00:00.000Z ..
+ * 9999-12-31T23:59:59.999Z, both included.  A time an offset pushes
+ * outside (0000-01-01T00:30:00+01:00) would land on a day of year -1 or
+ * 10000, which no period written with four-digit years holds, so that
+ * one report counted it and another not. */
+#define SB_TIME_MIN_MS INT64_C(-62167219200000)
+#define SB_TIME_MAX_MS INT64_C(253402300799999)
+
+/* What a message says of a time sb_time_parse found SB_TIME_OUTSIDE,
+ * after the field's name and text. */
+#define SB_TIME_OUTSIDE_WORDS "is outside the calendar once in UTC (0000-01-01T00:00:00Z .. 9999-12-31T23:59:59.999Z)"
+
+/* True when ms lies in the calendar (SB_TIME_MIN_MS .. SB_TIME_MAX_MS). */
+int sb_time_in_calendar(int64_t ms);
 
 /* Parse an RFC 3339 date-time s[0..len) into UTC milliseconds.
  * Form: YYYY-MM-DD('T'|'t'|' ')hh:mm:ss[.frac](Z|z|+hh:mm|-hh:mm).
  * The fraction may have any number of digits; digits past the third are
  * dropped (truncated toward the earlier millisecond).  Leap seconds (:60)
  * are out of range.  With SB_TIME_NAIVE_UTC a missing offset means UTC.
+ * A time whose UTC instant falls outside the calendar is SB_TIME_OUTSIDE.
  * Returns an sb_time_rc; *ms_out is written only on success. */
 int sb_time_parse(const char *s, size_t len, int flags, int64_t *ms_out);
 

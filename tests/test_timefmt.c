@@ -46,6 +46,30 @@ static void check_time(const char *text, int flags, int want_rc,
 #define assert_time_fails(text, rc) \
 	check_time(text, 0, rc, 0, __FILE__, __LINE__)
 
+/* The calendar's edges, 0000-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z:
+ * taken at each, refused one millisecond past each, however the offset
+ * puts it there; a naive UTC time too. */
+static void parse_calendar_edges(void **state)
+{
+	(void)state;
+	assert_time("0000-01-01T00:00:00Z", SB_TIME_MIN_MS);
+	assert_time("0000-01-01T01:00:00+01:00", SB_TIME_MIN_MS);
+	assert_time("9999-12-31T23:59:59.999Z", SB_TIME_MAX_MS);
+	assert_time("9999-12-31T22:59:59.999-01:00", SB_TIME_MAX_MS);
+	assert_time_fails("0000-01-01T00:59:59.999+01:00", SB_TIME_OUTSIDE);
+	assert_time_fails("0000-01-01T00:30:00+01:00", SB_TIME_OUTSIDE);
+	assert_time_fails("0000-01-01T00:00:00+00:01", SB_TIME_OUTSIDE);
+	assert_time_fails("9999-12-31T23:00:00-01:00", SB_TIME_OUTSIDE);
+	assert_time_fails("9999-12-31T23:30:00-01:00", SB_TIME_OUTSIDE);
+	assert_time_fails("9999-12-31T23:59:59.999-00:01", SB_TIME_OUTSIDE);
+	check_time("9999-12-31T23:59:59.999", SB_TIME_NAIVE_UTC, SB_TIME_OK, SB_TIME_MAX_MS, __FILE__, __LINE__);
+	check_time("0000-01-01 00:00:00", SB_TIME_NAIVE_UTC, SB_TIME_OK, SB_TIME_MIN_MS, __FILE__, __LINE__);
+	assert_int_equal(SB_TIME_MIN_MS, sb_days_from_civil_ms(0, 1, 1));
+	assert_int_equal(SB_TIME_MAX_MS, sb_days_from_civil_ms(10000, 1, 1) - 1);
+	assert_true(sb_time_in_calendar(SB_TIME_MIN_MS) && sb_time_in_calendar(SB_TIME_MAX_MS));
+	assert_false(sb_time_in_calendar(SB_TIME_MIN_MS - 1) || sb_time_in_calendar(SB_TIME_MAX_MS + 1));
+}
+
 /* Parse a date and fail at the caller's line unless the result is want_rc
  * and, on success, want_ms. */
 static void check_date(const char *text, int want_rc, int64_t want_ms,
@@ -428,6 +452,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parse_utc),
 		cmocka_unit_test(parse_offsets),
+		cmocka_unit_test(parse_calendar_edges),
 		cmocka_unit_test(parse_fractions),
 		cmocka_unit_test(parse_before_epoch),
 		cmocka_unit_test(parse_validates_days),

@@ -1,5 +1,5 @@
 /* test_pg_engine.c: the PostgreSQL engine (ledger/db_pg.c) against a real
- * server: the URL's refusals, init and the schema version, another
+ * server: the URL's refusals (against the cluster too), init and the schema version, another
  * program's database, parameters rewritten outside quotes and comments,
  * 64-bit values at their edges, a sum past 64 bits, booleans, NULL,
  * bytes, the writers' lock, last id and changes, a statement stepped past
@@ -43,14 +43,16 @@ static sb_db *open_ok(const char *url, int flags)
 	return db;
 }
 
-/* A password in the URL is refused before anything connects (64); a '@'
- * or ':' elsewhere is no password. */
+/* A password in the URL, as libpq reads it, is refused before anything
+ * connects (64); a '@' or ':' elsewhere is no password, nor is an empty
+ * one after "u:" (libpq keeps none: tests/test_db_url.c). */
 static void test_password_refused(void **state)
 {
 	static const char *refused[] = {
 		"postgresql://u:secret@localhost/db",
-		"postgres://u:@localhost/db",
+		"postgres://u:secret@localhost/db",
 		"postgresql://u@localhost/db?password=secret",
+		"postgresql://u@localhost/db?pass%77ord=secret",
 		"postgresql://u@localhost/db?sslmode=require&password=secret",
 	};
 	sb_db *db = NULL;
@@ -62,6 +64,29 @@ static void test_password_refused(void **state)
 		assert_sb_fails(&e, sb_db_open(refused[i], 0, 100, &db, &e), SB_EUSAGE, "password");
 		assert_null(db);
 		assert_null(strstr(e.msg, "secret"));
+	}
+	/* against the cluster itself, which would take them: a password's
+	 * spellings and a bad value refused before connecting; the URL as
+	 * written back connects and is what messages show */
+	{
+		static const char *tails[] = {"&pass%77ord=pgsecret", "&password=pgsecret", "&sslmode=bogus",
+		                              "&foo=1", "&connect_timeout=5s"};
+		char *url = fresh_db("t_url");
+		char spelled[640], shown[660];
+		sb_db *ok;
+		for (size_t i = 0; i < sizeof tails / sizeof tails[0]; i++) {
+			snprintf(spelled, sizeof spelled, "%s%s", url, tails[i]);
+			sb_err_clear(&e);
+			assert_sb_fails(&e, sb_db_open(spelled, SB_DB_CREATE, 100, &db, &e), SB_EUSAGE, "URL");
+			assert_null(db);
+			assert_null(strstr(e.msg, "pgsecret"));
+		}
+		snprintf(spelled, sizeof spelled, "%s&application_name=sbledger", url);
+		ok = open_ok(spelled, SB_DB_CREATE | SB_DB_WRITE);
+		snprintf(shown, sizeof shown, "'%s'", spelled);
+		assert_string_equal(sb_db_shown(ok), shown);
+		sb_db_close(ok);
+		free(url);
 	}
 	assert_true(sb_db_is_url("postgresql://x"));
 	assert_true(sb_db_is_url("postgres://x"));
