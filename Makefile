@@ -22,7 +22,7 @@
 
 PREFIX   ?= /usr/local
 CC       ?= cc
-PKGS     := sqlite3 libpq jansson libcurl libcrypto zlib
+PKGS     := sqlite3 libpq jansson yajl libcurl libcrypto zlib
 TESTPKGS := cmocka
 BUILD    := build
 
