@@ -199,7 +199,17 @@ size_t sb_json_in_offset(const sb_json_in *j)
  * the byte at offset at; returns false for the callback to return. */
 static bool refuse(sb_json_in *j, size_t at, const char *what)
 {
-	sb_fail(j->e, SB_EDATA, "not valid JSON: %s (column %zu)", what, at + 1);
+	size_t line = 1, from = 0;
+
+	for (size_t i = 0; i < at && i < j->len; i++)
+		if (j->text[i] == '\n') {
+			line++;
+			from = i + 1;
+		}
+	if (memchr(j->text, '\n', j->len) == NULL)   /* one line: its column says it */
+		sb_fail(j->e, SB_EDATA, "not valid JSON: %s (column %zu)", what, at + 1);
+	else
+		sb_fail(j->e, SB_EDATA, "not valid JSON: %s (line %zu, column %zu)", what, line, at - from + 1);
 	return false;
 }
 
@@ -303,8 +313,13 @@ static bool check_text(sb_json_in *j, const char *s, size_t n)
 	bool raw = s >= j->text && s + n <= j->text + j->len;   /* no escapes: YAJL's own bytes */
 	size_t end = yajl_get_bytes_consumed(j->yajl);
 
-	if (!raw && memchr(s, '\0', n) != NULL)   /* only an escape makes one */
-		return refuse(j, token_start(j, end), "\\u0000 is not allowed");
+	if (!raw && j->has_u_escape) {
+		size_t from = token_start(j, end);
+		if (memchr(s, '\0', n) != NULL)   /* only an escape makes one */
+			return refuse(j, from, "\\u0000 is not allowed");
+		if (lone_surrogate(j->text, from, end))
+			return refuse(j, from, "a \\u escape of half a UTF-16 surrogate pair");
+	}
 	for (size_t i = 0; i < n; i++) {
 		size_t k;
 		if (u[i] < 0x80)
@@ -315,11 +330,6 @@ static bool check_text(sb_json_in *j, const char *s, size_t n)
 			return refuse(j, raw ? (size_t)(s - j->text) + i : token_start(j, end), what);
 		}
 		i += k - 1;
-	}
-	if (!raw && j->has_u_escape) {
-		size_t from = token_start(j, end);
-		if (lone_surrogate(j->text, from, end))
-			return refuse(j, from, "a \\u escape of half a UTF-16 surrogate pair");
 	}
 	return true;
 }
@@ -521,6 +531,21 @@ static void syntax_error(sb_json_in *j)
 		at = j->len;
 	else if (at > 0)
 		at--;
+	if (at + 3 <= j->len && memcmp(j->text + at, "\xef\xbb\xbf", 3) == 0) {
+		snprintf(buf, sizeof buf, "a byte order mark (U+FEFF) where a value or white space is due");
+	} else if (at < j->len) {
+		/* the text there, up to 20 bytes of a token, quoted */
+		char tok[24], q[SB_QUOTE_SIZE(20)];
+		size_t k = 0;
+		while (k < 20 && at + k < j->len && strchr(" \t\r\n,:[]{}", j->text[at + k]) == NULL)
+			k++;
+		if (k == 0)
+			k = 1;
+		memcpy(tok, j->text + at, k);
+		tok[k] = '\0';
+		n = strlen(buf);
+		snprintf(buf + n, sizeof buf - n, " near %s", sb_quote(tok, SB_QUOTE_ALWAYS, q, sizeof q));
+	}
 	refuse(j, at, buf);
 }
 

@@ -8,7 +8,8 @@
  * UTF-8 that the parser has checked, never with a NUL byte in them.
  *
  * What the parser refuses itself, as SB_EDATA with a message "not valid
- * JSON: WHAT (column N)" (N counted in bytes from 1): bad syntax, invalid
+ * JSON: WHAT (column N)" (N counted in bytes from 1; "(line L, column N)"
+ * when the text has more than one line): bad syntax, invalid
  * UTF-8, a lone UTF-16 surrogate escape, \u0000 (as jansson did), a key twice in one object (the
  * key named), nesting deeper than SB_JSON_MAX_DEPTH, anything after the
  * value but white space.

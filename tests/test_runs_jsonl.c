@@ -240,7 +240,7 @@ static const struct rule rules[] = {
 	 "not valid JSON: duplicate key 'cost_usd' (column "},
 	{"duplicate key in an unknown member", HEAD "\"x\": {\"a\": 1, \"a\": 2}, \"sandbox_usage\": {}}",
 	 "not valid JSON: duplicate key 'a'"},
-	{"a BOM", "\xef\xbb\xbf{\"run_id\": \"r\"}", "not valid JSON: invalid char in json text (column 1)"},
+	{"a BOM", "\xef\xbb\xbf{\"run_id\": \"r\"}", "not valid JSON: a byte order mark (U+FEFF) where a value or white space is due (column 1)"},
 	{"a raw control byte", HEAD "\"plan\": \"a\x01\", \"sandbox_usage\": {}}", "not valid JSON"},
 	{"overlong UTF-8", HEAD "\"plan\": \"\xc0\xaf\", \"sandbox_usage\": {}}", "not valid JSON"},
 	{"UTF-8 of a surrogate", HEAD "\"plan\": \"\xed\xa0\x80\", \"sandbox_usage\": {}}", "not valid JSON: invalid UTF-8 byte 0xed"},
