@@ -64,6 +64,8 @@ struct sb_json_in {
 	size_t len;                  /* its length */
 	bool has_u_escape;           /* it holds "\u" somewhere */
 	size_t depth;                /* objects and arrays open */
+	size_t top_end;              /* where the top-level value ended (0: not yet) */
+	bool completing;             /* in yajl_complete_parse: the text is all read */
 	uint32_t *objects;           /* serial of each open level (0: an array) */
 	size_t objects_cap;          /* its entries */
 	uint32_t n_objects;          /* objects opened in the document */
@@ -438,27 +440,42 @@ static bool open_level(sb_json_in *j, bool is_map)
 	return true;
 }
 
+/* Note where the top-level value ends, once it has (YAJL accepts a cut
+ * token after it: the text past this point is checked after the parse). */
+static void note_end(sb_json_in *j)
+{
+	if (j->depth == 0)
+		j->top_end = j->completing ? j->len : yajl_get_bytes_consumed(j->yajl);
+}
+
 static int on_null(void *ctx)
 {
 	sb_json_in *j = ctx;
+	note_end(j);
 	return j->ev->null == NULL || j->ev->null(j->ctx);
 }
 
 static int on_boolean(void *ctx, int value)
 {
 	sb_json_in *j = ctx;
+	note_end(j);
 	return j->ev->boolean == NULL || j->ev->boolean(j->ctx, value != 0);
 }
 
 static int on_number(void *ctx, const char *s, size_t n)
 {
 	sb_json_in *j = ctx;
+	if (j->depth == 0 && s >= j->text && s + n <= j->text + j->len)
+		j->top_end = (size_t)(s - j->text) + n;   /* a top-level number: where its text ends */
+	else
+		note_end(j);
 	return j->ev->number == NULL || j->ev->number(j->ctx, s, n);
 }
 
 static int on_string(void *ctx, const unsigned char *s, size_t n)
 {
 	sb_json_in *j = ctx;
+	note_end(j);
 	return check_text(j, (const char *)s, n) &&
 	       (j->ev->string == NULL || j->ev->string(j->ctx, (const char *)s, n));
 }
@@ -480,6 +497,7 @@ static int on_end_map(void *ctx)
 {
 	sb_json_in *j = ctx;
 	j->depth--;
+	note_end(j);
 	return j->ev->end_map == NULL || j->ev->end_map(j->ctx);
 }
 
@@ -493,6 +511,7 @@ static int on_end_array(void *ctx)
 {
 	sb_json_in *j = ctx;
 	j->depth--;
+	note_end(j);
 	return j->ev->end_array == NULL || j->ev->end_array(j->ctx);
 }
 
@@ -508,8 +527,28 @@ static const yajl_callbacks callbacks = {
 	.yajl_end_array = on_end_array,
 };
 
+/* The offset of the first \v or \f in the text, or its length: YAJL takes
+ * them for white space, JSON does not, and no string may hold them raw,
+ * so wherever they are the text is wrong there. */
+static size_t bad_space(const sb_json_in *j)
+{
+	const char *vt = memchr(j->text, '\v', j->len), *ff = memchr(j->text, '\f', j->len);
+
+	if (vt == NULL && ff == NULL)
+		return j->len;
+	return (size_t)((vt == NULL || (ff != NULL && ff < vt) ? ff : vt) - j->text);
+}
+
+/* Refuse the \v or \f at offset at. */
+static void refuse_space(sb_json_in *j, size_t at)
+{
+	refuse(j, at, j->text[at] == '\v' ? "a vertical tab is not JSON white space"
+	                                  : "a form feed is not JSON white space");
+}
+
 /* YAJL's reason for a syntax error, without its "lexical error: " or
- * "parse error: " and its final ".\n", into e. */
+ * "parse error: " and its final ".\n", into e; a \v or \f before the
+ * place YAJL stopped is the error instead. */
 static void syntax_error(sb_json_in *j)
 {
 	unsigned char *msg = yajl_get_error(j->yajl, 0, NULL, 0);
@@ -531,8 +570,15 @@ static void syntax_error(sb_json_in *j)
 		at = j->len;
 	else if (at > 0)
 		at--;
+	if (bad_space(j) < at) {
+		refuse_space(j, bad_space(j));
+		return;
+	}
 	if (at + 3 <= j->len && memcmp(j->text + at, "\xef\xbb\xbf", 3) == 0) {
 		snprintf(buf, sizeof buf, "a byte order mark (U+FEFF) where a value or white space is due");
+	} else if (at < j->len && j->text[at] == '\0') {
+		n = strlen(buf);
+		snprintf(buf + n, sizeof buf - n, " (a NUL byte)");
 	} else if (at < j->len) {
 		/* the text there, up to 20 bytes of a token, quoted */
 		char tok[24], q[SB_QUOTE_SIZE(20)];
@@ -576,6 +622,8 @@ int sb_json_in_parse(sb_json_in *j, const char *text, size_t len, const sb_json_
 	j->len = len;
 	j->has_u_escape = has_u_escape(text, len);
 	j->depth = 0;
+	j->top_end = 0;
+	j->completing = false;
 	j->n_objects = 0;
 	j->slots_used = 0;
 	j->keys_len = 0;
@@ -595,10 +643,24 @@ int sb_json_in_parse(sb_json_in *j, const char *text, size_t len, const sb_json_
 	}
 	j->yajl = yajl_alloc(&callbacks, &funcs, j);
 	st = yajl_parse(j->yajl, (const unsigned char *)text, len);
-	if (st == yajl_status_ok)
+	if (st == yajl_status_ok) {
+		j->completing = true;
 		st = yajl_complete_parse(j->yajl);
-	if (st == yajl_status_error)
+	}
+	if (st == yajl_status_ok && bad_space(j) < len) {
+		refuse_space(j, bad_space(j));
+		st = yajl_status_error;
+	} else if (st == yajl_status_ok) {
+		size_t at = j->top_end;
+		while (at < len && strchr(" \t\r\n", text[at]) != NULL && text[at] != '\0')
+			at++;
+		if (at < len) {
+			refuse(j, at, text[at] == '\0' ? "trailing garbage (a NUL byte)" : "trailing garbage");
+			st = yajl_status_error;
+		}
+	} else if (st == yajl_status_error) {
 		syntax_error(j);
+	}
 	yajl_free(j->yajl);
 	j->yajl = NULL;
 	if (j->oom) {

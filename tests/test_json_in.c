@@ -94,6 +94,10 @@ static const struct refusal {
 	{"trailing garbage", "{} x", "not valid JSON: trailing garbage near 'x' (column 4)"},
 	{"cut short", "{\"a\": [1, 2", "not valid JSON: premature EOF (column 12)"},
 	{"empty", "", "not valid JSON: premature EOF (column 1)"},
+	/* found by fuzz_json_in against jansson: YAJL accepts these itself */
+	{"a cut token after the value", "[\"a\"]\"b", "not valid JSON: trailing garbage (column 6)"},
+	{"a vertical tab", "[1,\v2]", "not valid JSON: a vertical tab is not JSON white space (column 4)"},
+	{"a form feed", "\f[]", "not valid JSON: a form feed is not JSON white space (column 1)"},
 };
 
 static void test_refusals(void **state)
