@@ -8,11 +8,13 @@
  * UTF-8 that the parser has checked, never with a NUL byte in them.
  *
  * What the parser refuses itself, as SB_EDATA with a message "not valid
- * JSON: WHAT (column N)" (N counted in bytes from 1; "(line L, column N)"
- * when the text has more than one line): bad syntax, invalid
- * UTF-8, a lone UTF-16 surrogate escape, \u0000 (as jansson did), a key twice in one object (the
- * key named), nesting deeper than SB_JSON_MAX_DEPTH, anything after the
- * value but white space.
+ * JSON: WHAT near 'TEXT' (column N)" (N counted in bytes from 1; "(line
+ * L, column N)" when the text has more than one line): bad syntax, invalid
+ * UTF-8 (strictly: no overlong forms, no encoded surrogates), a lone
+ * UTF-16 surrogate escape, \u0000 and NUL bytes (as jansson did), a key
+ * twice in one object (the key named), nesting deeper than
+ * SB_JSON_MAX_DEPTH, \v and \f (which YAJL takes for white space), and
+ * anything after the value but white space (YAJL lets a cut token pass).
  *
  * Out of memory anywhere, inside YAJL or in a callback that says so
  * (sb_json_in_oom), ends the parse with SB_EINTERNAL "out of memory

@@ -14,7 +14,6 @@
  */
 #include "importers/runs_jsonl.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -981,47 +980,18 @@ static bool ev_attach(sb_run_parser *p, json_t *v)
 	return rc == 0;
 }
 
-/* The jansson value of a scalar, as jansson's own parser would make it
- * (a number's text read by strtoll or strtod: these values are only
- * stored back as text, never as money); NULL with the error filled when
- * jansson could not hold it, NULL alone when out of memory. */
+/* The jansson value of a scalar (a number as sb_json_in_number makes it:
+ * these values are only stored back as text, never as money); NULL with
+ * the error filled when jansson could not hold it, NULL alone when out of
+ * memory. */
 static json_t *ev_scalar_json(sb_run_parser *p, enum vkind kind, const char *s, size_t len, bool b)
 {
-	char buf[64];
-	char *num = buf;
-	json_t *v;
-
 	switch (kind) {
 	case V_NULL: return json_null();
 	case V_BOOL: return json_boolean(b);
 	case V_STRING: return json_stringn_nocheck(s, len);
-	default: break;
+	default: return sb_json_in_number(p->json, s, len, p->e);
 	}
-	if (len >= sizeof buf && (num = (char *)ev_copy(p, s, len)) == NULL)
-		return NULL;
-	if (num == buf) {
-		memcpy(buf, s, len);
-		buf[len] = '\0';
-	}
-	errno = 0;
-	if (kind == V_INT) {
-		long long n = strtoll(num, NULL, 10);
-		if (errno == ERANGE) {
-			sb_fail(p->e, SB_EDATA, "not valid JSON: the integer %.*s does not fit in 64 bits (column %zu)",
-			        (int)(len > 40 ? 40 : len), s, sb_json_in_offset(p->json) - len + 1);
-			return NULL;
-		}
-		v = json_integer((json_int_t)n);
-	} else {
-		double d = strtod(num, NULL);
-		if (errno == ERANGE && (d > 1 || d < -1)) {
-			sb_fail(p->e, SB_EDATA, "not valid JSON: the number %.*s is too large (column %zu)",
-			        (int)(len > 40 ? 40 : len), s, sb_json_in_offset(p->json) - len + 1);
-			return NULL;
-		}
-		v = json_real(d);
-	}
-	return v;
 }
 
 /* A scalar of the given kind (s[0..len) its text; b a boolean's value). */
