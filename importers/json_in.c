@@ -399,7 +399,7 @@ static bool add_key(sb_json_in *j, const char *s, size_t n)
 			return refuse(j, token_start(j, yajl_get_bytes_consumed(j->yajl)), what);
 		}
 	}
-	if (j->keys_len + n > j->keys_cap) {
+	if (j->keys == NULL || j->keys_len + n > j->keys_cap) {   /* (an empty key too: keys not NULL) */
 		size_t cap = j->keys_cap ? j->keys_cap : 4096;
 		char *keys;
 		while (cap < j->keys_len + n)
@@ -727,7 +727,7 @@ static bool note_number(sb_json_in *j, const json_t *v, const char *s, size_t n)
 		j->nums = t;
 		j->nums_cap = cap;
 	}
-	if (j->num_text_len + n > j->num_text_cap) {
+	if (j->num_text == NULL || j->num_text_len + n > j->num_text_cap) {
 		size_t cap = j->num_text_cap ? j->num_text_cap : 1024;
 		char *t;
 		while (cap < j->num_text_len + n)

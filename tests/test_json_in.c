@@ -79,6 +79,8 @@ static const struct refusal {
 } refusals[] = {
 	{"a duplicate key", "{\"cost_usd\":1,\"cost_usd\":1000}", "not valid JSON: duplicate key 'cost_usd' (column 15)"},
 	{"a duplicate key deep down", "{\"a\":{\"b\":{\"k\":1,\"k\":2}}}", "not valid JSON: duplicate key 'k'"},
+	{"an empty key twice (the first key of the text: found by fuzz_billing_record)", "{\"\":1,\"\":2}",
+	 "not valid JSON: duplicate key ''"},
 	{"a duplicate key spelled with an escape", "{\"k\":1,\"\\u006b\":2}", "not valid JSON: duplicate key 'k'"},
 	{"a BOM", "\xef\xbb\xbf{}", "not valid JSON: a byte order mark (U+FEFF) where a value or white space is due (column 1)"},
 	{"a raw control byte in a string", "{\"a\":\"x\x01\"}", "not valid JSON: invalid character inside string"},
