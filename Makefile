@@ -22,7 +22,7 @@
 
 PREFIX   ?= /usr/local
 CC       ?= cc
-PKGS     := sqlite3 libpq jansson libcurl libcrypto zlib
+PKGS     := sqlite3 libpq jansson yajl libcurl libcrypto zlib
 TESTPKGS := cmocka
 BUILD    := build
 
@@ -257,7 +257,7 @@ FUZZFLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined \
              -fno-sanitize-recover=all -fno-omit-frame-pointer \
              -Wno-unknown-warning-option
 FUZZ_BILLING := record focus modal daytona e2b_events deepinfra_usage
-FUZZ_PLAIN := money timestamp period lines csv jsonarray runs
+FUZZ_PLAIN := money timestamp period lines csv jsonarray runs json_in
 FUZZ_NAMES := $(FUZZ_PLAIN) $(addprefix billing_,$(FUZZ_BILLING))
 FUZZ_LIB   := $(call objs,$(BUILD)/fuzz,$(LIB_SRC)) $(BUILD)/fuzz/sql_embed.o
 FUZZERS    := $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_NAMES))

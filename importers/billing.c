@@ -35,6 +35,7 @@ struct sb_bill_parser {
 	const sb_bill_format *f;   /* the format */
 	sb_bill_opts o;            /* the import's options */
 	json_t *root;              /* the current record's JSON */
+	sb_json_in *json;          /* its reader, which keeps the numbers' texts */
 	sb_bill_line *lines;       /* lines of the current record */
 	size_t n_lines;            /* lines used */
 	size_t cap_lines;          /* lines allocated */
@@ -75,6 +76,10 @@ sb_bill_parser *sb_bill_parser_new(const sb_bill_format *f, const sb_bill_opts *
 	sb_arena_json_install();   /* counts jansson's failed allocations */
 	p->f = f;
 	p->o = *o;
+	if ((p->json = sb_json_in_new()) == NULL) {
+		free(p);
+		return NULL;
+	}
 	return p;
 }
 
@@ -97,6 +102,7 @@ void sb_bill_parser_free(sb_bill_parser *p)
 	reset(p);
 	free(p->owned);
 	free(p->lines);
+	sb_json_in_free(p->json);
 	free(p);
 }
 
@@ -185,6 +191,8 @@ void sb_field_get(const sb_scope *s, const char *name, sb_field *f)
 			return;
 		f->null = false;
 		f->json = v;
+		if (json_is_number(v) && s->json != NULL)
+			f->num = sb_json_in_number_text(s->json, v, &f->num_len);
 		if (json_is_string(v)) {
 			f->text = json_string_value(v);
 			f->len = json_string_length(v);
@@ -267,11 +275,12 @@ int sb_field_money(const sb_scope *s, const char *name, bool required, bool nega
 		rc = sb_money_parse(f.text, f.len, nanos);
 		if (rc == SB_MONEY_SYNTAX)
 			return sb_fail(why, SB_EDATA, "%s%s '%.40s' is not a number", s->path, name, f.text);
-	} else if (json_is_integer(f.json)) {
-		rc = __builtin_mul_overflow((int64_t)json_integer_value(f.json), SB_NANOS_PER_USD, nanos) ?
-		     SB_MONEY_RANGE : SB_MONEY_OK;
-	} else if (json_is_real(f.json)) {
-		rc = sb_money_from_double(json_real_value(f.json), nanos);
+	} else if (f.num != NULL) {
+		rc = sb_money_parse(f.num, f.num_len, nanos);   /* the number as written */
+		if (rc == SB_MONEY_SYNTAX)
+			return sb_fail(why, SB_EINTERNAL, "%s%s: the number's text was not kept", s->path, name);
+	} else if (json_is_number(f.json)) {
+		return sb_fail(why, SB_EINTERNAL, "%s%s: the number's text was not kept", s->path, name);
 	} else {
 		return sb_fail(why, SB_EDATA, "%s%s must be a number, not %s", s->path, name,
 		               type_name(f.json));
@@ -343,12 +352,11 @@ int sb_field_count(const sb_scope *s, const char *name, bool required, bool *has
 			return sb_fail(why, SB_EDATA, "%s%s is negative", s->path, name);
 		*out = (int64_t)json_integer_value(f.json);
 	} else if (json_is_real(f.json)) {
-		double d = json_real_value(f.json);
-		if (d < 0)
+		/* written with a fraction or an exponent: not an integer literal */
+		if (json_real_value(f.json) < 0)
 			return sb_fail(why, SB_EDATA, "%s%s is negative", s->path, name);
-		if (d != floor(d) || d >= 9e18)
-			return sb_fail(why, SB_EDATA, "%s%s must be a whole number, not %.17g", s->path, name, d);
-		*out = (int64_t)d;
+		return sb_fail(why, SB_EDATA, "%s%s must be a whole number written as an integer (no fraction, no exponent), not %.*s",
+		               s->path, name, (int)(f.num_len > 40 ? 40 : f.num_len), f.num != NULL ? f.num : "");
 	} else {
 		return sb_fail(why, SB_EDATA, "%s%s must be a whole number, not %s", s->path, name,
 		               type_name(f.json));
@@ -597,24 +605,26 @@ int sb_bill_check_header(const sb_bill_format *f, const sb_csv *csv, sb_err *why
 int sb_bill_parse(sb_bill_parser *p, const sb_rec *rec, const sb_bill_line **lines, size_t *n,
                   sb_err *why)
 {
-	sb_scope scope = {NULL, rec->csv, rec->row, ""};
+	sb_scope scope = {NULL, rec->csv, rec->row, "", NULL};
 	unsigned long failures = sb_arena_json_failures();
-	json_error_t jerr;
 	int rc;
 
 	reset(p);
 	*lines = NULL;
 	*n = 0;
 	if (rec->row == NULL) {
-		p->root = json_loadb(rec->text, rec->len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
-		if (sb_arena_json_failures() != failures)   /* not bad data (see arena.h) */
-			return sb_fail(why, SB_EINTERNAL, "out of memory (reading JSON)");
-		if (p->root == NULL)
-			return sb_fail(why, SB_EDATA, "not valid JSON: %s (column %d)", jerr.text, jerr.column);
+		rc = sb_json_in_tree(p->json, rec->text, rec->len, &p->root, why);
+		if (rc == SB_OK && sb_arena_json_failures() != failures) {   /* not bad data (see arena.h) */
+			sb_err_clear(why);
+			rc = sb_fail(why, SB_EINTERNAL, "out of memory (reading JSON)");
+		}
+		if (rc != SB_OK)
+			return rc;
 		if (!json_is_object(p->root))
 			return sb_fail(why, SB_EDATA, "not a JSON object but %s (one record is an object)",
 			               type_name(p->root));
 		scope.obj = p->root;
+		scope.json = p->json;
 		scope.csv = NULL;
 	} else {
 		/* as JSON text is: what is stored must be writable as JSON */

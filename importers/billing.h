@@ -23,6 +23,7 @@
 
 #include <jansson.h>
 
+#include "importers/json_in.h"
 #include "importers/records.h"
 #include "ledger/err.h"
 #include "ledger/lines.h"
@@ -42,6 +43,8 @@ typedef struct sb_scope {
 	const sb_csv_record *row;    /* CSV: the row */
 	const char *path;            /* prefix of field names in messages ("" at the top,
 	                                "event_data.execution." inside) */
+	const sb_json_in *json;      /* JSON: the reader obj comes from, which keeps each
+	                                number's text (NULL for CSV) */
 } sb_scope;
 
 typedef struct sb_bill_parser sb_bill_parser;
@@ -123,6 +126,8 @@ typedef struct sb_field {
 	const char *text; /* the text of a string or CSV cell, else NULL */
 	size_t len;       /* its length */
 	json_t *json;     /* JSON: the value (borrowed), else NULL */
+	const char *num;  /* JSON: a number's text as written (borrowed), else NULL */
+	size_t num_len;   /* its length */
 } sb_field;
 
 /* Look name up in s. */
@@ -138,8 +143,8 @@ int sb_field_missing(const sb_scope *s, const char *name, sb_err *why);
 int sb_field_string(const sb_scope *s, const char *name, bool required, size_t max,
                     const char **out, sb_err *why);
 
-/* name as money: decimal text parsed exactly (E-notation allowed), or a
- * JSON number converted once.  *has false when absent or null (SB_EDATA
+/* name as money: decimal text parsed exactly (E-notation allowed), a
+ * JSON number too, from the text it is written with (never a double).  *has false when absent or null (SB_EDATA
  * when required); a negative amount is SB_EDATA unless negative_ok. */
 int sb_field_money(const sb_scope *s, const char *name, bool required, bool negative_ok,
                    bool *has, int64_t *nanos, sb_err *why);
@@ -150,8 +155,8 @@ int sb_field_money(const sb_scope *s, const char *name, bool required, bool nega
 int sb_field_time(const sb_scope *s, const char *name, bool required, int flags, bool *has,
                   int64_t *ms, sb_err *why);
 
-/* name as a non-negative whole number (JSON integer, integral number, or
- * digits in a CSV cell).  *has false when absent or null (SB_EDATA when
+/* name as a non-negative whole number (a JSON integer literal: 1.0 and
+ * 1E3 are refused; or digits in a CSV cell).  *has false when absent or null (SB_EDATA when
  * required). */
 int sb_field_count(const sb_scope *s, const char *name, bool required, bool *has,
                    int64_t *out, sb_err *why);

@@ -15,6 +15,7 @@
  */
 #include "importers/billing.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,20 +33,36 @@ static int cents(const sb_scope *s, int64_t *nanos, sb_err *why)
 	sb_field_get(s, "total_cost", &f);
 	if (f.null)
 		return sb_field_missing(s, "total_cost", why);
-	if (json_is_integer(f.json)) {
-		json_int_t c = json_integer_value(f.json);
-		if (c < 0)
+	if (f.num != NULL) {
+		/* the cents as written, with the exponent lowered by 2: dollars,
+		 * read digit by digit (one rounding, half to even, at 10^-9) */
+		const char *x = memchr(f.num, 'e', f.num_len);
+		size_t mant = f.num_len;
+		long long exp10 = 0;
+		char *usd;
+		int rc;
+		if (x == NULL)
+			x = memchr(f.num, 'E', f.num_len);
+		if (x != NULL) {
+			size_t i = (size_t)(x - f.num) + 1;
+			bool neg = i < f.num_len && f.num[i] == '-';
+			mant = (size_t)(x - f.num);
+			if (i < f.num_len && (f.num[i] == '-' || f.num[i] == '+'))
+				i++;
+			for (; i < f.num_len; i++)
+				if (exp10 < 1000000)
+					exp10 = exp10 * 10 + (f.num[i] - '0');
+			if (neg)
+				exp10 = -exp10;
+		}
+		if ((usd = malloc(mant + 32)) == NULL)
+			return sb_fail(why, SB_EINTERNAL, "out of memory");
+		snprintf(usd, mant + 32, "%.*sE%lld", (int)mant, f.num, exp10 - 2);
+		rc = sb_money_parse(usd, strlen(usd), nanos);
+		free(usd);
+		if ((rc == SB_MONEY_OK && *nanos < 0) || (rc != SB_MONEY_OK && f.num[0] == '-'))
 			return sb_fail(why, SB_EDATA, "total_cost is negative");
-		if (__builtin_mul_overflow((int64_t)c, SB_NANOS_PER_USD / 100, nanos))
-			return sb_fail(why, SB_EDATA, "total_cost is too large");
-		return SB_OK;
-	}
-	if (json_is_real(f.json)) {
-		int64_t as_usd = 0;
-		if (json_real_value(f.json) < 0)
-			return sb_fail(why, SB_EDATA, "total_cost is negative");
-		if (sb_money_from_double(json_real_value(f.json), &as_usd) != SB_MONEY_OK ||
-		    sb_div_round_even(as_usd, 100, nanos) != SB_MONEY_OK)
+		if (rc != SB_MONEY_OK)
 			return sb_fail(why, SB_EDATA, "total_cost is too large");
 		return SB_OK;
 	}

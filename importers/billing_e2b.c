@@ -39,7 +39,7 @@ static int nested(const sb_scope *s, const char *snake, const char *camel, const
 	const char *key = pick(s->obj, snake, camel);
 	json_t *v = json_object_get(s->obj, key);
 
-	*inner = (sb_scope){NULL, NULL, NULL, path};
+	*inner = (sb_scope){NULL, NULL, NULL, path, s->json};
 	if (v == NULL || json_is_null(v))
 		return SB_OK;
 	if (!json_is_object(v))

@@ -19,6 +19,7 @@
 
 #include <jansson.h>
 
+#include "importers/json_in.h"
 #include "importers/provider.h"
 #include "importers/rates_json.h"
 #include "ledger/batch.h"
@@ -105,29 +106,21 @@ static bool per_minute(const char *s, int64_t *nanos)
 	return true;
 }
 
-/* The decimal text of a price member: a string as it is, an integer, or
- * a JSON number's shortest text that reads back as the same double (the
- * text the provider wrote, for any price of up to 15 digits). */
-static bool price_text(json_t *v, char buf[64], const char **out)
+/* The decimal text of a price member: a string as it is, or a JSON
+ * number's text as the provider wrote it (j kept it), into buf with a NUL
+ * (at most 63 characters). */
+static bool price_text(const sb_json_in *j, json_t *v, char buf[64], const char **out)
 {
+	const char *num;
+	size_t len = 0;
+
 	if (json_is_string(v)) {
 		*out = json_string_value(v);
 		return true;
 	}
-	if (json_is_integer(v)) {
-		snprintf(buf, 64, "%lld", (long long)json_integer_value(v));
-		*out = buf;
-		return true;
-	}
-	if (json_is_real(v)) {
-		double x = json_real_value(v);
-		if (!isfinite(x))
-			return false;
-		for (int prec = 1; prec <= 17; prec++) {
-			snprintf(buf, 64, "%.*g", prec, x);
-			if (strtod(buf, NULL) == x)
-				break;
-		}
+	if (json_is_number(v) && (num = sb_json_in_number_text(j, v, &len)) != NULL && len < 64) {
+		memcpy(buf, num, len);
+		buf[len] = '\0';
 		*out = buf;
 		return true;
 	}
@@ -158,7 +151,7 @@ static int size_member(json_t *o, const char *name, size_t i, const char *id, do
 }
 
 /* Check plan i of the catalog and read it into *pl. */
-static int read_plan(json_t *o, size_t i, plan *pl, sb_err *why)
+static int read_plan(const sb_json_in *j, json_t *o, size_t i, plan *pl, sb_err *why)
 {
 	json_t *id = json_object_get(o, "id"), *price;
 	const char *text = NULL;
@@ -178,7 +171,7 @@ static int read_plan(json_t *o, size_t i, plan *pl, sb_err *why)
 	price = json_object_get(o, "price_per_hour");
 	if (price == NULL || json_is_null(price))
 		return sb_fail(why, SB_EDATA, "plan %zu (%s): price_per_hour is missing", i + 1, pl->id);
-	if (!price_text(price, buf, &text) || !per_minute(text, &pl->per_minute))
+	if (!price_text(j, price, buf, &text) || !per_minute(text, &pl->per_minute))
 		return sb_fail(why, SB_EDATA, "plan %zu (%s): price_per_hour must be a number >= 0 "
 		               "(USD per hour)", i + 1, pl->id);
 	if (size_member(o, "vcpu", i, pl->id, &pl->vcpu, why) != SB_OK ||
@@ -192,19 +185,35 @@ static int read_plan(json_t *o, size_t i, plan *pl, sb_err *why)
 	return SB_OK;
 }
 
+static int read_plans(sb_json_in *j, const char *body, size_t len, json_t **root, plan **plans,
+                      size_t *n, sb_err *why);
+
 /* Read the whole catalog: every plan checked before any is stored. */
 static int read_catalog(const char *body, size_t len, json_t **root, plan **plans,
                         size_t *n, sb_err *why)
 {
-	json_error_t je;
+	sb_json_in *j = sb_json_in_new();
+	int rc;
+
+	if (j == NULL)
+		return sb_fail(why, SB_EINTERNAL, "out of memory");
+	rc = read_plans(j, body, len, root, plans, n, why);
+	sb_json_in_free(j);
+	return rc;
+}
+
+/* read_catalog with the reader j, which keeps the numbers' texts. */
+static int read_plans(sb_json_in *j, const char *body, size_t len, json_t **root, plan **plans,
+                      size_t *n, sb_err *why)
+{
 	size_t count;
 
 	*plans = NULL;
 	*n = 0;
-	*root = json_loadb(body, len, JSON_REJECT_DUPLICATES, &je);
-	if (*root == NULL)
-		return sb_fail(why, SB_EDATA, "the catalog is not JSON (line %d, column %d: %s)",
-		               je.line, je.column, je.text);
+	if (sb_json_in_tree(j, body, len, root, why) != SB_OK) {
+		sb_err_prefix(why, "the catalog");
+		return why->code;
+	}
 	if (!json_is_array(*root))
 		return sb_fail(why, SB_EDATA, "the catalog is not a JSON array of plans (it is %s)",
 		               json_is_object(*root) ? "an object" : "a scalar");
@@ -213,10 +222,10 @@ static int read_catalog(const char *body, size_t len, json_t **root, plan **plan
 	if ((*plans = calloc(count, sizeof **plans)) == NULL)
 		return sb_fail(why, SB_EINTERNAL, "out of memory");
 	for (size_t i = 0; i < count; i++) {
-		if (read_plan(json_array_get(*root, i), i, &(*plans)[i], why) != SB_OK)
+		if (read_plan(j, json_array_get(*root, i), i, &(*plans)[i], why) != SB_OK)
 			return why->code;
-		for (size_t j = 0; j < i; j++)
-			if (strcmp((*plans)[j].id, (*plans)[i].id) == 0)
+		for (size_t k = 0; k < i; k++)
+			if (strcmp((*plans)[k].id, (*plans)[i].id) == 0)
 				return sb_fail(why, SB_EDATA, "plan %zu: id '%s' is listed twice", i + 1,
 				               (*plans)[i].id);
 	}

@@ -1,12 +1,14 @@
 /* rates_json.c: rate cards from JSON (see rates_json.h). */
 #include "importers/rates_json.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 
+#include "importers/json_in.h"
 #include "importers/runs_jsonl.h"
 #include "ledger/money.h"
 #include "ledger/period.h"
@@ -71,23 +73,23 @@ int sb_card_from_text(sb_card *card, const char *backend, const char *plan,
 }
 
 /* The text of a JSON member that may be a string or a number, for exact
- * parsing (numbers are printed back with 17 significant digits); NULL
- * when absent or null.  buf holds a printed number. */
-static const char *text_of(json_t *obj, const char *key, char buf[64], bool *bad)
+ * parsing: a number's text as it is written in the file (j kept it), into
+ * buf with a NUL; NULL when absent or null.  *bad when it is neither, or
+ * a number of 64 characters or more. */
+static const char *text_of(const sb_json_in *j, json_t *obj, const char *key, char buf[64], bool *bad)
 {
 	json_t *v = json_object_get(obj, key);
+	const char *num;
+	size_t len = 0;
 
 	*bad = false;
 	if (v == NULL || json_is_null(v))
 		return NULL;
 	if (json_is_string(v))
 		return json_string_value(v);
-	if (json_is_integer(v)) {
-		snprintf(buf, 64, "%lld", (long long)json_integer_value(v));
-		return buf;
-	}
-	if (json_is_real(v)) {
-		snprintf(buf, 64, "%.17g", json_real_value(v));
+	if (json_is_number(v) && (num = sb_json_in_number_text(j, v, &len)) != NULL && len < 64) {
+		memcpy(buf, num, len);
+		buf[len] = '\0';
 		return buf;
 	}
 	*bad = true;
@@ -124,7 +126,8 @@ static int edits(const char *a, const char *b)
 }
 
 /* Read entry i of the array into card. */
-static int card_from_json(json_t *obj, size_t i, int64_t now_ms, sb_card *card, sb_err *e)
+static int card_from_json(const sb_json_in *j, json_t *obj, size_t i, int64_t now_ms, sb_card *card,
+                          sb_err *e)
 {
 	static const char *const keys[] = {"backend", "plan", "usd_per_minute", "usd_per_cpu_second",
 	                                   "usd_per_gb_second", "from", "effective_from", "free"};
@@ -157,7 +160,7 @@ static int card_from_json(json_t *obj, size_t i, int64_t now_ms, sb_card *card, 
 		               sb_quote(key, SB_QUOTE_ALWAYS, (char[SB_QUOTE_BUFSZ]){0}, SB_QUOTE_BUFSZ));
 	}
 	for (size_t k = 0; k < 7; k++) {
-		v[k] = text_of(obj, keys[k], bufs[k], &bad);
+		v[k] = text_of(j, obj, keys[k], bufs[k], &bad);
 		if (bad)
 			return sb_fail(e, SB_EDATA, "[%zu]: %s must be a string or a number", i, keys[k]);
 	}
@@ -170,24 +173,68 @@ static int card_from_json(json_t *obj, size_t i, int64_t now_ms, sb_card *card, 
 	return e->code;
 }
 
+/* The whole file at path into *text (malloc'ed, *len bytes).  SB_ENOINPUT
+ * when it cannot be read, SB_EINTERNAL when out of memory. */
+static int read_file(const char *path, char **text, size_t *len, sb_err *e)
+{
+	FILE *f = fopen(path, "rb");
+	size_t cap = 64 * 1024, n = 0;
+	char *buf = NULL;
+
+	*text = NULL;
+	if (f == NULL)
+		return sb_fail(e, SB_ENOINPUT, "%s: cannot read: unable to open %s: %s", path, path, strerror(errno));
+	for (;;) {
+		size_t got;
+		if (buf == NULL || n == cap) {
+			char *b = realloc(buf, buf == NULL ? cap : (cap *= 2));
+			if (b == NULL) {
+				free(buf);
+				fclose(f);
+				return sb_fail(e, SB_EINTERNAL, "out of memory");
+			}
+			buf = b;
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		int err = errno;
+		free(buf);
+		fclose(f);
+		return sb_fail(e, SB_ENOINPUT, "%s: cannot read: %s", path, strerror(err));
+	}
+	fclose(f);
+	*text = buf;
+	*len = n;
+	return SB_OK;
+}
+
 int sb_rates_import_file(sb_db *db, const char *path, size_t *count, int64_t *priced, sb_err *e)
 {
-	json_error_t jerr;
-	json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	json_t *root = NULL;
 	int64_t now_ms = sb_db_now_ms(db);
-	char *source = NULL;
-	size_t n;
+	char *source = NULL, *text = NULL;
+	sb_json_in *j = NULL;
+	size_t n, len = 0;
 
 	*count = 0;
 	*priced = 0;
-	if (root == NULL) {
-		if (jerr.line < 0 || strstr(jerr.text, "unable to open") != NULL)
-			return sb_fail(e, SB_ENOINPUT, "%s: cannot read: %s", path, jerr.text);
-		return sb_fail(e, SB_EDATA, "%s:%d: not valid JSON: %s", path, jerr.line, jerr.text);
+	if (read_file(path, &text, &len, e) != SB_OK)
+		return e->code;
+	if ((j = sb_json_in_new()) == NULL) {
+		free(text);
+		return sb_fail(e, SB_EINTERNAL, "out of memory");
+	}
+	if (sb_json_in_tree(j, text, len, &root, e) != SB_OK) {
+		sb_err_prefix(e, "%s", path);
+		goto done;
 	}
 	if (!json_is_array(root)) {
-		json_decref(root);
-		return sb_fail(e, SB_EDATA, "%s: must be a JSON array of rate cards", path);
+		sb_fail(e, SB_EDATA, "%s: must be a JSON array of rate cards", path);
+		goto done;
 	}
 	n = json_array_size(root);
 	/* the cards' source names the whole path, however long */
@@ -200,7 +247,7 @@ int sb_rates_import_file(sb_db *db, const char *path, size_t *count, int64_t *pr
 		goto done;
 	for (size_t i = 0; i < n; i++) {
 		sb_card card;
-		if (card_from_json(json_array_get(root, i), i, now_ms, &card, e) != SB_OK) {
+		if (card_from_json(j, json_array_get(root, i), i, now_ms, &card, e) != SB_OK) {
 			sb_err_prefix(e, "%s", path);
 			break;
 		}
@@ -216,5 +263,7 @@ int sb_rates_import_file(sb_db *db, const char *path, size_t *count, int64_t *pr
 done:
 	free(source);
 	json_decref(root);
+	sb_json_in_free(j);
+	free(text);
 	return e->code;
 }

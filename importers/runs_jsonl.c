@@ -1,5 +1,12 @@
 /* runs_jsonl.c: parse and validate run-usage records (see runs_jsonl.h).
  *
+ * A line is read as events (importers/json_in.h, YAJL): each known field
+ * lands in its slot of a raw record as it is met, a number as its text,
+ * so that amounts, counts and times come from their digits (amounts by
+ * sb_money_parse, the CSV path's parser); the rules are then checked in
+ * a fixed order over the slots.  Only tags and unknown members are built
+ * as jansson values, to be stored as JSON text as before.
+ *
  * Longer than 600 lines on purpose: it is the format's rules, field by
  * field (docs/formats-runs.md), each a few lines over one parsed record
  * and the parser's helpers; read in one place they are the format, and
@@ -7,7 +14,6 @@
  */
 #include "importers/runs_jsonl.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,20 +22,13 @@
 #include <openssl/evp.h>
 
 #include "importers/arena.h"
+#include "importers/json_in.h"
 #include "ledger/money.h"
 #include "ledger/quote.h"
 #include "ledger/timefmt.h"
 
 enum { ARENA_BLOCK = 64 * 1024 };
 
-struct sb_run_parser {
-	sb_arena *arena;       /* the line's JSON values and texts, reset per line */
-	sb_exec *execs;        /* executions of the current record */
-	size_t execs_cap;      /* allocated entries */
-	sb_tag *tags;          /* tags of the current record */
-	size_t tags_cap;       /* allocated entries */
-	EVP_MD_CTX *sha;       /* for the fingerprint */
-};
 
 static const struct {
 	const char *sdk_class;  /* the agent SDK's client class */
@@ -80,6 +79,87 @@ bool sb_backend_id_valid(const char *id)
 	return true;
 }
 
+/* The kind of a value of the record as the parser met it. */
+enum vkind { V_ABSENT = 0, V_NULL, V_BOOL, V_INT, V_REAL, V_STRING, V_OBJECT, V_ARRAY };
+
+/* A field of the record: its kind and, for a number or a string, its
+ * text (a number as written, a string decoded), in the parser's arena
+ * with a NUL after it. */
+typedef struct jval {
+	enum vkind kind;   /* V_ABSENT when the record has no such member */
+	const char *s;     /* V_INT, V_REAL, V_STRING: the text */
+	size_t len;        /* its length */
+} jval;
+
+/* Indexes of the known fields, in the order of the key lists above. */
+enum { R_RUN_ID, R_BACKEND, R_SESSION_ID, R_PLAN, R_STARTED_AT, R_ENDED_AT, R_TAGS,
+       R_TOKEN_USAGE, R_BUDGET_USD, R_SANDBOX_USAGE, R_COUNT };
+enum { U_EXEC_COUNT, U_TOTAL_DURATION_MS, U_CPU_MS, U_MEMORY_PEAK_MB, U_BYTES_READ,
+       U_BYTES_WRITTEN, U_COMPUTED_COST_USD, U_BILLED_COST_USD, U_EXECUTIONS, U_COUNT };
+enum { X_COMMAND, X_EXIT_CODE, X_DURATION_MS, X_CPU_MS, X_MEMORY_PEAK_MB, X_BYTES_READ,
+       X_BYTES_WRITTEN, X_COST_USD, X_COUNT };
+enum { T_MODEL, T_INPUT_TOKENS, T_OUTPUT_TOKENS, T_COUNT };
+
+/* One element of sandbox_usage.executions as met. */
+typedef struct raw_exec {
+	enum vkind kind;   /* V_OBJECT, or what the element was instead */
+	jval f[X_COUNT];   /* its known fields */
+	json_t *extra;     /* its unknown members, NULL when none */
+} raw_exec;
+
+/* The record as met, before its rules are checked. */
+typedef struct raw_run {
+	enum vkind root;        /* the kind of the line's value */
+	jval f[R_COUNT];        /* top-level fields */
+	jval u[U_COUNT];        /* sandbox_usage's fields */
+	jval t[T_COUNT];        /* token_usage's fields */
+	json_t *tags;           /* the tags object, when tags is one */
+	json_t *extra;          /* unknown top-level members */
+	json_t *extra_usage;    /* unknown members of sandbox_usage */
+	json_t *extra_tokens;   /* unknown members of token_usage */
+	size_t n_execs;         /* executions met (in the parser's raw_execs) */
+} raw_run;
+
+/* What the events at one level of nesting go to. */
+enum lkind {
+	L_TOP,      /* the line itself, before its value */
+	L_ROOT,     /* the record object */
+	L_USAGE,    /* sandbox_usage */
+	L_TOKENS,   /* token_usage */
+	L_EXECS,    /* sandbox_usage.executions */
+	L_EXEC,     /* one execution */
+	L_BUILD,    /* a value kept whole (tags, unknown members): built in jansson */
+	L_SKIP      /* a value only its kind matters of (a known field of the wrong kind) */
+};
+
+/* One level of the parse. */
+typedef struct level {
+	enum lkind kind;          /* see enum lkind */
+	jval *slots;              /* L_ROOT, L_USAGE, L_TOKENS, L_EXEC: the known fields */
+	const char *const *keys;  /* and their names */
+	json_t **extra;           /* where unknown members go */
+	json_t *build;            /* L_BUILD: the object or array being built */
+	int key;                  /* the pending key's index in keys, -1 when unknown */
+	const char *ukey;         /* the pending key's text when unknown (or in L_BUILD) */
+} level;
+
+struct sb_run_parser {
+	sb_arena *arena;       /* the line's JSON values and texts, reset per line */
+	sb_exec *execs;        /* executions of the current record */
+	size_t execs_cap;      /* allocated entries */
+	sb_tag *tags;          /* tags of the current record */
+	size_t tags_cap;       /* allocated entries */
+	EVP_MD_CTX *sha;       /* for the fingerprint */
+	sb_json_in *json;      /* the JSON reader */
+	raw_run raw;           /* the current line as met */
+	raw_exec *raw_execs;   /* its executions as met */
+	size_t raw_execs_cap;  /* allocated entries */
+	level *stack;          /* the levels open in the line */
+	size_t depth;          /* how many */
+	size_t stack_cap;      /* allocated entries */
+	sb_err *e;             /* the line's error */
+};
+
 sb_run_parser *sb_run_parser_new(void)
 {
 	sb_run_parser *p = calloc(1, sizeof *p);
@@ -89,7 +169,10 @@ sb_run_parser *sb_run_parser_new(void)
 	sb_arena_json_install();
 	p->sha = EVP_MD_CTX_new();
 	p->arena = sb_arena_new(ARENA_BLOCK);
-	if (p->sha == NULL || p->arena == NULL) {
+	p->json = sb_json_in_new();
+	p->stack_cap = 16;
+	p->stack = malloc(p->stack_cap * sizeof *p->stack);
+	if (p->sha == NULL || p->arena == NULL || p->json == NULL || p->stack == NULL) {
 		sb_run_parser_free(p);
 		return NULL;
 	}
@@ -103,46 +186,25 @@ void sb_run_parser_free(sb_run_parser *p)
 	sb_arena_free(p->arena);
 	free(p->execs);
 	free(p->tags);
+	free(p->raw_execs);
+	free(p->stack);
+	sb_json_in_free(p->json);
 	EVP_MD_CTX_free(p->sha);
 	free(p);
 }
 
-/* True when key is one of keys. */
-static bool known(const char *key, const char *const *keys)
+/* Name of a value's kind, for messages. */
+static const char *kind_name(enum vkind k)
 {
-	for (; *keys != NULL; keys++)
-		if (strcmp(key, *keys) == 0)
-			return true;
-	return false;
-}
-
-/* A new object with the members of obj whose keys are not in keys, or
- * NULL when there are none.  New reference. */
-static json_t *unknown_members(json_t *obj, const char *const *keys)
-{
-	json_t *extra = NULL;
-	const char *key;
-	json_t *value;
-
-	json_object_foreach(obj, key, value) {
-		if (known(key, keys))
-			continue;
-		if (extra == NULL && (extra = json_object()) == NULL)
-			return NULL;
-		json_object_set(extra, key, value);
+	switch (k) {
+	case V_OBJECT: return "an object";
+	case V_ARRAY: return "an array";
+	case V_STRING: return "a string";
+	case V_INT: return "an integer";
+	case V_REAL: return "a number";
+	case V_BOOL: return "a boolean";
+	default: return "null";
 	}
-	return extra;
-}
-
-/* obj[key], or NULL; counts a member found in *seen, so that a caller
- * knows whether obj has members it did not ask for (json_object_size). */
-static json_t *member(json_t *obj, const char *key, size_t *seen)
-{
-	json_t *v = json_object_get(obj, key);
-
-	if (v != NULL)
-		(*seen)++;
-	return v;
 }
 
 /* Name of a JSON value's type, for messages. */
@@ -160,225 +222,120 @@ static const char *type_name(const json_t *v)
 	}
 }
 
-/* Read obj[key] as a string of 1..max bytes without NUL into *out (NULL
- * when absent or null and not required). */
-static int get_string(json_t *obj, const char *key, const char *path, bool required,
-                      size_t max, const char **out, size_t *seen, sb_err *e)
-{
-	json_t *v = member(obj, key, seen);
-	size_t len;
+/* How much of a number's text a message shows. */
+#define SHOWN(v) (int)((v)->len > 40 ? 40 : (v)->len), (v)->s
 
+/* Read v as a string of 1..max bytes without NUL into *out (NULL when
+ * absent or null and not required). */
+static int get_string(const jval *v, const char *key, const char *path, bool required,
+                      size_t max, const char **out, sb_err *e)
+{
 	*out = NULL;
-	if (v == NULL || json_is_null(v)) {
+	if (v->kind == V_ABSENT || v->kind == V_NULL) {
 		if (required)
 			return sb_fail(e, SB_EDATA, "%s%s is missing (required)", path, key);
 		return SB_OK;
 	}
-	if (!json_is_string(v))
-		return sb_fail(e, SB_EDATA, "%s%s must be a string, not %s", path, key, type_name(v));
-	len = json_string_length(v);
-	if (strlen(json_string_value(v)) != len)
-		return sb_fail(e, SB_EDATA, "%s%s contains a NUL character", path, key);
-	if (len == 0)
+	if (v->kind != V_STRING)
+		return sb_fail(e, SB_EDATA, "%s%s must be a string, not %s", path, key, kind_name(v->kind));
+	if (v->len == 0)
 		return sb_fail(e, SB_EDATA, "%s%s is empty", path, key);
-	if (len > max)
-		return sb_fail(e, SB_EDATA, "%s%s is %zu bytes long, more than %zu", path, key, len, max);
-	*out = json_string_value(v);
+	if (v->len > max)
+		return sb_fail(e, SB_EDATA, "%s%s is %zu bytes long, more than %zu", path, key, v->len, max);
+	*out = v->s;
 	return SB_OK;
 }
 
-/* Read obj[key] as a whole number into *out, 0 when absent: a counter
- * (negative refused) unless signed_ok (a duration: the SDK passes clock
- * skew through).  An integral real (3.0) is accepted; a fraction is not. */
-static int get_integer(json_t *obj, const char *key, const char *path, bool signed_ok,
-                       int64_t *out, size_t *seen, sb_err *e)
+/* The integer literal s[0..len) (JSON's grammar: optional '-', digits)
+ * into *out; false when it does not fit in int64.  "-0" is 0. */
+static bool int_text(const char *s, size_t len, int64_t *out)
 {
-	json_t *v = member(obj, key, seen);
+	bool neg = len > 0 && s[0] == '-';
+	uint64_t v = 0;
 
+	for (size_t i = neg ? 1 : 0; i < len; i++) {
+		unsigned d = (unsigned)(s[i] - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return false;
+		v = v * 10 + d;
+	}
+	if (neg) {
+		if (v > (uint64_t)INT64_MAX + 1)
+			return false;
+		*out = v == 0 ? 0 : -(int64_t)(v - 1) - 1;
+	} else {
+		if (v > (uint64_t)INT64_MAX)
+			return false;
+		*out = (int64_t)v;
+	}
+	return true;
+}
+
+/* Read v as a whole number into *out, 0 when absent: a counter (negative
+ * refused) unless signed_ok (a duration: the SDK passes clock skew
+ * through).  Only an integer literal is one: 3.0 and 3E0 are refused. */
+static int get_integer(const jval *v, const char *key, const char *path, bool signed_ok,
+                       int64_t *out, sb_err *e)
+{
 	*out = 0;
-	if (v == NULL)
+	if (v->kind == V_ABSENT)
 		return SB_OK;
-	if (json_is_integer(v)) {
-		json_int_t n = json_integer_value(v);
+	if (v->kind == V_INT) {
+		int64_t n;
+		if (!int_text(v->s, v->len, &n))
+			return sb_fail(e, SB_EDATA, "%s%s is too large (%.*s)", path, key, SHOWN(v));
 		if (n < 0 && !signed_ok)
 			return sb_fail(e, SB_EDATA, "%s%s is negative (%lld)", path, key, (long long)n);
-		*out = (int64_t)n;
+		*out = n;
 		return SB_OK;
 	}
-	if (json_is_real(v)) {
-		double d = json_real_value(v);
-		if (d < 0 && !signed_ok)
-			return sb_fail(e, SB_EDATA, "%s%s is negative (%.17g)", path, key, d);
-		if (d != floor(d))
-			return sb_fail(e, SB_EDATA, "%s%s must be a whole number, not %.17g", path, key, d);
-		if (d >= 9223372036854775807.0 || d < -9223372036854775807.0)
-			return sb_fail(e, SB_EDATA, "%s%s is too large (%.17g)", path, key, d);
-		*out = (int64_t)d;
-		return SB_OK;
-	}
+	if (v->kind == V_REAL)
+		return sb_fail(e, SB_EDATA, "%s%s must be a whole number written as an integer (no fraction, no exponent), not %.*s",
+		               path, key, SHOWN(v));
 	if (signed_ok)
-		return sb_fail(e, SB_EDATA, "%s%s must be an integer, not %s", path, key, type_name(v));
-	return sb_fail(e, SB_EDATA, "%s%s must be a non-negative integer, not %s", path, key, type_name(v));
+		return sb_fail(e, SB_EDATA, "%s%s must be an integer, not %s", path, key, kind_name(v->kind));
+	return sb_fail(e, SB_EDATA, "%s%s must be a non-negative integer, not %s", path, key, kind_name(v->kind));
 }
 
-/* Read obj[key] as a counter (get_integer, negative refused). */
-static int get_count(json_t *obj, const char *key, const char *path, int64_t *out,
-                     size_t *seen, sb_err *e)
+/* Read v as a counter (get_integer, negative refused). */
+static int get_count(const jval *v, const char *key, const char *path, int64_t *out, sb_err *e)
 {
-	return get_integer(obj, key, path, false, out, seen, e);
+	return get_integer(v, key, path, false, out, e);
 }
 
-/* Read obj[key] as an amount in USD (a JSON number >= 0) into *nanos;
- * *has is false when absent or null, which is an error unless nullable.
- * A missing non-nullable amount is 0. */
-static int get_amount(json_t *obj, const char *key, const char *path, bool nullable,
-                      bool *has, int64_t *nanos, size_t *seen, sb_err *e)
+/* Read v as an amount in USD (a JSON number >= 0) into *nanos, from its
+ * decimal text by sb_money_parse (digits past the ninth decimal rounded
+ * half to even there; "-0" is 0); *has is false when absent or null, which
+ * is an error unless nullable.  A missing non-nullable amount is 0. */
+static int get_amount(const jval *v, const char *key, const char *path, bool nullable,
+                      bool *has, int64_t *nanos, sb_err *e)
 {
-	json_t *v = member(obj, key, seen);
+	int rc;
 
 	*has = false;
 	*nanos = 0;
-	if (v == NULL) {
+	if (v->kind == V_ABSENT) {
 		*has = !nullable;
 		return SB_OK;
 	}
-	if (json_is_null(v)) {
+	if (v->kind == V_NULL) {
 		if (nullable)
 			return SB_OK;
 		return sb_fail(e, SB_EDATA, "%s%s must be a number, not null", path, key);
 	}
-	if (json_is_integer(v)) {
-		json_int_t n = json_integer_value(v);
-		if (n < 0)
-			return sb_fail(e, SB_EDATA, "%s%s is negative (%lld)", path, key, (long long)n);
-		if (__builtin_mul_overflow((int64_t)n, SB_NANOS_PER_USD, nanos))
-			return sb_fail(e, SB_EDATA, "%s%s is too large (%lld)", path, key, (long long)n);
-		*has = true;
-		return SB_OK;
+	if (v->kind != V_INT && v->kind != V_REAL)
+		return sb_fail(e, SB_EDATA, "%s%s must be a number, not %s", path, key, kind_name(v->kind));
+	rc = sb_money_parse(v->s, v->len, nanos);
+	if (rc == SB_MONEY_OK && *nanos < 0)
+		return sb_fail(e, SB_EDATA, "%s%s is negative (%.*s)", path, key, SHOWN(v));
+	if (rc != SB_MONEY_OK) {
+		*nanos = 0;
+		if (v->s[0] == '-')
+			return sb_fail(e, SB_EDATA, "%s%s is negative (%.*s)", path, key, SHOWN(v));
+		return sb_fail(e, SB_EDATA, "%s%s is too large (%.*s)", path, key, SHOWN(v));
 	}
-	if (json_is_real(v)) {
-		double d = json_real_value(v);
-		if (d < 0)
-			return sb_fail(e, SB_EDATA, "%s%s is negative (%.17g)", path, key, d);
-		if (sb_money_from_double(d, nanos) != SB_MONEY_OK)
-			return sb_fail(e, SB_EDATA, "%s%s is too large (%.17g)", path, key, d);
-		*has = true;
-		return SB_OK;
-	}
-	return sb_fail(e, SB_EDATA, "%s%s must be a number, not %s", path, key, type_name(v));
-}
-
-/* The end of the JSON string starting at text[i] (its opening quote):
- * the index just past its closing quote.  The text is valid JSON. */
-static size_t skip_string(const char *text, size_t len, size_t i)
-{
-	for (i++; i < len && text[i] != '"'; i++)
-		if (text[i] == '\\')
-			i++;
-	return i < len ? i + 1 : len;
-}
-
-/* The end of the JSON value starting at text[i]: a string, an object or
- * an array (nested, strings skipped whole), or a number or literal. */
-static size_t skip_value(const char *text, size_t len, size_t i)
-{
-	size_t depth = 0;
-
-	if (i < len && text[i] == '"')
-		return skip_string(text, len, i);
-	if (i < len && (text[i] == '{' || text[i] == '[')) {
-		while (i < len) {
-			char c = text[i];
-			if (c == '"') {
-				i = skip_string(text, len, i);
-				continue;
-			}
-			if (c == '{' || c == '[')
-				depth++;
-			else if ((c == '}' || c == ']') && --depth == 0)
-				return i + 1;
-			i++;
-		}
-		return len;
-	}
-	while (i < len && strchr(",}] \t\r\n", text[i]) == NULL)
-		i++;
-	return i;
-}
-
-/* Whether the JSON string text[from, to) (quotes included) spells the
- * ASCII name: escapes decoded (a \u escape past ASCII matches nothing). */
-static bool key_is(const char *text, size_t from, size_t to, const char *name)
-{
-	size_t i = from + 1, n = 0;
-
-	to--;   /* the closing quote */
-	while (i < to) {
-		char c = text[i++];
-		if (c == '\\' && i < to) {
-			char x = text[i++];
-			switch (x) {
-			case 'b': c = '\b'; break;
-			case 'f': c = '\f'; break;
-			case 'n': c = '\n'; break;
-			case 'r': c = '\r'; break;
-			case 't': c = '\t'; break;
-			case 'u': {
-				unsigned code = 0;
-				for (int k = 0; k < 4 && i < to; k++, i++) {
-					char h = text[i];
-					code = code * 16 + (unsigned)(h <= '9' ? h - '0' : (h | 0x20) - 'a' + 10);
-				}
-				if (code == 0 || code > 0x7f)
-					return false;
-				c = (char)code;
-				break;
-			}
-			default: c = x; break;
-			}
-		}
-		if (name[n] == '\0' || name[n] != c)
-			return false;
-		n++;
-	}
-	return name[n] == '\0';
-}
-
-/* The text of the top-level member name of the JSON object text[0, len)
- * (jansson has read it: it is valid, its keys unique) into
- * *value[0, *value_len).  False when there is no such member.  jansson
- * keeps numbers only as doubles; a time in Unix seconds is read from
- * this text, digit by digit, so that 1764381600.123 is 123 ms and not
- * the 122.99990... ms of the nearest double. */
-static bool raw_member(const char *text, size_t len, const char *name, const char **value,
-                       size_t *value_len)
-{
-	static const char ws[] = " \t\r\n";
-	size_t i = 0;
-
-	while (i < len && strchr(ws, text[i]) != NULL)
-		i++;
-	if (i >= len || text[i] != '{')
-		return false;
-	i++;
-	for (;;) {
-		size_t key_from, key_to, v;
-		while (i < len && (strchr(ws, text[i]) != NULL || text[i] == ','))
-			i++;
-		if (i >= len || text[i] != '"')
-			return false;
-		key_from = i;
-		key_to = i = skip_string(text, len, i);
-		while (i < len && (strchr(ws, text[i]) != NULL || text[i] == ':'))
-			i++;
-		v = i;
-		i = skip_value(text, len, i);
-		if (key_is(text, key_from, key_to, name)) {
-			*value = text + v;
-			*value_len = i - v;
-			return true;
-		}
-	}
+	*has = true;
+	return SB_OK;
 }
 
 /* The instant of the JSON number s[0, len), Unix seconds, as milliseconds:
@@ -448,35 +405,28 @@ static bool unix_seconds_ms(const char *s, size_t len, int64_t *ms)
 	return sb_time_in_calendar(*ms);
 }
 
-/* Read obj[key] (a member of the record text[0, len)) as an instant into
- * *ms: an RFC 3339 timestamp with offset, or a JSON number of Unix
- * seconds (what the SDK's time.time() gives).  *has is false when absent
- * or null (an error when required). */
-static int get_time(json_t *obj, const char *key, const char *text, size_t len, bool required,
-                    bool *has, int64_t *ms, size_t *seen, sb_err *e)
+/* Read v as an instant into *ms: an RFC 3339 timestamp with offset, or a
+ * JSON number of Unix seconds (what the SDK's time.time() gives), read
+ * from its text.  *has is false when absent or null (an error when
+ * required). */
+static int get_time(const jval *v, const char *key, bool required, bool *has, int64_t *ms,
+                    sb_err *e)
 {
-	json_t *v = json_object_get(obj, key);
 	const char *value = NULL;
-	size_t value_len = 0;
 	int rc;
 
 	*has = false;
-	if (json_is_number(v)) {
-		(*seen)++;
-		if (!raw_member(text, len, key, &value, &value_len))
-			return sb_fail(e, SB_EINTERNAL, "%s: the number's text was not found in the record", key);
-		if (!unix_seconds_ms(value, value_len, ms))
+	if (v->kind == V_INT || v->kind == V_REAL) {
+		if (!unix_seconds_ms(v->s, v->len, ms))
 			return sb_fail(e, SB_EDATA, "%s %.*s (Unix seconds) is not between the years 0000 and 9999",
-			               key, (int)(value_len > 40 ? 40 : value_len), value);
+			               key, SHOWN(v));
 		*has = true;
 		return SB_OK;
 	}
-	if (v != NULL && !json_is_null(v) && !json_is_string(v)) {
-		(*seen)++;
+	if (v->kind != V_ABSENT && v->kind != V_NULL && v->kind != V_STRING)
 		return sb_fail(e, SB_EDATA, "%s must be an RFC 3339 string or a number of Unix seconds, not %s",
-		               key, type_name(v));
-	}
-	if ((rc = get_string(obj, key, "", required, 64, &value, seen, e)) != SB_OK || value == NULL)
+		               key, kind_name(v->kind));
+	if ((rc = get_string(v, key, "", required, 64, &value, e)) != SB_OK || value == NULL)
 		return rc;
 	switch (sb_time_parse(value, strlen(value), 0, ms)) {
 	case SB_TIME_OK:
@@ -542,42 +492,38 @@ static void exec_path(char path[64], size_t i)
 }
 
 /* Parse executions[i] into *x. */
-static int parse_exec(json_t *obj, size_t i, sb_exec *x, bool *oom, sb_err *e)
+static int parse_exec(const raw_exec *r, size_t i, sb_exec *x, bool *oom, sb_err *e)
 {
 	char path[64];
-	json_t *v;
-	json_t *extra;
-	size_t seen = 0;
+	const jval *v;
 
 	exec_path(path, i);
 	memset(x, 0, sizeof *x);
-	if (!json_is_object(obj))
-		return sb_fail(e, SB_EDATA, "sandbox_usage.executions[%zu] must be an object, not %s", i, type_name(obj));
-	v = member(obj, "command", &seen);
-	if (v != NULL && !json_is_null(v)) {
-		if (!json_is_string(v))
-			return sb_fail(e, SB_EDATA, "%scommand must be a string, not %s", path, type_name(v));
-		x->command = json_string_value(v);
-		x->command_len = json_string_length(v);
+	if (r->kind != V_OBJECT)
+		return sb_fail(e, SB_EDATA, "sandbox_usage.executions[%zu] must be an object, not %s", i, kind_name(r->kind));
+	v = &r->f[X_COMMAND];
+	if (v->kind != V_ABSENT && v->kind != V_NULL) {
+		if (v->kind != V_STRING)
+			return sb_fail(e, SB_EDATA, "%scommand must be a string, not %s", path, kind_name(v->kind));
+		x->command = v->s;
+		x->command_len = v->len;
 	}
-	v = member(obj, "exit_code", &seen);
-	if (v != NULL && !json_is_null(v)) {
-		if (!json_is_integer(v))
-			return sb_fail(e, SB_EDATA, "%sexit_code must be an integer, not %s", path, type_name(v));
+	v = &r->f[X_EXIT_CODE];
+	if (v->kind != V_ABSENT && v->kind != V_NULL) {
+		if (v->kind != V_INT)
+			return sb_fail(e, SB_EDATA, "%sexit_code must be an integer, not %s", path, kind_name(v->kind));
+		if (!int_text(v->s, v->len, &x->exit_code))
+			return sb_fail(e, SB_EDATA, "%sexit_code is too large (%.*s)", path, SHOWN(v));
 		x->has_exit_code = true;
-		x->exit_code = (int64_t)json_integer_value(v);
 	}
-	if (get_integer(obj, "duration_ms", path, true, &x->duration_ms, &seen, e) != SB_OK ||
-	    get_count(obj, "cpu_ms", path, &x->cpu_ms, &seen, e) != SB_OK ||
-	    get_count(obj, "memory_peak_mb", path, &x->memory_peak_mb, &seen, e) != SB_OK ||
-	    get_count(obj, "bytes_read", path, &x->bytes_read, &seen, e) != SB_OK ||
-	    get_count(obj, "bytes_written", path, &x->bytes_written, &seen, e) != SB_OK ||
-	    get_amount(obj, "cost_usd", path, true, &x->has_cost, &x->cost_nanos, &seen, e) != SB_OK)
+	if (get_integer(&r->f[X_DURATION_MS], "duration_ms", path, true, &x->duration_ms, e) != SB_OK ||
+	    get_count(&r->f[X_CPU_MS], "cpu_ms", path, &x->cpu_ms, e) != SB_OK ||
+	    get_count(&r->f[X_MEMORY_PEAK_MB], "memory_peak_mb", path, &x->memory_peak_mb, e) != SB_OK ||
+	    get_count(&r->f[X_BYTES_READ], "bytes_read", path, &x->bytes_read, e) != SB_OK ||
+	    get_count(&r->f[X_BYTES_WRITTEN], "bytes_written", path, &x->bytes_written, e) != SB_OK ||
+	    get_amount(&r->f[X_COST_USD], "cost_usd", path, true, &x->has_cost, &x->cost_nanos, e) != SB_OK)
 		return e->code;
-	if (json_object_size(obj) > seen) {
-		extra = unknown_members(obj, exec_keys);
-		x->extra = dump(extra, oom);
-	}
+	x->extra = dump(r->extra, oom);
 	return SB_OK;
 }
 
@@ -643,16 +589,16 @@ static int check_aggregates(const sb_run *run, sb_err *e)
 
 /* Parse the tags object into run (values: strings as they are, numbers and
  * booleans as their JSON text). */
-static int parse_tags(sb_run_parser *p, json_t *tags, sb_run *run, bool *oom, sb_err *e)
+static int parse_tags(sb_run_parser *p, const jval *tv, json_t *tags, sb_run *run, bool *oom, sb_err *e)
 {
 	const char *key;
 	json_t *v;
 	size_t n = 0;
 
-	if (tags == NULL || json_is_null(tags))
+	if (tv->kind == V_ABSENT || tv->kind == V_NULL)
 		return SB_OK;
-	if (!json_is_object(tags))
-		return sb_fail(e, SB_EDATA, "tags must be an object, not %s", type_name(tags));
+	if (tv->kind != V_OBJECT)
+		return sb_fail(e, SB_EDATA, "tags must be an object, not %s", kind_name(tv->kind));
 	if (json_object_size(tags) > p->tags_cap) {
 		size_t cap = json_object_size(tags);
 		sb_tag *t = realloc(p->tags, cap * sizeof *t);
@@ -690,22 +636,19 @@ static int parse_tags(sb_run_parser *p, json_t *tags, sb_run *run, bool *oom, sb
 	return SB_OK;
 }
 
-/* Parse token_usage into run; unknown members go to *extra_tokens. */
-static int parse_tokens(json_t *tu, sb_run *run, json_t **extra_tokens, sb_err *e)
+/* Parse token_usage into run. */
+static int parse_tokens(const raw_run *r, sb_run *run, sb_err *e)
 {
-	size_t seen = 0;
+	enum vkind k = r->f[R_TOKEN_USAGE].kind;
 
-	*extra_tokens = NULL;
-	if (tu == NULL || json_is_null(tu))
+	if (k == V_ABSENT || k == V_NULL)
 		return SB_OK;
-	if (!json_is_object(tu))
-		return sb_fail(e, SB_EDATA, "token_usage must be an object, not %s", type_name(tu));
-	if (get_string(tu, "model", "token_usage.", false, 256, &run->model, &seen, e) != SB_OK ||
-	    get_count(tu, "input_tokens", "token_usage.", &run->input_tokens, &seen, e) != SB_OK ||
-	    get_count(tu, "output_tokens", "token_usage.", &run->output_tokens, &seen, e) != SB_OK)
+	if (k != V_OBJECT)
+		return sb_fail(e, SB_EDATA, "token_usage must be an object, not %s", kind_name(k));
+	if (get_string(&r->t[T_MODEL], "model", "token_usage.", false, 256, &run->model, e) != SB_OK ||
+	    get_count(&r->t[T_INPUT_TOKENS], "input_tokens", "token_usage.", &run->input_tokens, e) != SB_OK ||
+	    get_count(&r->t[T_OUTPUT_TOKENS], "output_tokens", "token_usage.", &run->output_tokens, e) != SB_OK)
 		return e->code;
-	if (json_object_size(tu) > seen)
-		*extra_tokens = unknown_members(tu, token_keys);
 	return SB_OK;
 }
 
@@ -818,43 +761,39 @@ static bool fingerprint(sb_run_parser *p, sb_run *run)
 }
 
 /* Parse sandbox_usage into run. */
-static int parse_usage(sb_run_parser *p, json_t *su, sb_run *run, json_t **extra_usage,
-                       bool *oom, sb_err *e)
+static int parse_usage(sb_run_parser *p, const raw_run *r, sb_run *run, bool *oom, sb_err *e)
 {
 	const char *path = "sandbox_usage.";
-	json_t *execs;
+	const jval *u = r->u;
+	enum vkind k = r->f[R_SANDBOX_USAGE].kind, xk;
 	bool has;
-	size_t seen = 0;
 
-	if (su == NULL)
+	if (k == V_ABSENT)
 		return sb_fail(e, SB_EDATA, "sandbox_usage is missing (required)");
-	if (json_is_null(su))
+	if (k == V_NULL)
 		return SB_OK;   /* a run that used no sandbox: every counter 0 */
-	if (!json_is_object(su))
-		return sb_fail(e, SB_EDATA, "sandbox_usage must be an object, not %s", type_name(su));
-	if (get_count(su, "exec_count", path, &run->exec_count, &seen, e) != SB_OK ||
-	    get_integer(su, "total_duration_ms", path, true, &run->total_duration_ms, &seen, e) != SB_OK ||
-	    get_count(su, "cpu_ms", path, &run->cpu_ms, &seen, e) != SB_OK ||
-	    get_count(su, "memory_peak_mb", path, &run->memory_peak_mb, &seen, e) != SB_OK ||
-	    get_count(su, "bytes_read", path, &run->bytes_read, &seen, e) != SB_OK ||
-	    get_count(su, "bytes_written", path, &run->bytes_written, &seen, e) != SB_OK ||
-	    get_amount(su, "computed_cost_usd", path, false, &has, &run->computed_nanos, &seen, e) != SB_OK ||
-	    get_amount(su, "billed_cost_usd", path, true, &run->has_billed, &run->billed_nanos, &seen, e) != SB_OK)
+	if (k != V_OBJECT)
+		return sb_fail(e, SB_EDATA, "sandbox_usage must be an object, not %s", kind_name(k));
+	if (get_count(&u[U_EXEC_COUNT], "exec_count", path, &run->exec_count, e) != SB_OK ||
+	    get_integer(&u[U_TOTAL_DURATION_MS], "total_duration_ms", path, true, &run->total_duration_ms, e) != SB_OK ||
+	    get_count(&u[U_CPU_MS], "cpu_ms", path, &run->cpu_ms, e) != SB_OK ||
+	    get_count(&u[U_MEMORY_PEAK_MB], "memory_peak_mb", path, &run->memory_peak_mb, e) != SB_OK ||
+	    get_count(&u[U_BYTES_READ], "bytes_read", path, &run->bytes_read, e) != SB_OK ||
+	    get_count(&u[U_BYTES_WRITTEN], "bytes_written", path, &run->bytes_written, e) != SB_OK ||
+	    get_amount(&u[U_COMPUTED_COST_USD], "computed_cost_usd", path, false, &has, &run->computed_nanos, e) != SB_OK ||
+	    get_amount(&u[U_BILLED_COST_USD], "billed_cost_usd", path, true, &run->has_billed, &run->billed_nanos, e) != SB_OK)
 		return e->code;
-	execs = member(su, "executions", &seen);
-	if (json_object_size(su) > seen)
-		*extra_usage = unknown_members(su, usage_keys);
-	if (execs != NULL && !json_is_null(execs)) {
-		size_t n;
-		if (!json_is_array(execs))
-			return sb_fail(e, SB_EDATA, "sandbox_usage.executions must be an array, not %s", type_name(execs));
-		n = json_array_size(execs);
+	xk = u[U_EXECUTIONS].kind;
+	if (xk != V_ABSENT && xk != V_NULL) {
+		size_t n = r->n_execs;
+		if (xk != V_ARRAY)
+			return sb_fail(e, SB_EDATA, "sandbox_usage.executions must be an array, not %s", kind_name(xk));
 		if (!reserve_execs(p, n)) {
 			*oom = true;
 			return SB_OK;
 		}
 		for (size_t i = 0; i < n; i++)
-			if (parse_exec(json_array_get(execs, i), i, &p->execs[i], oom, e) != SB_OK)
+			if (parse_exec(&p->raw_execs[i], i, &p->execs[i], oom, e) != SB_OK)
 				return e->code;
 		run->execs = p->execs;
 		run->n_execs = n;
@@ -868,20 +807,19 @@ static int parse_usage(sb_run_parser *p, json_t *su, sb_run *run, json_t **extra
 }
 
 /* The unknown fields of the record as one object: top-level members as
- * they are (root_extra: root has members beyond those it was asked for),
- * unknown members of sandbox_usage and token_usage under those keys.  NULL
- * when there are none. */
-static json_t *collect_extra(json_t *root, bool root_extra, json_t *extra_usage,
-                             json_t *extra_tokens)
+ * they are, unknown members of sandbox_usage and token_usage under those
+ * keys.  NULL when there are none (or out of memory: *oom set). */
+static json_t *collect_extra(const raw_run *r, bool *oom)
 {
-	json_t *extra = root_extra ? unknown_members(root, run_keys) : NULL;
+	json_t *extra = r->extra;
 
-	if ((extra_usage != NULL || extra_tokens != NULL) && extra == NULL)
-		extra = json_object();
-	if (extra != NULL && extra_usage != NULL)
-		json_object_set(extra, "sandbox_usage", extra_usage);
-	if (extra != NULL && extra_tokens != NULL)
-		json_object_set(extra, "token_usage", extra_tokens);
+	if ((r->extra_usage != NULL || r->extra_tokens != NULL) && extra == NULL &&
+	    (extra = json_object()) == NULL)
+		*oom = true;
+	if (extra != NULL && r->extra_usage != NULL && json_object_set(extra, "sandbox_usage", r->extra_usage) != 0)
+		*oom = true;
+	if (extra != NULL && r->extra_tokens != NULL && json_object_set(extra, "token_usage", r->extra_tokens) != 0)
+		*oom = true;
 	return extra;
 }
 
@@ -959,42 +897,295 @@ static bool execs_text(sb_run_parser *p, sb_run *run)
 	return true;
 }
 
+/* ---- the events of one line (importers/json_in.h) -----------------------
+ * Known fields go to their slots in p->raw; tags and unknown members are
+ * built as jansson values (so that they are stored as before, dumped with
+ * sorted keys); a known field of the wrong kind is only noted. */
+
+/* A copy of s[0..len) in the arena, NUL after it; NULL (and the parse
+ * told) when out of memory. */
+static const char *ev_copy(sb_run_parser *p, const char *s, size_t len)
+{
+	const char *c = sb_arena_strndup(p->arena, s, len);
+
+	if (c == NULL)
+		sb_json_in_oom(p->json);
+	return c;
+}
+
+/* Push a level; the depth is bounded by json_in's. */
+static bool ev_push(sb_run_parser *p, level l)
+{
+	if (p->depth == p->stack_cap) {
+		size_t cap = p->stack_cap * 2;
+		level *s = realloc(p->stack, cap * sizeof *s);
+		if (s == NULL) {
+			sb_json_in_oom(p->json);
+			return false;
+		}
+		p->stack = s;
+		p->stack_cap = cap;
+	}
+	l.key = -1;
+	l.ukey = NULL;
+	p->stack[p->depth++] = l;
+	return true;
+}
+
+/* A new execution met in sandbox_usage.executions, or NULL. */
+static raw_exec *ev_new_exec(sb_run_parser *p)
+{
+	raw_exec *x;
+
+	if (p->raw.n_execs == p->raw_execs_cap) {
+		size_t cap = p->raw_execs_cap ? p->raw_execs_cap * 2 : 8;
+		x = realloc(p->raw_execs, cap * sizeof *x);
+		if (x == NULL) {
+			sb_json_in_oom(p->json);
+			return NULL;
+		}
+		p->raw_execs = x;
+		p->raw_execs_cap = cap;
+	}
+	x = &p->raw_execs[p->raw.n_execs++];
+	memset(x, 0, sizeof *x);
+	return x;
+}
+
+/* Hand the finished value v (built in jansson) to the level it belongs
+ * to: the container being built, tags, or the unknown members. */
+static bool ev_attach(sb_run_parser *p, json_t *v)
+{
+	level *l = &p->stack[p->depth - 1];
+	int rc;
+
+	if (v == NULL) {
+		if (p->e->code == SB_OK)
+			sb_json_in_oom(p->json);
+		return false;
+	}
+	if (l->kind == L_BUILD)
+		rc = json_is_object(l->build) ? json_object_set_new_nocheck(l->build, l->ukey, v)
+		                              : json_array_append_new(l->build, v);
+	else if (l->kind == L_ROOT && l->key == R_TAGS) {
+		p->raw.tags = v;
+		rc = 0;
+	} else {
+		if (*l->extra == NULL && (*l->extra = json_object()) == NULL) {
+			sb_json_in_oom(p->json);
+			return false;
+		}
+		rc = json_object_set_new_nocheck(*l->extra, l->ukey, v);
+	}
+	if (rc != 0)
+		sb_json_in_oom(p->json);
+	return rc == 0;
+}
+
+/* The jansson value of a scalar (a number as sb_json_in_number makes it:
+ * these values are only stored back as text, never as money); NULL with
+ * the error filled when jansson could not hold it, NULL alone when out of
+ * memory. */
+static json_t *ev_scalar_json(sb_run_parser *p, enum vkind kind, const char *s, size_t len, bool b)
+{
+	switch (kind) {
+	case V_NULL: return json_null();
+	case V_BOOL: return json_boolean(b);
+	case V_STRING: return json_stringn_nocheck(s, len);
+	default: return sb_json_in_number(p->json, s, len, p->e);
+	}
+}
+
+/* A scalar of the given kind (s[0..len) its text; b a boolean's value). */
+static bool ev_scalar(sb_run_parser *p, enum vkind kind, const char *s, size_t len, bool b)
+{
+	level *l = &p->stack[p->depth - 1];
+	raw_exec *x;
+
+	switch (l->kind) {
+	case L_TOP:
+		p->raw.root = kind;
+		return true;
+	case L_SKIP:
+		return true;
+	case L_EXECS:
+		if ((x = ev_new_exec(p)) == NULL)
+			return false;
+		x->kind = kind;
+		return true;
+	case L_BUILD:
+		return ev_attach(p, ev_scalar_json(p, kind, s, len, b));
+	default:
+		break;
+	}
+	if (l->key < 0)
+		return ev_attach(p, ev_scalar_json(p, kind, s, len, b));
+	l->slots[l->key].kind = kind;
+	if (kind == V_INT || kind == V_REAL || kind == V_STRING) {
+		if ((l->slots[l->key].s = ev_copy(p, s, len)) == NULL)
+			return false;
+		l->slots[l->key].len = len;
+	}
+	return true;
+}
+
+static bool ev_null(void *ctx)
+{
+	return ev_scalar(ctx, V_NULL, NULL, 0, false);
+}
+
+static bool ev_boolean(void *ctx, bool value)
+{
+	return ev_scalar(ctx, V_BOOL, NULL, 0, value);
+}
+
+static bool ev_number(void *ctx, const char *s, size_t len)
+{
+	bool real = memchr(s, '.', len) != NULL || memchr(s, 'e', len) != NULL || memchr(s, 'E', len) != NULL;
+
+	return ev_scalar(ctx, real ? V_REAL : V_INT, s, len, false);
+}
+
+static bool ev_string(void *ctx, const char *s, size_t len)
+{
+	return ev_scalar(ctx, V_STRING, s, len, false);
+}
+
+static bool ev_key(void *ctx, const char *s, size_t len)
+{
+	sb_run_parser *p = ctx;
+	level *l = &p->stack[p->depth - 1];
+
+	if (l->kind == L_SKIP)
+		return true;
+	l->key = -1;
+	if (l->kind != L_BUILD)
+		for (int i = 0; l->keys[i] != NULL; i++)
+			if (strncmp(l->keys[i], s, len) == 0 && l->keys[i][len] == '\0') {
+				l->key = i;
+				return true;
+			}
+	return (l->ukey = ev_copy(p, s, len)) != NULL;
+}
+
+/* The start of an object (is_map) or an array. */
+static bool ev_open(sb_run_parser *p, bool is_map)
+{
+	level *l = &p->stack[p->depth - 1];
+	level n = {.kind = L_SKIP};
+	enum vkind kind = is_map ? V_OBJECT : V_ARRAY;
+	raw_exec *x;
+
+	switch (l->kind) {
+	case L_TOP:
+		p->raw.root = kind;
+		if (is_map)
+			n = (level){.kind = L_ROOT, .slots = p->raw.f, .keys = run_keys, .extra = &p->raw.extra};
+		break;
+	case L_SKIP:
+		break;
+	case L_EXECS:
+		if ((x = ev_new_exec(p)) == NULL)
+			return false;
+		x->kind = kind;
+		if (is_map)
+			n = (level){.kind = L_EXEC, .slots = x->f, .keys = exec_keys, .extra = &x->extra};
+		break;
+	default:
+		if (l->kind == L_BUILD || l->key < 0) {
+			n.kind = L_BUILD;
+			break;
+		}
+		l->slots[l->key].kind = kind;
+		if (l->kind == L_ROOT && l->key == R_TAGS && is_map)
+			n.kind = L_BUILD;
+		else if (l->kind == L_ROOT && l->key == R_TOKEN_USAGE && is_map)
+			n = (level){.kind = L_TOKENS, .slots = p->raw.t, .keys = token_keys, .extra = &p->raw.extra_tokens};
+		else if (l->kind == L_ROOT && l->key == R_SANDBOX_USAGE && is_map)
+			n = (level){.kind = L_USAGE, .slots = p->raw.u, .keys = usage_keys, .extra = &p->raw.extra_usage};
+		else if (l->kind == L_USAGE && l->key == U_EXECUTIONS && !is_map)
+			n.kind = L_EXECS;
+		break;
+	}
+	if (n.kind == L_BUILD && (n.build = is_map ? json_object() : json_array()) == NULL) {
+		sb_json_in_oom(p->json);
+		return false;
+	}
+	return ev_push(p, n);
+}
+
+/* The end of an object or an array. */
+static bool ev_close(sb_run_parser *p)
+{
+	level done = p->stack[--p->depth];
+
+	return done.kind != L_BUILD || ev_attach(p, done.build);
+}
+
+static bool ev_start_map(void *ctx)
+{
+	return ev_open(ctx, true);
+}
+
+static bool ev_start_array(void *ctx)
+{
+	return ev_open(ctx, false);
+}
+
+static bool ev_end(void *ctx)
+{
+	return ev_close(ctx);
+}
+
+static const sb_json_events run_events = {
+	.null = ev_null,
+	.boolean = ev_boolean,
+	.number = ev_number,
+	.string = ev_string,
+	.key = ev_key,
+	.start_map = ev_start_map,
+	.end_map = ev_end,
+	.start_array = ev_start_array,
+	.end_array = ev_end,
+};
+
 /* sb_run_parse with the parser's arena entered: every JSON value made
  * here dies with the arena's next reset, so none is freed. */
 static int parse(sb_run_parser *p, const char *text, size_t len, sb_run *run, sb_err *e)
 {
-	json_error_t jerr;
-	json_t *root, *extra_usage = NULL, *extra_tokens = NULL;
+	raw_run *r = &p->raw;
 	const char *backend = NULL;
 	bool oom = false, has_start;
-	size_t seen = 0;
+	int rc;
 
-	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
-	if (root == NULL)
-		return sb_fail(e, SB_EDATA, "not valid JSON: %s (column %d)", jerr.text, jerr.column);
-	if (!json_is_object(root))
-		return sb_fail(e, SB_EDATA, "not a JSON object but %s (one run record per line)", type_name(root));
-	if (get_string(root, "run_id", "", true, 256, &run->run_id, &seen, e) != SB_OK ||
-	    get_string(root, "backend", "", true, 64, &backend, &seen, e) != SB_OK)
+	memset(r, 0, sizeof *r);
+	p->e = e;
+	p->depth = 0;
+	ev_push(p, (level){.kind = L_TOP});   /* the stack has room: never fails */
+	if ((rc = sb_json_in_parse(p->json, text, len, &run_events, p, e)) != SB_OK)
+		return rc;
+	if (r->root != V_OBJECT)
+		return sb_fail(e, SB_EDATA, "not a JSON object but %s (one run record per line)", kind_name(r->root));
+	if (get_string(&r->f[R_RUN_ID], "run_id", "", true, 256, &run->run_id, e) != SB_OK ||
+	    get_string(&r->f[R_BACKEND], "backend", "", true, 64, &backend, e) != SB_OK)
 		return e->code;
 	run->backend = sb_backend_from_sdk(backend);
 	if (!sb_backend_id_valid(run->backend))
 		return sb_fail(e, SB_EDATA, "backend %s is not a backend id ([a-z0-9_-], at most 64) nor an SDK client class",
 		               sb_quote(backend, SB_QUOTE_ALWAYS, (char[SB_QUOTE_BUFSZ]){0}, SB_QUOTE_BUFSZ));
-	if (get_string(root, "session_id", "", false, 256, &run->session_id, &seen, e) != SB_OK ||
-	    get_string(root, "plan", "", false, 128, &run->plan, &seen, e) != SB_OK ||
-	    get_time(root, "started_at", text, len, true, &has_start, &run->started_ms, &seen, e) != SB_OK ||
-	    get_time(root, "ended_at", text, len, false, &run->has_ended, &run->ended_ms, &seen, e) != SB_OK)
+	if (get_string(&r->f[R_SESSION_ID], "session_id", "", false, 256, &run->session_id, e) != SB_OK ||
+	    get_string(&r->f[R_PLAN], "plan", "", false, 128, &run->plan, e) != SB_OK ||
+	    get_time(&r->f[R_STARTED_AT], "started_at", true, &has_start, &run->started_ms, e) != SB_OK ||
+	    get_time(&r->f[R_ENDED_AT], "ended_at", false, &run->has_ended, &run->ended_ms, e) != SB_OK)
 		return e->code;
 	if (run->has_ended && run->ended_ms < run->started_ms)
 		return sb_fail(e, SB_EDATA, "ended_at precedes started_at");
-	if (parse_tags(p, member(root, "tags", &seen), run, &oom, e) != SB_OK ||
-	    parse_tokens(member(root, "token_usage", &seen), run, &extra_tokens, e) != SB_OK ||
-	    get_amount(root, "budget_usd", "", true, &run->has_budget, &run->budget_nanos, &seen, e) != SB_OK ||
-	    parse_usage(p, member(root, "sandbox_usage", &seen), run, &extra_usage, &oom, e) != SB_OK)
+	if (parse_tags(p, &r->f[R_TAGS], r->tags, run, &oom, e) != SB_OK ||
+	    parse_tokens(r, run, e) != SB_OK ||
+	    get_amount(&r->f[R_BUDGET_USD], "budget_usd", "", true, &run->has_budget, &run->budget_nanos, e) != SB_OK ||
+	    parse_usage(p, r, run, &oom, e) != SB_OK)
 		return e->code;
-	run->extra = dump(collect_extra(root, json_object_size(root) > seen, extra_usage, extra_tokens),
-	                  &oom);
+	run->extra = dump(collect_extra(r, &oom), &oom);
 	if (oom || !fingerprint(p, run) || !execs_text(p, run))
 		return sb_fail(e, SB_EINTERNAL, "out of memory");
 	return SB_OK;

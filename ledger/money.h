@@ -1,8 +1,8 @@
 /* money.h: money as signed 64-bit nanodollars (1 USD = 1,000,000,000).
  *
  * No double ever holds a sum or a stored amount.  Decimal text is parsed
- * exactly, digit by digit; JSON numbers (doubles from jansson) are
- * converted once.  Every rounding here is half to even, and every sum is
+ * exactly, digit by digit, JSON numbers too (from their text, kept by
+ * importers/json_in.h).  Every rounding here is half to even, and every sum is
  * checked for overflow: an overflow is an error, never a wrap.
  * Nothing here allocates.
  */
@@ -31,7 +31,9 @@ enum sb_money_rc {
  * only on success. */
 int sb_money_parse(const char *s, size_t len, int64_t *out);
 
-/* Convert a JSON number to nanodollars: x * 1e9 rounded to the nearest
+/* No importer calls this any more (JSON numbers are parsed from their
+ * text by sb_money_parse); kept for its tests until it is removed.
+ * Convert a double to nanodollars: x * 1e9 rounded to the nearest
  * integer, ties to even (llrint under the default rounding mode).
  * SB_MONEY_RANGE for NaN, infinities and values past int64. */
 int sb_money_from_double(double x, int64_t *out);

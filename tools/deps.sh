@@ -32,6 +32,7 @@ need_cmd pkg-config pkg-config
 need_cmd cc gcc
 need_pc sqlite3 libsqlite3-dev
 need_pc jansson libjansson-dev
+need_pc yajl libyajl-dev
 need_pc libcurl libcurl4-openssl-dev
 need_pc libcrypto libssl-dev
 need_pc zlib zlib1g-dev

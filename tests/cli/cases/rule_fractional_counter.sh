@@ -1,4 +1,4 @@
-# docs/formats-runs.md: a counter must be whole (an integral float such as 1.0 is whole).
+# docs/formats-runs.md: a counter is an integer literal (1.0 is refused, as 2.5 is).
 cp "$FIX/rules/fractional_counter.jsonl" .
 sb init >/dev/null
 sb import runs fractional_counter.jsonl
