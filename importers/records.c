@@ -216,33 +216,3 @@ int sb_records_sniff(const char *head, size_t len, unsigned allowed, bool member
 	return sb_fail(e, SB_EDATA, "the file looks like %s, but this format reads %s", seen_name,
 	               expected);
 }
-
-int sb_peek_fill(sb_peek *pk, sb_err *e)
-{
-	while (pk->len < sizeof pk->head) {
-		size_t got = 0;
-		int rc = pk->fn(pk->ctx, pk->head + pk->len, sizeof pk->head - pk->len, &got, e);
-		if (rc != SB_OK)
-			return rc;
-		if (got == 0)
-			break;
-		pk->len += got;
-	}
-	return SB_OK;
-}
-
-int sb_peek_read(void *ctx, char *buf, size_t cap, size_t *got, sb_err *e)
-{
-	sb_peek *pk = ctx;
-
-	if (pk->pos < pk->len) {
-		size_t n = pk->len - pk->pos;
-		if (n > cap)
-			n = cap;
-		memcpy(buf, pk->head + pk->pos, n);
-		pk->pos += n;
-		*got = n;
-		return SB_OK;
-	}
-	return pk->fn(pk->ctx, buf, cap, got, e);
-}

@@ -100,21 +100,4 @@ void sb_records_free(sb_records *r);
 int sb_records_sniff(const char *head, size_t len, unsigned allowed, bool member_mode,
                      unsigned *shape, sb_err *e);
 
-/* A read function that first hands out bytes already read (the head
- * used to sniff the shape), then reads on from the inner function. */
-typedef struct sb_peek {
-	sb_read_fn fn;           /* the inner read function */
-	void *ctx;               /* its context */
-	char head[4096];         /* the first bytes of the input */
-	size_t len;              /* bytes in head */
-	size_t pos;              /* bytes of head handed out */
-} sb_peek;
-
-/* Fill pk->head from its inner function (up to sizeof head bytes, fewer
- * at the end of input). */
-int sb_peek_fill(sb_peek *pk, sb_err *e);
-
-/* An sb_read_fn over an sb_peek (ctx). */
-int sb_peek_read(void *ctx, char *buf, size_t cap, size_t *got, sb_err *e);
-
 #endif
