@@ -197,20 +197,10 @@ static int run_reconcile_stale(sb_cli *cli, sb_db *db, const recon_cli *rc)
 		sb_nightly_result_free(&res);
 		return cli_report(&cli->err);
 	}
-	if (rc->has_catch_up) {
-		/* what is left stale is older than the reach: named, with its way out */
-		int64_t *older = NULL;
-		size_t n_older = 0;
-		if (sb_nightly_stale(db, INT64_MIN, &older, &n_older, &cli->err) != SB_OK) {
-			sb_nightly_result_free(&res);
-			return cli_report(&cli->err);
-		}
-		free(older);
-		if (n_older > 0)
-			printf("%zu stale result%s older than --catch-up %lld days; judge %s again: %s reconcile --stale\n",
-			       n_older, n_older == 1 ? "" : "s", (long long)rc->catch_up, n_older == 1 ? "it" : "them",
-			       cli_invoked_words(run, sizeof run));
-	}
+	if (res.stale_older > 0)   /* older than the reach: named, with its way out */
+		printf("%zu stale result%s older than --catch-up %lld days; judge %s again: %s reconcile --stale\n",
+		       res.stale_older, res.stale_older == 1 ? "" : "s", (long long)rc->catch_up,
+		       res.stale_older == 1 ? "it" : "them", cli_invoked_words(run, sizeof run));
 	if (res.n_judged == 0 && rc->has_catch_up)
 		printf("nothing stale within --catch-up %lld days\n", (long long)rc->catch_up);
 	else if (res.n_judged == 0)

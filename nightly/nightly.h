@@ -186,7 +186,8 @@ int sb_nightly_stale(sb_db *db, int64_t since_ms, int64_t **ids, size_t *n, sb_e
  * result it replaces) with its flags judged, and what moved since kept as
  * a night keeps it (r->judged[i].changes); no reports written.  Into *r
  * (the caller frees it: sb_nightly_result_free): r->judged,
- * r->open_judged, and r->status SB_FLAGGED when fail_on_drift and a
+ * r->open_judged, r->stale_older (the stale results that ended by
+ * since_ms, left as they are), and r->status SB_FLAGGED when fail_on_drift and a
  * result stored has an open flag.  Stops at the first period that fails
  * (e says why; the ones stored before it stay stored, its j->r NULL).
  * Returns the error's code, else r->status. */
