@@ -98,6 +98,7 @@ extern const sb_command sb_billing_commands[];
 extern const sb_command sb_fetch_commands[];
 extern const sb_command sb_nightly_commands[];
 extern const sb_command sb_flags_commands[];
+extern const sb_command sb_explain_commands[];
 
 /* Does cmd take the option --NAME (the first len bytes of name): one of
  * its row's `options`, or --raw when the row is flagged CMD_CSV.  The

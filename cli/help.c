@@ -11,6 +11,7 @@ const sb_command_group sb_command_groups[] = {
 	{"Billing lines and exchange rates", sb_billing_commands},
 	{"Rate cards, backends and token prices", sb_rates_commands},
 	{"Reconciliation", sb_reconcile_commands},
+	{"Explaining a drift", sb_explain_commands},
 	{"Reports", sb_report_commands},
 	{"Invoices and export", sb_invoice_commands},
 	{"Provider APIs", sb_fetch_commands},

@@ -17,6 +17,7 @@
  * (statuses as data, the context, windows, lines, runs, judging).
  */
 #include "reconcile/reconcile.h"
+#include "reconcile/explain.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -803,28 +804,6 @@ static unsigned conditions(const recon_ctx *c, const line_sums *s, int64_t span_
 	return conds;
 }
 
-/* The verdict on a flagged drift: lifetime, rate or unexplained.  rate
- * only where the card's error has the drift's direction: billed above
- * computed with the provider's rate above the card's (the card is too
- * low), or below with it below (too high). */
-static sb_verdict verdict(const sb_recon_backend *b)
-{
-	const sb_explain *x = &b->explain;
-	__int128 diff;
-
-	if (x->has_lifetime_cost &&
-	    !sb_recon_beyond((__int128)b->billed_nanos - x->lifetime_nanos, x->lifetime_nanos, b->abs_nanos,
-	                     b->rel_ppb))
-		return SB_VERDICT_LIFETIME;
-	if (x->has_card_rate && x->has_implied && x->card_rate_nanos > 0) {
-		diff = (__int128)x->implied_rate_nanos - x->card_rate_nanos;
-		if ((diff < 0 ? -diff : diff) * SB_NANOS_PER_USD > (__int128)b->rel_ppb * x->card_rate_nanos &&
-		    (diff > 0) == (b->drift_nanos > 0))
-			return SB_VERDICT_RATE;
-	}
-	return SB_VERDICT_UNEXPLAINED;
-}
-
 /* Settle one backend: its window, billed figure and basis, status, flag,
  * drift and explanation. */
 static void settle_backend(recon_ctx *c, backend_acc *a)
@@ -904,8 +883,14 @@ static void settle_backend(recon_ctx *c, backend_acc *a)
 	x->has_implied = b->has_billed && x->lifetime_ms > 0 &&
 	                 sb_div_round_even((__int128)b->billed_nanos * 60000, x->lifetime_ms,
 	                                   &x->implied_rate_nanos) == SB_MONEY_OK;
-	if (b->status == SB_STATUS_OVER_BILLED || b->status == SB_STATUS_UNDER_BILLED)
-		x->verdict = verdict(b);
+	/* the verdict follows from explain's parts (reconcile/explain.h), so
+	 * that the two commands never disagree */
+	if (b->status == SB_STATUS_OVER_BILLED || b->status == SB_STATUS_UNDER_BILLED) {
+		sb_parts parts;
+		if (sb_xparts_backend(c->db, c->rates, b, a->n_sessions > 0, &parts, c->e) != SB_OK)
+			return;
+		x->verdict = sb_parts_verdict(&parts, b->drift_nanos, b->abs_nanos, b->rel_ppb);
+	}
 }
 
 /* Count a judged session and append it to the result when it is to be

@@ -124,8 +124,9 @@ def duration_ms(text):
 
 class Line:
     def __init__(self, backend, session, kind, amount, currency, start, end, tax=False,
-                 key=None, identity=None, category=None):
+                 key=None, identity=None, category=None, quantity=None, unit=None):
         self.backend, self.session, self.kind = backend, session, kind
+        self.quantity, self.unit = quantity, unit
         self.amount, self.currency, self.start, self.end, self.tax = amount, currency, start, end, tax
         self.key, self.identity, self.category = key, identity, category
         self.format = self.batch = None
@@ -172,7 +173,9 @@ def read_billing(fmt, path, lines):
                               ms(row["ChargePeriodEnd"]), cell("ChargeCategory") == "Tax",
                               key=tuple(sorted((k, str(v)) for k, v in row.items())),
                               identity=tuple(cell(k) for k in FOCUS_IDENTITY),
-                              category=cell("ChargeCategory")))
+                              category=cell("ChargeCategory"),
+                              quantity=None if cell("ConsumedQuantity") is None else str(cell("ConsumedQuantity")),
+                              unit=cell("ConsumedUnit")))
     elif fmt == "modal":
         for l in json_values(text):
             s = ms(l["interval_start"])
@@ -289,6 +292,81 @@ def grid_window(account, frm, to):
     return w if w[0] < w[1] else None
 
 
+# ---- explain: the drift's parts ---------------------------------------------
+
+PARTS = ["card", "idle", "paused", "metering", "price", "billed_beyond_lifetime"]
+TIME_UNITS = {"minute": 1, "minutes": 1, "min": 1, "mins": 1, "m": 1,
+              "second": 60, "seconds": 60, "sec": 60, "secs": 60, "s": 60}
+
+
+def cost_for_ms(rate, t):
+    """rate (nanodollars a minute) over t ms, half to even; 0 below 0."""
+    return half_even(Decimal(rate) * max(0, t) / 60000)
+
+
+def run_card_cost(rate, usage):
+    """K of a run: each listed execution's time at the card, plus the rest
+    of total_duration_ms."""
+    execs = usage.get("executions") or []
+    k = sum(cost_for_ms(rate, x.get("duration_ms", 0)) for x in execs)
+    rest = usage.get("total_duration_ms", 0) - sum(x.get("duration_ms", 0) for x in execs)
+    return k + cost_for_ms(rate, rest)
+
+
+def paused_ms(run, segments):
+    """The gaps between the session's E2B segments inside the run's life."""
+    sid = run.get("session_id")
+    if sid is None or not run.get("ended_at"):
+        return 0
+    s0, s1 = ms(run["started_at"]), ms(run["ended_at"])
+    total, last = 0, None
+    for a, e in sorted((l.start, l.end) for l in segments if l.session == sid):
+        if last is not None and a > last:
+            total += max(0, min(a, s1) - max(last, s0))
+        last = e if last is None or e > last else last
+    return total
+
+
+def explain_parts(b, rs, ls, mine, billed, computed, basis):
+    """card, idle, paused, metering and price (or billed_beyond_lifetime)
+    of a backend, with L' and Q x card; None when billed is unknown or a
+    run has no card."""
+    if billed is None or b not in CARD:
+        return None
+    rate = int(Decimal(str(CARD[b])) * NANO)
+    segs = [l for l in mine if l.format == "e2b-events"]
+    K = L = Lp = 0
+    for r in rs:
+        u = r["sandbox_usage"] or {}
+        k = run_card_cost(rate, u)
+        life = cost_for_ms(rate, ms(r["ended_at"]) - ms(r["started_at"])) if r.get("ended_at") else k
+        K, L = K + k, L + life
+        Lp += life - (cost_for_ms(rate, paused_ms(r, segs)) if segs else 0)
+    q = None
+    billing = [l for l in ls if l.kind == "billed" and not l.tax]
+    if basis == "billed" and billing and all(
+            l.quantity is not None and (l.unit or "").lower() in TIME_UNITS and l.currency == "USD"
+            for l in billing) and sum(l.amount for l in billing) == billed:
+        q = sum(half_even(Decimal(nanos_text(l.quantity)) * rate / (NANO * TIME_UNITS[l.unit.lower()]))
+                for l in billing)
+    p = {"card": K - computed, "idle": L - K, "paused": Lp - L, "L'": Lp, "Q": q, "B": billed}
+    if q is None:
+        p.update(metering=None, price=None, billed_beyond_lifetime=billed - Lp)
+    else:
+        p.update(metering=q - Lp, price=billed - q, billed_beyond_lifetime=None)
+    return p
+
+
+def parts_verdict(p, drift, abs_nanos, rel_ppb):
+    beyond_l = p["B"] - p["L'"]
+    if not beyond(beyond_l, p["L'"], abs_nanos, rel_ppb):
+        return "lifetime"
+    price, base = (p["price"], p["Q"]) if p["Q"] is not None else (beyond_l, p["L'"])
+    if base > 0 and abs(price) * NANO > rel_ppb * base and (price > 0) == (drift > 0):
+        return "rate"
+    return "unexplained"
+
+
 # ---- the reconciliation -----------------------------------------------------
 
 PRECEDENCE = ["pending", "currency", "no_rate", "partial", "unexpected", "unbilled", "drift"]
@@ -356,26 +434,13 @@ def reconcile(runs, lines, frm, to, now, lag, default_abs, default_rel, all_sess
         if drift is not None and beyond(drift, computed, abs_nanos, rel_ppb):
             conds.add("drift")
         status = judge(conds, drift)
-        # the explanation: runs with ended_at, each priced at the card
+        # the explanation: the parts of the drift (explain), and the
+        # verdict that follows from them, given when the drift is flagged
         ended = [r for r in rs if r.get("ended_at")]
+        parts = explain_parts(b, rs, ls, mine, billed, computed, basis)
         verdict = None
-        if status in ("over_billed", "under_billed") and ended and b in CARD:
-            rate = Decimal(str(CARD[b])) * NANO
-            life_ms = sum(ms(r["ended_at"]) - ms(r["started_at"]) for r in ended)
-            life_cost = sum(half_even(rate * max(0, ms(r["ended_at"]) - ms(r["started_at"])) / 60000)
-                            for r in ended)
-            card = int(rate)
-            if not beyond(billed - life_cost, life_cost, abs_nanos, rel_ppb):
-                verdict = "lifetime"
-            elif life_ms > 0 and card > 0:
-                implied = div_half_even(billed * 60000, life_ms)
-                diff = implied - card
-                verdict = "rate" if abs(diff) * NANO > rel_ppb * card and (diff > 0) == (drift > 0) \
-                    else "unexplained"
-            else:
-                verdict = "unexplained"
-        elif status in ("over_billed", "under_billed") and ended:
-            verdict = "unexplained"
+        if status in ("over_billed", "under_billed") and ended:
+            verdict = parts_verdict(parts, drift, abs_nanos, rel_ppb) if parts else "unexplained"
         b_flag = flagged(status, wt, now, lag)
         # sessions, for a backend whose lines name sessions in the period
         n_flag = 0
@@ -425,7 +490,8 @@ def reconcile(runs, lines, frm, to, now, lag, default_abs, default_rel, all_sess
             "window": {"from": iso(wf), "to": iso(wt)}, "flagged_sessions": n_flag,
             "computed_cost_usd": money(computed), "billed_cost_usd": money(billed),
             "tax_usd": money(sum(l.amount for l in tax)) if tax else None,
-            "drift_usd": money(drift), "verdict": verdict})
+            "drift_usd": money(drift), "verdict": verdict,
+            "parts": None if parts is None else {k: money(v) for k, v in parts.items() if k in PARTS}})
     fb = sum(b["flagged"] for b in out_backends)
     fs = sum(b["flagged_sessions"] for b in out_backends)
     return {"period": {"from": iso(frm), "to": iso(to)}, "backends": out_backends, "sessions": out_sessions,
