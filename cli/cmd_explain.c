@@ -140,7 +140,7 @@ const sb_command sb_explain_commands[] = {
 	 "  --billing-lag D   as reconcile (default 72h)\n"
 	 "  --format F        table (default), json, html, or dispute: the text a\n"
 	 "                    provider's support needs for session S (--session)\n",
-	 "split a drift into its parts, down to the commands and the bill lines", explain_options,
+	 "split a drift into parts, down to commands and bill lines", explain_options,
 	 "sbledger explain --period 2026-11 --backend modal\n"
 	 "sbledger explain --period 2026-11 --backend daytona --session day-3c4a8d15d8 --format json\n"
 	 "sbledger explain --period 2026-11 --ours-only\n"

@@ -421,7 +421,7 @@ static bool line_q(const reader *rd, sb_xline *l)
 	    (card = sb_rates_find(rd->rates, rd->b->backend, NULL, l->start_ms)) == NULL)
 		return false;
 	return sb_div_round_even((__int128)q * sb_card_rate_key(card), SB_NANOS_PER_USD * per, &l->q_card) ==
-	       SB_MONEY_OK;
+	       SB_MONEY_OK && sb_div_round_even(q, per, &l->q_minutes) == SB_MONEY_OK;
 }
 
 /* Read the lines of the window into rd->x->lines. */
@@ -478,7 +478,7 @@ static bool bills(const sb_xline *l)
  * and the lines' sum is B (no run's own figure fills it). */
 static void parts_q(sb_parts *p, const sb_xbackend *x, const size_t *idx, size_t n)
 {
-	int64_t sum = 0, q = 0;
+	int64_t sum = 0, q = 0, minutes = 0;
 	size_t billing = 0;
 
 	p->has_q = false;
@@ -489,13 +489,15 @@ static void parts_q(sb_parts *p, const sb_xbackend *x, const size_t *idx, size_t
 		billing++;
 		if (!l->has_q || l->currency == NULL || strcmp(l->currency, "USD") != 0 ||
 		    sb_money_add(sum, l->amount, &sum) != SB_MONEY_OK ||
-		    sb_money_add(q, l->q_card, &q) != SB_MONEY_OK)
+		    sb_money_add(q, l->q_card, &q) != SB_MONEY_OK ||
+		    sb_money_add(minutes, l->q_minutes, &minutes) != SB_MONEY_OK)
 			return;
 	}
 	if (billing == 0 || !p->has_billed || sum != p->billed)
 		return;
 	p->has_q = true;
 	p->q_card = q;
+	p->q_minutes = minutes;
 }
 
 /* Read one backend (runs, executions when want_execs, lines, segments). */

@@ -46,6 +46,7 @@ typedef struct sb_parts {
 	int64_t billed;         /* B */
 	bool has_q;             /* every billed line states a time quantity */
 	int64_t q_card;         /* Q x card */
+	int64_t q_minutes;      /* Q in minutes x 10^9 */
 	int64_t exec_ms;        /* command time */
 	int64_t lifetime_ms;    /* life of the runs that ended */
 	int64_t paused_ms;      /* paused time inside that life */
@@ -117,6 +118,7 @@ typedef struct sb_xline {
 	char *quantity, *unit;  /* as the provider gave them, NULL when none */
 	bool has_q;             /* a time quantity */
 	int64_t q_card;         /* it at the card */
+	int64_t q_minutes;      /* it in minutes x 10^9 (seconds / 60, half to even) */
 	sb_match_rule rule;     /* how it matched runs */
 	int64_t matched_runs;   /* how many */
 } sb_xline;

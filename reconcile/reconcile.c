@@ -890,6 +890,10 @@ static void settle_backend(recon_ctx *c, backend_acc *a)
 		if (sb_xparts_backend(c->db, c->rates, b, a->n_sessions > 0, &parts, c->e) != SB_OK)
 			return;
 		x->verdict = sb_parts_verdict(&parts, b->drift_nanos, b->abs_nanos, b->rel_ppb);
+		x->has_billed_rate = parts.has_q && parts.q_minutes > 0 &&
+		                     sb_div_round_even((__int128)b->billed_nanos * SB_NANOS_PER_USD, parts.q_minutes,
+		                                       &x->billed_rate_nanos) == SB_MONEY_OK;
+		x->billed_minutes = parts.q_minutes;
 	}
 }
 

@@ -94,6 +94,9 @@ typedef struct sb_explain {
 	int64_t card_rate_nanos;       /* its usd_per_minute (0 when free) */
 	bool has_implied;              /* billed and lifetime are known */
 	int64_t implied_rate_nanos;    /* billed / lifetime minutes */
+	bool has_billed_rate;          /* the lines state the minutes billed (explain's Q) */
+	int64_t billed_minutes;        /* those minutes x 10^9 */
+	int64_t billed_rate_nanos;     /* billed / those minutes, half to even */
 	sb_verdict verdict;            /* SB_VERDICT_NONE unless drift is flagged */
 } sb_explain;
 

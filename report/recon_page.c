@@ -517,6 +517,11 @@ static void headline(page *pg, const sb_recon *r, const sb_recon_backend *b)
 		else if (x->verdict == SB_VERDICT_LIFETIME)
 			snprintf(text, sizeof text, "billed is the session lifetime at the card rate (%s USD); the "
 			         "runs' own estimates used a higher rate", sb_pg_usd_say(x->lifetime_nanos, a));
+		else if (x->verdict == SB_VERDICT_RATE && x->has_billed_rate)
+			snprintf(text, sizeof text, "the card's rate is too %s: the provider bills %s USD a minute "
+			         "billed, the card says %s",
+			         x->billed_rate_nanos > x->card_rate_nanos ? "low" : "high",
+			         sb_money_format(x->billed_rate_nanos, 9, a), sb_money_format(x->card_rate_nanos, 9, c));
 		else if (x->verdict == SB_VERDICT_RATE)
 			snprintf(text, sizeof text, "the card's rate is too %s: the provider bills %s USD a minute of "
 			         "session life, the card says %s",

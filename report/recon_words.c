@@ -184,7 +184,7 @@ static void say_no_rate(words *w, const sb_recon_backend *b)
 static void say_verdict(words *w, const sb_recon_backend *b)
 {
 	const sb_explain *x = &b->explain;
-	char a[SB_MONEY_BUFSZ], c[SB_MONEY_BUFSZ], d[SB_MONEY_BUFSZ], e[SB_MONEY_BUFSZ];
+	char a[SB_MONEY_BUFSZ], c[SB_MONEY_BUFSZ], d[SB_MONEY_BUFSZ], e[SB_MONEY_BUFSZ], f[SB_MONEY_BUFSZ];
 	bool over = b->drift_nanos > 0;
 
 	if (x->verdict == SB_VERDICT_NONE) {
@@ -205,6 +205,14 @@ static void say_verdict(words *w, const sb_recon_backend *b)
 		say(w, "billed %s is the session lifetime at the card rate (%s), yet computed %s is above "
 		       "it: the runs' own estimates used a higher rate than the card's",
 		    m6(b->billed_nanos, a), m6(x->lifetime_nanos, c), m6(b->computed_nanos, d));
+	} else if (x->verdict == SB_VERDICT_RATE && x->has_billed_rate) {
+		/* the lines state the minutes billed: their rate against the card's */
+		__int128 diff = (__int128)x->billed_rate_nanos - x->card_rate_nanos;
+		say(w, "the provider bills %s per minute billed (%s minutes on its lines) and the card says %s: "
+		       "the card is too %s by %s per minute (%s of the card's rate)",
+		    m9(x->billed_rate_nanos, a), sb_money_format(x->billed_minutes, 3, f), m9(x->card_rate_nanos, c),
+		    diff > 0 ? "low" : "high", m9((int64_t)(diff < 0 ? -diff : diff), d),
+		    percent(diff, x->card_rate_nanos, e));
 	} else if (x->verdict == SB_VERDICT_RATE) {
 		__int128 diff = (__int128)x->implied_rate_nanos - x->card_rate_nanos;
 		say(w, "the provider bills %s per minute of session life and the card says %s: the card is "

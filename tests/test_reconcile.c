@@ -31,10 +31,10 @@
  *   verdict rate.  Three sessions over_billed.
  * runloop: FOCUS line 245,408,800 (account level); computed 136,213,333 +
  *   82,901,667 = 219,115,000; drift 26,293,800 > max(10,000,000,
- *   10,955,750): over_billed; implied 73,889,... per minute against the
- *   card's 100,000,000: the card is above the provider's rate while billed
- *   is above computed, so a rate verdict would contradict the figures
- *   (a lower card lowers computed further): verdict unexplained.
+ *   10,955,750): over_billed.  The line states 1 minute consumed: Q x
+ *   card = 100,000,000, price = 145,408,800 > 5% of it, in the drift's
+ *   direction: verdict rate (explain's parts; the implied 73,889,... per
+ *   minute of session life, below the card's, no longer decides).
  * vercel: usage 47,588,000 + 785,560,000 + 622,046,000 = 1,455,194,000 =
  *   computed (622,046,000 + 515,612,000 + 269,948,000 + 47,588,000): ok;
  *   Tax 9,500,000 + 157,100,000 + 124,400,000 = 291,000,000 apart.
@@ -218,7 +218,9 @@ static void test_samples(void **state)
 	assert_int_equal(b->explain.lifetime_nanos, 1619357333);
 	assert_int_equal(b->explain.card_rate_nanos, 80000000);
 	assert_int_equal(backend(r, "modal")->explain.verdict, SB_VERDICT_RATE);
-	assert_int_equal(backend(r, "runloop")->explain.verdict, SB_VERDICT_UNEXPLAINED);
+	/* runloop's line states the minute it billed: price = 0.2454088 - 1 x
+	 * 0.10 is beyond 5% of 0.10 (explain's parts) */
+	assert_int_equal(backend(r, "runloop")->explain.verdict, SB_VERDICT_RATE);
 	assert_int_equal(backend(r, "cloudflare")->explain.verdict, SB_VERDICT_NONE);
 
 	assert_int_equal(r->flagged, 22);
@@ -1239,13 +1241,15 @@ static void test_words(void **state)
 	sb_err e;
 
 	(void)state;
-	/* runloop: over-billed, the provider's 0.073889/min below the card's
-	 * 0.10: never "too high" nor "out of date"; rates with 9 decimals */
+	/* runloop: over-billed; its FOCUS line states 1 minute consumed, so
+	 * the rate verdict reads the provider's rate per minute billed
+	 * (0.2454088 / 1), never the lower one per minute of session life;
+	 * never "too high"; rates with 9 decimals */
 	assert_true(sb_recon_words(r, backend(r, "runloop"), NULL, text, sizeof text));
 	assert_null(strstr(text, "too high"));
-	assert_null(strstr(text, "too low"));
-	assert_null(strstr(text, "out of date"));
-	assert_non_null(strstr(text, "0.073889010 per minute of session life is below the card's 0.100000000"));
+	assert_null(strstr(text, "session life"));
+	assert_non_null(strstr(text, "the provider bills 0.245408800 per minute billed (1.000 minutes on its lines) "
+	                             "and the card says 0.100000000: the card is too low by 0.145408800 per minute"));
 	/* modal: over-billed at 1,713,447,000 x 60000 / 922,358 = 111,460,864.4
 	 * per minute, half to even 111,460,864; 11,460,864 above the card's
 	 * 100,000,000: 11.46% */
