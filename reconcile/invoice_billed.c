@@ -354,7 +354,18 @@ static int charge_sessions(billed_ctx *c, const sb_recon_backend *b, __int128 *s
 /* A backend billed per account (or only by its runs' own figures): each
  * run's own billed_cost_usd that fills a gap goes to its customer.
  * *direct_sum gets their sum. */
-static int charge_runs(billed_ctx *c, const sb_recon_backend *b, __int128 *direct_sum)
+static bool session_charged(const billed_ctx *c, const char *backend, const char *session)
+{
+	for (size_t s = 0; s < c->r->n_sessions; s++) {
+		const sb_recon_session *rs = &c->r->sessions[s];
+		if (rs->has_billed && strcmp(rs->backend, backend) == 0 &&
+		    (rs->session_id == NULL ? session == NULL : session != NULL && strcmp(rs->session_id, session) == 0))
+			return true;
+	}
+	return false;
+}
+
+static int charge_runs(billed_ctx *c, const sb_recon_backend *b, bool per_session, __int128 *direct_sum)
 {
 	for (size_t k = 0; k < c->n_rows; k++) {
 		const srow *r = &c->rows[k];
@@ -363,6 +374,11 @@ static int charge_runs(billed_ctx *c, const sb_recon_backend *b, __int128 *direc
 		size_t i;
 		charge *ch;
 		if (strcmp(r->backend, b->backend) != 0)
+			continue;
+		/* a backend billed per session: the sessions its lines charged
+		 * are done; a session with no line of its own (or only Tax)
+		 * goes to its runs' customers by their own figure, as below */
+		if (per_session && session_charged(c, r->backend, r->session_id))
 			continue;
 		if (b->basis == SB_RBASIS_BILLED) {
 			has = r->has_fill_billed;
@@ -512,8 +528,8 @@ int sb_inv_apply_billed(sb_db *db, const sb_invoice_opts *o, fresh *f, sb_err *e
 			per_session = strcmp(c.r->sessions[s].backend, b->backend) == 0;
 		if (per_session)
 			charge_sessions(&c, b, &direct);
-		else
-			charge_runs(&c, b, &direct);
+		if (e->code == SB_OK)
+			charge_runs(&c, b, per_session, &direct);
 		if (e->code == SB_OK)
 			charge_pool(&c, b, (__int128)b->billed_nanos - direct);
 	}

@@ -33,16 +33,16 @@ SELECT r.run_id,
        (SELECT SUM(w) FROM
           (SELECT COALESCE(o.ended_ms - o.started_ms,
                            CASE WHEN o.total_duration_ms > 0 THEN o.total_duration_ms ELSE 0 END) AS w
-             FROM run o WHERE o.backend = r.backend AND o.session_id = r.session_id AND NOT o.recent
+             FROM run o WHERE o.backend = r.backend AND o.session_id = r.session_id AND o.recent = 0
            UNION ALL
            SELECT COALESCE(o.ended_ms - o.started_ms,
                            CASE WHEN o.total_duration_ms > 0 THEN o.total_duration_ms ELSE 0 END)
-             FROM run o WHERE o.backend = r.backend AND o.session_id = r.session_id AND o.recent) s)
+             FROM run o WHERE o.backend = r.backend AND o.session_id = r.session_id AND o.recent <> 0) s)
            AS session_weight,
        (SELECT COUNT(*) FROM run o
-         WHERE o.backend = r.backend AND o.session_id = r.session_id AND NOT o.recent)
+         WHERE o.backend = r.backend AND o.session_id = r.session_id AND o.recent = 0)
        + (SELECT COUNT(*) FROM run o
-           WHERE o.backend = r.backend AND o.session_id = r.session_id AND o.recent) AS session_runs
+           WHERE o.backend = r.backend AND o.session_id = r.session_id AND o.recent <> 0) AS session_runs
   FROM run r
   LEFT JOIN model_price p ON p.model = r.model
  WHERE r.started_ms >= :from_ms AND r.started_ms < :to_ms

@@ -8,10 +8,10 @@ SELECT COALESCE(t.value, '(untagged)') AS customer,
        SUM(r.total_duration_ms) AS exec_ms,
        SUM(r.computed_nanos) AS computed_nanos
   FROM (SELECT rid, total_duration_ms, computed_nanos FROM run
-         WHERE backend = :backend AND session_id = :session_id AND NOT recent
+         WHERE backend = :backend AND session_id = :session_id AND recent = 0
         UNION ALL
         SELECT rid, total_duration_ms, computed_nanos FROM run
-         WHERE backend = :backend AND session_id = :session_id AND recent) r
+         WHERE backend = :backend AND session_id = :session_id AND recent <> 0) r
   LEFT JOIN run_tag t ON t.rid = r.rid AND t.name = :tag
  GROUP BY COALESCE(t.value, '(untagged)')
  ORDER BY customer;

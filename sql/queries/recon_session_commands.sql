@@ -13,11 +13,11 @@ SELECT substr(x.command, 1, :chars) AS command,                -- the command li
        SUM(x.cost_nanos) AS cost_nanos,                         -- its cost_usd in all (NULL when none had one)
        COUNT(x.cost_nanos) AS priced                            -- executions of it that had a cost
   FROM (SELECT rid FROM run
-         WHERE backend = :backend AND session_id IS NOT DISTINCT FROM :session_id AND NOT recent
+         WHERE backend = :backend AND session_id IS NOT DISTINCT FROM :session_id AND recent = 0
            AND started_ms >= :from_ms AND started_ms < :to_ms
         UNION ALL
         SELECT rid FROM run
-         WHERE backend = :backend AND session_id IS NOT DISTINCT FROM :session_id AND recent
+         WHERE backend = :backend AND session_id IS NOT DISTINCT FROM :session_id AND recent <> 0
            AND started_ms >= :from_ms AND started_ms < :to_ms) r
   JOIN execution x ON x.rid = r.rid
  GROUP BY x.command

@@ -8,9 +8,9 @@ SELECT COUNT(*) AS runs,                                       -- the session's 
        COUNT(r.ended_ms) AS ended,                              -- how many of them have ended_at
        COALESCE(SUM(r.ended_ms - r.started_ms), 0) AS lifetime_ms -- the life of those (ended_at - started_at)
   FROM (SELECT total_duration_ms, started_ms, ended_ms FROM run
-         WHERE backend = :backend AND session_id IS NOT DISTINCT FROM :session_id AND NOT recent
+         WHERE backend = :backend AND session_id IS NOT DISTINCT FROM :session_id AND recent = 0
            AND started_ms >= :from_ms AND started_ms < :to_ms
         UNION ALL
         SELECT total_duration_ms, started_ms, ended_ms FROM run
-         WHERE backend = :backend AND session_id IS NOT DISTINCT FROM :session_id AND recent
+         WHERE backend = :backend AND session_id IS NOT DISTINCT FROM :session_id AND recent <> 0
            AND started_ms >= :from_ms AND started_ms < :to_ms) r;

@@ -5,11 +5,7 @@
 -- time), at most :limit rows.  The text is cut to :chars characters.  The
 -- runs are found in both parts of the session index (settled, recent:
 -- sql/schema/010_scale.sql).
--- PostgreSQL (sql/queries/recon_session_commands.sql is SQLite's): recent
--- is a BIGINT, not a truth, so the two parts of the session index are
--- recent = 0 and recent <> 0, the predicates of its partial indexes here
--- (SQLite finds its own only through NOT recent and recent, which
--- PostgreSQL refuses on an integer); the session is matched with = or IS
+-- PostgreSQL (sql/queries/recon_session_commands.sql is SQLite's): the session is matched with = or IS
 -- NULL, which the index serves (IS NOT DISTINCT FROM would read every run
 -- of the backend); substr takes an INTEGER length.
 SELECT substr(x.command, 1, CAST(:chars AS INTEGER)) AS command, -- the command line, cut (NULL when the SDK gave none)

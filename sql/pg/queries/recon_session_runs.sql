@@ -3,11 +3,7 @@
 -- :session_id NULL stands for the backend's runs that named no session.
 -- The runs are found in both parts of the session index (settled, recent:
 -- sql/schema/010_scale.sql).
--- PostgreSQL (sql/queries/recon_session_runs.sql is SQLite's): recent is a
--- BIGINT, not a truth, so the two parts of the session index are
--- recent = 0 and recent <> 0, the predicates of its partial indexes here
--- (SQLite finds its own only through NOT recent and recent, which
--- PostgreSQL refuses on an integer); the session is matched with = or IS
+-- PostgreSQL (sql/queries/recon_session_runs.sql is SQLite's): the session is matched with = or IS
 -- NULL, which the index serves (IS NOT DISTINCT FROM would read every run
 -- of the backend).
 SELECT COUNT(*) AS runs,                                       -- the session's runs in the period
