@@ -1,5 +1,5 @@
 -- The secondary indexes of the run tables, as the schema makes them
--- (sql/schema/001_init.sql, 010_scale.sql, 016_session_index.sql; on
+-- (sql/schema/001_init.sql, 010_scale.sql, 012_session_index.sql; on
 -- PostgreSQL sql/pg/schema/010_init.sql): created where missing, the same
 -- text on both engines.  An import into a ledger much smaller than its
 -- input drops them first (indexes/drop.sql) and runs this at its end, so

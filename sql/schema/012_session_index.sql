@@ -1,4 +1,4 @@
--- 016_session_index: the two parts of the session index (010_scale.sql)
+-- 012_session_index: the two parts of the session index (010_scale.sql)
 -- take the predicates PostgreSQL's take, recent = 0 and recent <> 0,
 -- instead of NOT recent and recent.  A partial index serves a query only
 -- through its own predicate, written the same way, and PostgreSQL refuses
