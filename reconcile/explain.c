@@ -220,18 +220,29 @@ static int64_t paused_ms_of(const reader *rd, const sb_xrun *x)
 	return ms;
 }
 
+/* The statement NAME with the backend and its window bound (the
+ * explain_* queries' three parameters); NULL on failure (rd->e set). */
+static sb_stmt *window_stmt(reader *rd, const char *name)
+{
+	sb_stmt *st = sb_db_stmt(rd->db, name, rd->e);
+
+	if (st != NULL) {
+		sb_bind_text(rd->db, st, ":backend", rd->b->backend);
+		sb_bind_i64(rd->db, st, ":from_ms", rd->b->window.from_ms);
+		sb_bind_i64(rd->db, st, ":to_ms", rd->b->window.to_ms);
+	}
+	return st;
+}
+
 /* Read the runs of the window into rd->x->runs. */
 static int read_runs(reader *rd)
 {
-	sb_stmt *st = sb_db_stmt(rd->db, "explain_runs", rd->e);
+	sb_stmt *st = window_stmt(rd, "explain_runs");
 	sb_xbackend *x = rd->x;
 	int rc;
 
 	if (st == NULL)
 		return rd->e->code;
-	sb_bind_text(rd->db, st, ":backend", rd->b->backend);
-	sb_bind_i64(rd->db, st, ":from_ms", rd->b->window.from_ms);
-	sb_bind_i64(rd->db, st, ":to_ms", rd->b->window.to_ms);
 	while ((rc = sb_db_step(rd->db, st, rd->e)) == SB_ROW) {
 		bool ok = true;
 		const sb_card *card;
@@ -332,7 +343,7 @@ static void split_idle(const reader *rd, sb_xrun *r, const sb_xexec *execs, size
  * idle time; kept in x->execs when rd->want_execs. */
 static int read_execs(reader *rd)
 {
-	sb_stmt *st = sb_db_stmt(rd->db, "explain_execs", rd->e);
+	sb_stmt *st = window_stmt(rd, "explain_execs");
 	sb_xbackend *x = rd->x;
 	size_t run = 0, first = 0;
 	bool all_start = true;
@@ -342,9 +353,6 @@ static int read_execs(reader *rd)
 
 	if (st == NULL)
 		return rd->e->code;
-	sb_bind_text(rd->db, st, ":backend", rd->b->backend);
-	sb_bind_i64(rd->db, st, ":from_ms", rd->b->window.from_ms);
-	sb_bind_i64(rd->db, st, ":to_ms", rd->b->window.to_ms);
 	while ((rc = sb_db_step(rd->db, st, rd->e)) == SB_ROW) {
 		int64_t rid = sb_col_i64(st, 0);
 		sb_xexec *c;
@@ -427,15 +435,12 @@ static bool line_q(const reader *rd, sb_xline *l)
 /* Read the lines of the window into rd->x->lines. */
 static int read_lines(reader *rd)
 {
-	sb_stmt *st = sb_db_stmt(rd->db, "explain_lines", rd->e);
+	sb_stmt *st = window_stmt(rd, "explain_lines");
 	sb_xbackend *x = rd->x;
 	int rc;
 
 	if (st == NULL)
 		return rd->e->code;
-	sb_bind_text(rd->db, st, ":backend", rd->b->backend);
-	sb_bind_i64(rd->db, st, ":from_ms", rd->b->window.from_ms);
-	sb_bind_i64(rd->db, st, ":to_ms", rd->b->window.to_ms);
 	while ((rc = sb_db_step(rd->db, st, rd->e)) == SB_ROW) {
 		bool ok = true;
 		sb_xline *l;
